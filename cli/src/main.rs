@@ -1,0 +1,2 @@
+//! `cosim`: the command-line front end.
+fn main() {}

@@ -1,0 +1,1 @@
+//! Analysis of coupled systems: monolithic reference solutions and error metrics.

@@ -1,0 +1,1 @@
+//! Connections `u = L y` between modules, validated into a coupling graph.

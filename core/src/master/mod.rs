@@ -1,0 +1,1 @@
+//! Master algorithms and the run driver.

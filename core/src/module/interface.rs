@@ -1,0 +1,171 @@
+//! The traits a module implements: the base [`Module`] and one small trait per optional
+//! capability (FMI 3.0 names in the docs; seed-004 digest §4.3).
+
+use super::{ModuleDescription, ModuleError, StepReport, ValueRef};
+use alloc::boxed::Box;
+use alloc::vec::Vec;
+use core::any::Any;
+
+/// Options of `fmi3InstantiateCoSimulation` that change how the module behaves.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct InstantiateOptions {
+    /// FMI `eventModeUsed`: the master will call Event Mode functions.
+    pub event_mode_used: bool,
+    /// FMI `earlyReturnAllowed`: `do_step` may return before `t + h`.
+    pub early_return_allowed: bool,
+}
+
+/// The base of every module: FMI 3.0 co-simulation calls every module has.
+///
+/// Implementors may assume the calls arrive in a legal FMI order: the [`super::Subsystem`]
+/// wrapper checks the order before forwarding.
+pub trait Module {
+    /// Static description: variables, capability flags, feedthrough structure.
+    fn description(&self) -> &ModuleDescription;
+
+    /// `fmi3InstantiateCoSimulation` options; called once, before anything else.
+    fn instantiate(&mut self, options: InstantiateOptions) -> Result<(), ModuleError> {
+        let _ = options;
+        Ok(())
+    }
+
+    /// `fmi3EnterInitializationMode`.
+    fn enter_initialization_mode(
+        &mut self,
+        tolerance: Option<f64>,
+        start_time: f64,
+        stop_time: Option<f64>,
+    ) -> Result<(), ModuleError>;
+
+    /// `fmi3ExitInitializationMode`: the module computes its initial outputs.
+    fn exit_initialization_mode(&mut self) -> Result<(), ModuleError>;
+
+    /// `fmi3SetFloat64`.
+    fn set_float64(&mut self, vrs: &[ValueRef], values: &[f64]) -> Result<(), ModuleError>;
+
+    /// `fmi3GetFloat64`.
+    fn get_float64(&mut self, vrs: &[ValueRef], values: &mut [f64]) -> Result<(), ModuleError>;
+
+    /// `fmi3DoStep` from communication point `t` over `h > 0`.
+    fn do_step(
+        &mut self,
+        t: f64,
+        h: f64,
+        no_set_state_prior_to_current_point: bool,
+    ) -> Result<StepReport, ModuleError>;
+
+    /// `fmi3Terminate`.
+    fn terminate(&mut self) -> Result<(), ModuleError> {
+        Ok(())
+    }
+
+    /// `fmi3Reset`: back to the freshly instantiated state with start values.
+    fn reset(&mut self) -> Result<(), ModuleError>;
+
+    /// `canGetAndSetFMUState`.
+    fn state_snapshot(&mut self) -> Option<&mut dyn StateSnapshot> {
+        None
+    }
+
+    /// `providesDirectionalDerivatives`.
+    fn directional_derivatives(&mut self) -> Option<&mut dyn DirectionalDerivatives> {
+        None
+    }
+
+    /// `maxOutputDerivativeOrder > 0`.
+    fn output_derivatives(&mut self) -> Option<&mut dyn OutputDerivatives> {
+        None
+    }
+
+    /// Extension `x-maxInputDerivativeOrder > 0`.
+    fn input_derivatives(&mut self) -> Option<&mut dyn InputDerivatives> {
+        None
+    }
+
+    /// `hasEventMode`.
+    fn event_mode(&mut self) -> Option<&mut dyn EventMode> {
+        None
+    }
+}
+
+/// An opaque saved module state (`fmi3FMUState`). Built-in modules store a plain value;
+/// binary modules store the handle their `fmi3GetFMUState` returned.
+pub struct ModuleState(pub Box<dyn Any>);
+
+impl core::fmt::Debug for ModuleState {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("ModuleState(..)")
+    }
+}
+
+/// `fmi3GetFMUState` / `fmi3SetFMUState` / (de)serialisation: rollback.
+pub trait StateSnapshot {
+    /// `fmi3GetFMUState`: the full state, including inputs and parameters (FMI 3.0).
+    fn get_state(&mut self) -> Result<ModuleState, ModuleError>;
+    /// `fmi3SetFMUState`: continue from `state`; `state` may be restored again later.
+    fn set_state(&mut self, state: &ModuleState) -> Result<(), ModuleError>;
+    /// `fmi3SerializeFMUState` (only with `canSerializeFMUState`).
+    fn serialize_state(&mut self, state: &ModuleState) -> Result<Vec<u8>, ModuleError>;
+    /// `fmi3DeserializeFMUState`.
+    fn deserialize_state(&mut self, bytes: &[u8]) -> Result<ModuleState, ModuleError>;
+}
+
+/// `fmi3GetDirectionalDerivative`: `sensitivity = J(unknowns, knowns) · seed` at the
+/// current point. Unknowns are outputs or state derivatives `der(x)`; knowns are inputs or
+/// exposed states. These are instantaneous derivatives, not step sensitivities.
+pub trait DirectionalDerivatives {
+    /// `sensitivity.len() == unknowns.len()`, `seed.len() == knowns.len()`.
+    fn directional_derivative(
+        &mut self,
+        unknowns: &[ValueRef],
+        knowns: &[ValueRef],
+        seed: &[f64],
+        sensitivity: &mut [f64],
+    ) -> Result<(), ModuleError>;
+}
+
+/// `fmi3GetOutputDerivatives`: time derivatives of outputs at the module's current time.
+pub trait OutputDerivatives {
+    /// `values[i]` is the `orders[i]`-th derivative (1 ≤ order ≤ max) of output `vrs[i]`.
+    fn get_output_derivatives(
+        &mut self,
+        vrs: &[ValueRef],
+        orders: &[u32],
+        values: &mut [f64],
+    ) -> Result<(), ModuleError>;
+}
+
+/// Extension `x-maxInputDerivativeOrder` (FMI 2.0 `fmi2SetRealInputDerivatives`
+/// semantics): the input over the next step is the Taylor polynomial
+/// `u(t + s) = Σ_k u^(k) s^k / k!` anchored at the next `do_step`'s communication point.
+/// Derivatives not set since the last step are zero.
+pub trait InputDerivatives {
+    /// `values[i]` is the `orders[i]`-th derivative (≥ 1) of input `vrs[i]`.
+    fn set_input_derivatives(
+        &mut self,
+        vrs: &[ValueRef],
+        orders: &[u32],
+        values: &[f64],
+    ) -> Result<(), ModuleError>;
+}
+
+/// Result of `fmi3UpdateDiscreteStates`.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct DiscreteStatesUpdate {
+    /// Call `update_discrete_states` again.
+    pub discrete_states_need_update: bool,
+    /// The module asks to end the simulation.
+    pub terminate_simulation: bool,
+    /// Next time event, if known.
+    pub next_event_time: Option<f64>,
+}
+
+/// `hasEventMode`: Event Mode entry, event iteration, return to Step Mode.
+pub trait EventMode {
+    /// `fmi3EnterEventMode`.
+    fn enter_event_mode(&mut self) -> Result<(), ModuleError>;
+    /// `fmi3UpdateDiscreteStates`.
+    fn update_discrete_states(&mut self) -> Result<DiscreteStatesUpdate, ModuleError>;
+    /// `fmi3EnterStepMode`.
+    fn enter_step_mode(&mut self) -> Result<(), ModuleError>;
+}

@@ -1,0 +1,29 @@
+//! The FMU-like module interface (FMI 3.0 co-simulation semantics).
+//!
+//! Implementors write [`Module`]: the base calls every module has (initialisation,
+//! get/set Float64 by value reference, `do_step`, terminate). Optional capabilities are
+//! separate small traits reached through accessors on [`Module`] ([`StateSnapshot`],
+//! [`DirectionalDerivatives`], [`OutputDerivatives`], [`InputDerivatives`], [`EventMode`]);
+//! a missing capability is `None`, never a body that panics. Each capability is also
+//! declared as a flag in [`Capabilities`] under its FMI 3.0 name (extensions prefixed `x-`).
+//!
+//! Masters never call a [`Module`] directly: they drive a [`Subsystem`], which enforces the
+//! FMI 3.0 state machine and the rule "no get after set without a step", returning
+//! [`Status::Error`] for an illegal call instead of panicking.
+
+mod capabilities;
+mod description;
+mod interface;
+mod status;
+mod subsystem;
+mod variable;
+
+pub use capabilities::{Capabilities, CapabilityFlag};
+pub use description::{DependencyKind, ModuleDescription, OutputDependency};
+pub use interface::{
+    DirectionalDerivatives, DiscreteStatesUpdate, EventMode, InputDerivatives, InstantiateOptions, Module,
+    ModuleState, OutputDerivatives, StateSnapshot,
+};
+pub use status::{ModuleError, ModuleErrorKind, Status, StepReport};
+pub use subsystem::{FmiState, Subsystem};
+pub use variable::{Causality, ValueRef, Variability, Variable};

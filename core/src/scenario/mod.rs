@@ -1,0 +1,1 @@
+//! The scenario format (JSON), its validation, presets and the high-level simulation.

@@ -1,0 +1,1 @@
+//! ODE integrators and the augmented matrix exponential.

@@ -1,0 +1,2 @@
+//! Project automation: `cargo xtask setup|serve|test|bench`.
+fn main() {}
