@@ -27,3 +27,6 @@ pub use interface::{
 pub use status::{ModuleError, ModuleErrorKind, Status, StepReport};
 pub use subsystem::{FmiState, Subsystem};
 pub use variable::{Causality, ValueRef, Variability, Variable};
+
+#[cfg(test)]
+mod tests;
