@@ -1,1 +1,7 @@
 //! Connections `u = L y` between modules, validated into a coupling graph.
+
+mod graph;
+#[cfg(test)]
+mod tests;
+
+pub use graph::{CouplingGraph, Port};
