@@ -1,1 +1,23 @@
 //! ODE integrators and the augmented matrix exponential.
+//!
+//! - [`expm`]: matrix exponential (scaling and squaring, Padé 13; no_std).
+//! - [`discretize`]: exact step of `x' = A x + B u` with polynomial input (Van Loan).
+//! - [`TaylorInput`]: polynomial inputs `u(t0 + s) = Σ u^(k) s^k / k!`.
+//! - [`Rk4`], [`Dopri45`]: integrators over an [`OdeSystem`], writing into caller buffers
+//!   with a reusable [`Workspace`].
+
+mod discretize;
+mod dopri45;
+mod expm;
+mod integrator;
+mod ode;
+mod polynomial;
+mod rk4;
+
+pub use discretize::{discretize, Discretization, MAX_INPUT_ORDER};
+pub use dopri45::{Dopri45, MAX_FACTOR, MAX_STEPS, MIN_FACTOR, PI_BETA, SAFETY};
+pub use expm::{expm, one_norm};
+pub use integrator::Integrator;
+pub use ode::{IntegrationStats, OdeSystem, SolverError, Workspace};
+pub use polynomial::TaylorInput;
+pub use rk4::Rk4;
