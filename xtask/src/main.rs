@@ -1,2 +1,131 @@
-//! Project automation: `cargo xtask setup|serve|test|bench`.
-fn main() {}
+//! Project automation, run as `cargo xtask <command>` (alias in `.cargo/config.toml`).
+//!
+//! Commands:
+//! - `setup [--c-toolchain]`: install what is missing (wasm32 std, wasm-bindgen-cli,
+//!   Chromium, npm packages); fast when everything is present.
+//! - `wasm`: build the page's wasm package into `www/pkg` and vendor uPlot into `www/vendor`.
+//! - `serve [--port N] [--no-build]`: setup + wasm, then serve `www/` on 127.0.0.1.
+//! - `test [--no-setup]`: every check CI runs (`.ci/run` calls this).
+//! - `bench [--steps N]`: criterion benchmark natively and the same preset in Chromium.
+//!
+//! Std only, on purpose: this crate must build before anything else is installed.
+mod bench;
+mod serve;
+mod setup;
+mod shell;
+mod test;
+mod wasm;
+
+use shell::Result;
+use std::process::ExitCode;
+
+const USAGE: &str = "usage: cargo xtask <command>
+
+commands:
+  setup [--c-toolchain]      install missing tools (wasm32 std, wasm-bindgen-cli, chromium, npm packages)
+  wasm                       build www/pkg (wasm-bindgen --target web) and www/vendor (uPlot)
+  serve [--port N] [--no-build]
+                             setup + wasm, then serve www/ at http://127.0.0.1:N/ (default 8080)
+  test [--no-setup]          run every check: fmt, native tests, docs, no_std, browser tests, page tests
+  bench [--steps N]          macro-step benchmark natively (criterion) and in Chromium (wasm)";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match dispatch(&args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn dispatch(args: &[String]) -> Result<()> {
+    let (cmd, rest) = match args.split_first() {
+        Some((c, r)) => (c.as_str(), r),
+        None => {
+            println!("{USAGE}");
+            return Ok(());
+        }
+    };
+    let mut flags = Flags::new(rest);
+    let result = match cmd {
+        "setup" => {
+            let c_toolchain = flags.switch("--c-toolchain");
+            flags.finish()?;
+            setup::setup(setup::SetupOptions { c_toolchain }).map(|_| ())
+        }
+        "wasm" => {
+            flags.finish()?;
+            let tc = setup::setup(setup::SetupOptions::default())?;
+            wasm::build(&tc).map(|_| ())
+        }
+        "serve" => {
+            let port = flags.value("--port")?.unwrap_or(8080);
+            let no_build = flags.switch("--no-build");
+            flags.finish()?;
+            if !no_build {
+                let tc = setup::setup(setup::SetupOptions::default())?;
+                wasm::build(&tc)?;
+            }
+            serve::serve_forever(&shell::repo_root().join("www"), port)
+        }
+        "test" => {
+            let no_setup = flags.switch("--no-setup");
+            flags.finish()?;
+            test::test(test::TestOptions { no_setup })
+        }
+        "bench" => {
+            let steps = flags.value("--steps")?.unwrap_or(bench::DEFAULT_STEPS);
+            flags.finish()?;
+            bench::bench(steps)
+        }
+        "help" | "--help" | "-h" => {
+            println!("{USAGE}");
+            Ok(())
+        }
+        other => Err(format!("unknown command `{other}`\n\n{USAGE}")),
+    };
+    result
+}
+
+/// Minimal flag parsing: each flag is taken once; leftovers are an error.
+struct Flags<'a> {
+    rest: Vec<&'a str>,
+}
+
+impl<'a> Flags<'a> {
+    fn new(args: &'a [String]) -> Self {
+        Flags {
+            rest: args.iter().map(String::as_str).collect(),
+        }
+    }
+
+    fn switch(&mut self, name: &str) -> bool {
+        let before = self.rest.len();
+        self.rest.retain(|a| *a != name);
+        self.rest.len() != before
+    }
+
+    fn value<T: std::str::FromStr>(&mut self, name: &str) -> Result<Option<T>> {
+        let Some(i) = self.rest.iter().position(|a| *a == name) else {
+            return Ok(None);
+        };
+        let v = self
+            .rest
+            .get(i + 1)
+            .ok_or(format!("{name} needs a number"))?;
+        let n = v
+            .parse()
+            .map_err(|_| format!("{name} needs a number, got `{v}`"))?;
+        self.rest.drain(i..=i + 1);
+        Ok(Some(n))
+    }
+
+    fn finish(self) -> Result<()> {
+        match self.rest.first() {
+            None => Ok(()),
+            Some(a) => Err(format!("unexpected argument `{a}`\n\n{USAGE}")),
+        }
+    }
+}

@@ -1,0 +1,135 @@
+//! `cargo xtask wasm`: builds cosim-wasm for wasm32, runs wasm-bindgen into `www/pkg`,
+//! copies uPlot into `www/vendor`, and reports the gzipped size of the .wasm.
+use crate::setup::{Toolchain, WasmRoute};
+use crate::shell::{self, repo_root, run, section, which, Result};
+use std::fs;
+use std::io::Read;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+/// The wasm32 target triple.
+pub const TARGET: &str = "wasm32-unknown-unknown";
+/// `-Z build-std` crates for ordinary builds on the Debian route.
+pub const STD: &str = "std,panic_abort";
+/// `-Z build-std` crates that prove cosim-core is no_std: without `std` in the sysroot,
+/// any `std::` use fails to compile.
+pub const NO_STD: &str = "core,alloc";
+
+/// A cargo command for wasm32 on the machine's route. `build_std` applies only to the
+/// Debian route (rustup ships a prebuilt std).
+pub fn cargo_wasm(tc: &Toolchain, subcommand: &str, build_std: &str) -> Command {
+    match &tc.wasm {
+        WasmRoute::Rustup => {
+            let mut c = shell::cargo();
+            c.current_dir(repo_root())
+                .arg(subcommand)
+                .args(["--target", TARGET]);
+            c
+        }
+        WasmRoute::Debian { linker } => {
+            let mut c = Command::new("/usr/bin/cargo");
+            c.current_dir(repo_root())
+                .arg(subcommand)
+                .args(["--target", TARGET, "-Z", &format!("build-std={build_std}")])
+                // A separate target dir: the host toolchain (rustup) and Debian's rustc
+                // would otherwise invalidate each other's artifacts.
+                .args(["--target-dir", "target/wasm-debian"])
+                .env("RUSTC", "/usr/bin/rustc")
+                .env("RUSTC_BOOTSTRAP", "1")
+                .env("CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER", linker);
+            if PathBuf::from("/usr/bin/rustdoc").exists() {
+                c.env("RUSTDOC", "/usr/bin/rustdoc");
+            }
+            c
+        }
+    }
+}
+
+/// Where a wasm32 artifact of `profile` lands for this route.
+pub fn artifact_dir(tc: &Toolchain, profile: &str) -> PathBuf {
+    let target_dir = match tc.wasm {
+        WasmRoute::Rustup => repo_root().join("target"),
+        WasmRoute::Debian { .. } => repo_root().join("target/wasm-debian"),
+    };
+    target_dir.join(TARGET).join(profile)
+}
+
+/// Sizes of the page's wasm binary, in bytes.
+#[derive(Clone, Copy, Debug)]
+pub struct WasmSize {
+    /// `www/pkg/cosim_wasm_bg.wasm` as served.
+    pub raw: u64,
+    /// The same, `gzip -9`.
+    pub gzip: u64,
+}
+
+/// Builds the page's wasm package and vendored JS; returns the .wasm size.
+pub fn build(tc: &Toolchain) -> Result<WasmSize> {
+    section("wasm build");
+    let root = repo_root();
+    run(cargo_wasm(tc, "build", STD).args(["--release", "-p", "cosim-wasm"]))?;
+    let wasm = artifact_dir(tc, "release").join("cosim_wasm.wasm");
+    let bindgen = which("wasm-bindgen").ok_or("wasm-bindgen not found; run `cargo xtask setup`")?;
+    let pkg = root.join("www/pkg");
+    run(Command::new(bindgen)
+        .args(["--target", "web", "--no-typescript", "--out-dir"])
+        .arg(&pkg)
+        .arg(&wasm))?;
+    vendor()?;
+    let size = wasm_size(&pkg.join("cosim_wasm_bg.wasm"))?;
+    println!(
+        "wasm: www/pkg/cosim_wasm_bg.wasm {} bytes ({:.1} KiB), gzipped {} bytes ({:.1} KiB)",
+        size.raw,
+        size.raw as f64 / 1024.0,
+        size.gzip,
+        size.gzip as f64 / 1024.0
+    );
+    let record = format!("raw_bytes={}\ngzip_bytes={}\n", size.raw, size.gzip);
+    let _ = fs::write(root.join("target/wasm-size.txt"), record);
+    Ok(size)
+}
+
+/// Files copied from node_modules into www/vendor (gitignored), so the page has no CDN.
+const VENDORED: [(&str, &str); 2] = [
+    ("node_modules/uplot/dist/uPlot.esm.js", "uPlot.esm.js"),
+    ("node_modules/uplot/dist/uPlot.min.css", "uPlot.min.css"),
+];
+
+fn vendor() -> Result<()> {
+    let root = repo_root();
+    let dir = root.join("www/vendor");
+    fs::create_dir_all(&dir).map_err(|e| format!("creating {}: {e}", dir.display()))?;
+    for (from, to) in VENDORED {
+        fs::copy(root.join(from), dir.join(to)).map_err(|e| {
+            format!("copying {from} (run `cargo xtask setup` for npm packages): {e}")
+        })?;
+    }
+    println!("wasm: copied uPlot into www/vendor/");
+    Ok(())
+}
+
+/// Raw and gzip -9 size; gzip is measured with the system `gzip` to stay std-only.
+fn wasm_size(path: &PathBuf) -> Result<WasmSize> {
+    let raw = fs::metadata(path)
+        .map_err(|e| format!("{}: {e}", path.display()))?
+        .len();
+    let mut child = Command::new("gzip")
+        .args(["-9", "-c"])
+        .arg(path)
+        .stdout(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot run gzip: {e}"))?;
+    let mut n = 0u64;
+    let mut buf = [0u8; 1 << 16];
+    if let Some(mut out) = child.stdout.take() {
+        loop {
+            match out.read(&mut buf) {
+                Ok(0) => break,
+                Ok(k) => n += k as u64,
+                Err(e) => return Err(format!("reading gzip output: {e}")),
+            }
+        }
+    }
+    let _ = child.wait();
+    Ok(WasmSize { raw, gzip: n })
+}
