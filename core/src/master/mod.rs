@@ -1,1 +1,25 @@
 //! Master algorithms and the run driver.
+//!
+//! - [`CoupledSystem`]: the modules as FMI-checked subsystems plus their coupling graph.
+//! - [`MasterAlgorithm`]: one macro-step at a time; [`ExplicitCoupling`] implements
+//!   Jacobi and Gauss-Seidel with polynomial extrapolation ([`Extrapolation`]).
+//! - [`Run`]: owns time, calls the algorithm, notifies an [`Observer`]
+//!   (e.g. [`TimeSeriesRecorder`]).
+
+mod algorithm;
+mod coupled_system;
+mod explicit;
+mod extrapolation;
+mod gauss_seidel;
+mod history;
+mod jacobi;
+mod observer;
+mod run;
+
+pub use algorithm::{MacroStepOutcome, MasterAlgorithm, RunStart};
+pub use coupled_system::CoupledSystem;
+pub use explicit::{CouplingScheme, ExplicitConfig, ExplicitCoupling};
+pub use extrapolation::{Extrapolation, TaylorWeights, MAX_ORDER};
+pub use history::OutputHistory;
+pub use observer::{Observer, TimeSeriesRecorder};
+pub use run::Run;
