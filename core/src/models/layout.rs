@@ -1,0 +1,169 @@
+//! Variable layout shared by the built-in modules: value references are assigned in the
+//! order parameters, states, `der(states)`, inputs, outputs, and [`Layout::classify`] maps
+//! a reference back to its role and index.
+
+use crate::module::{
+    Capabilities, Causality, DependencyKind, ModuleDescription, ModuleError, ModuleErrorKind,
+    OutputDependency, ValueRef, Variability, Variable,
+};
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+/// Name, unit, start value and description of one parameter, state, input or output.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PortSpec {
+    /// Variable name (unique within the module).
+    pub name: String,
+    /// SI unit, empty when dimensionless.
+    pub unit: String,
+    /// Start value (current value for parameters).
+    pub start: f64,
+    /// One-line description.
+    pub description: String,
+}
+
+impl PortSpec {
+    /// A port with a description.
+    pub fn new(name: &str, unit: &str, start: f64, description: &str) -> Self {
+        PortSpec { name: name.into(), unit: unit.into(), start, description: description.into() }
+    }
+}
+
+/// Role of a variable and its index within that role.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum VarKind {
+    Parameter(usize),
+    State(usize),
+    Derivative(usize),
+    Input(usize),
+    Output(usize),
+}
+
+/// Sizes of the five variable groups.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Layout {
+    pub np: usize,
+    pub nx: usize,
+    pub nu: usize,
+    pub ny: usize,
+}
+
+impl Layout {
+    /// The role of `vr`, or `UnknownValueRef`.
+    pub fn classify(&self, vr: ValueRef) -> Result<VarKind, ModuleError> {
+        let mut i = vr.0 as usize;
+        let groups: [(usize, fn(usize) -> VarKind); 5] = [
+            (self.np, VarKind::Parameter),
+            (self.nx, VarKind::State),
+            (self.nx, VarKind::Derivative),
+            (self.nu, VarKind::Input),
+            (self.ny, VarKind::Output),
+        ];
+        for (len, make) in groups {
+            if i < len {
+                return Ok(make(i));
+            }
+            i -= len;
+        }
+        Err(ModuleError::error(ModuleErrorKind::UnknownValueRef(vr)))
+    }
+
+    /// Value reference of the first input.
+    pub fn input_base(&self) -> u32 {
+        (self.np + 2 * self.nx) as u32
+    }
+}
+
+/// Unit of a time derivative: `m` → `m/s`, `m/s` → `m/s2`, `` → `1/s`.
+fn derivative_unit(unit: &str) -> String {
+    if unit.is_empty() {
+        "1/s".into()
+    } else if unit.ends_with("/s") {
+        format!("{unit}2")
+    } else {
+        format!("{unit}/s")
+    }
+}
+
+/// What [`describe`] needs.
+pub(crate) struct Signature<'a> {
+    pub model_name: &'a str,
+    pub parameters: &'a [PortSpec],
+    pub states: &'a [PortSpec],
+    pub inputs: &'a [PortSpec],
+    pub outputs: &'a [PortSpec],
+    /// `(output, input, kind)`: direct feedthrough.
+    pub feedthrough: &'a [(usize, usize, DependencyKind)],
+    pub capabilities: Capabilities,
+}
+
+/// Builds the description and layout; fails on duplicate names.
+pub(crate) fn describe(sig: &Signature<'_>) -> Result<(ModuleDescription, Layout), ModuleError> {
+    let layout =
+        Layout { np: sig.parameters.len(), nx: sig.states.len(), nu: sig.inputs.len(), ny: sig.outputs.len() };
+    let mut vars = Vec::new();
+    let mut vr = 0u32;
+    let mut push = |vars: &mut Vec<Variable>, p: &PortSpec, name: String, unit: &str, c, v, start| {
+        vars.push(Variable::new(&name, vr, c, v, start, unit).described(&p.description));
+        vr += 1;
+    };
+    for p in sig.parameters {
+        push(&mut vars, p, p.name.clone(), &p.unit, Causality::Parameter, Variability::Fixed, Some(p.start));
+    }
+    for p in sig.states {
+        push(&mut vars, p, p.name.clone(), &p.unit, Causality::Local, Variability::Continuous, Some(p.start));
+    }
+    for p in sig.states {
+        let unit = derivative_unit(&p.unit);
+        let name = format!("der({})", p.name);
+        push(&mut vars, p, name, &unit, Causality::Local, Variability::Continuous, None);
+    }
+    for p in sig.inputs {
+        push(&mut vars, p, p.name.clone(), &p.unit, Causality::Input, Variability::Continuous, Some(p.start));
+    }
+    for p in sig.outputs {
+        push(&mut vars, p, p.name.clone(), &p.unit, Causality::Output, Variability::Continuous, None);
+    }
+    for (i, v) in vars.iter().enumerate() {
+        if v.name.is_empty() || vars[..i].iter().any(|w| w.name == v.name) {
+            return Err(ModuleError::invalid(format!("variable name `{}` is empty or used twice", v.name)));
+        }
+    }
+    let out_base = (layout.np + 2 * layout.nx + layout.nu) as u32;
+    let mut deps = Vec::new();
+    for o in 0..layout.ny {
+        let mut inputs = Vec::new();
+        for &(oo, i, kind) in sig.feedthrough {
+            if oo == o && i < layout.nu {
+                inputs.push((ValueRef(layout.input_base() + i as u32), kind));
+            }
+        }
+        deps.push(OutputDependency { output: ValueRef(out_base + o as u32), inputs });
+    }
+    let desc = ModuleDescription {
+        model_name: sig.model_name.into(),
+        variables: vars,
+        capabilities: sig.capabilities.clone(),
+        output_dependencies: deps,
+    };
+    Ok((desc, layout))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn value_refs_follow_group_order() {
+        let l = Layout { np: 2, nx: 2, nu: 1, ny: 3 };
+        assert_eq!(l.classify(ValueRef(0)).ok(), Some(VarKind::Parameter(0)));
+        assert_eq!(l.classify(ValueRef(3)).ok(), Some(VarKind::State(1)));
+        assert_eq!(l.classify(ValueRef(4)).ok(), Some(VarKind::Derivative(0)));
+        assert_eq!(l.classify(ValueRef(6)).ok(), Some(VarKind::Input(0)));
+        assert_eq!(l.classify(ValueRef(9)).ok(), Some(VarKind::Output(2)));
+        assert!(l.classify(ValueRef(10)).is_err());
+        assert_eq!(derivative_unit("m"), "m/s");
+        assert_eq!(derivative_unit("m/s"), "m/s2");
+    }
+}

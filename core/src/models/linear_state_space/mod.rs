@@ -1,0 +1,377 @@
+//! [`LinearStateSpace`]: `x' = A x + B u, y = C x + D u`, stepped exactly.
+//!
+//! Each `do_step` over `h` solves the ODE exactly for the polynomial input
+//! `ũ(t + s) = Σ_k u^(k) s^k / k!` set through `set_float64` (value) and
+//! `set_input_derivatives` (orders 1..=4): `x ← A_d x + Σ_k Γ_k u^(k)` with `A_d` and
+//! `Γ_k = B_dk` from one augmented exponential (seed-000 digest §3.2 eqn (38), §8 item 6),
+//! cached per `h`. After the step the stored input is `ũ(t + h)` and its derivatives are
+//! zero, so the outputs are `y = C x + D ũ(t + h)` (digest §8 item 5).
+
+use super::instance::{Instance, Snapshot, INPUT_ORDER};
+use super::layout::{describe, Layout, PortSpec, Signature, VarKind};
+use crate::module::{
+    Capabilities, DependencyKind, DirectionalDerivatives, InputDerivatives, Module, ModuleDescription,
+    ModuleError, ModuleErrorKind, ModuleState, OutputDerivatives, StateSnapshot, StepReport, ValueRef,
+    Variable,
+};
+use crate::solvers::{discretize, Discretization};
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+use nalgebra::{DMatrix, DVector};
+
+#[cfg(test)]
+mod tests;
+
+/// Highest output derivative order served (`maxOutputDerivativeOrder`).
+pub const MAX_OUTPUT_DERIVATIVE_ORDER: u32 = 4;
+
+/// Matrices, start values and names of a linear module.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LinearSpec {
+    /// FMI `modelName`.
+    pub model_name: String,
+    /// n × n.
+    pub a: DMatrix<f64>,
+    /// n × m.
+    pub b: DMatrix<f64>,
+    /// q × n.
+    pub c: DMatrix<f64>,
+    /// q × m.
+    pub d: DMatrix<f64>,
+    /// Start values of the states (n).
+    pub x0: DVector<f64>,
+    /// State names (n); exposed as `Local` variables with `der(name)`.
+    pub state_names: Vec<String>,
+    /// State units (n).
+    pub state_units: Vec<String>,
+    /// Input names (m).
+    pub input_names: Vec<String>,
+    /// Input units (m).
+    pub input_units: Vec<String>,
+    /// Output names (q).
+    pub output_names: Vec<String>,
+    /// Output units (q).
+    pub output_units: Vec<String>,
+    /// Parameters the matrices were built from (informational: readable, not settable;
+    /// value references are renumbered from 0 and `start` is the value).
+    pub parameters: Vec<Variable>,
+}
+
+/// A linear time-invariant module solved exactly over each step.
+#[derive(Clone, Debug)]
+pub struct LinearStateSpace {
+    a: DMatrix<f64>,
+    b: DMatrix<f64>,
+    c: DMatrix<f64>,
+    d: DMatrix<f64>,
+    params: Vec<f64>,
+    desc: ModuleDescription,
+    inst: Instance,
+    cache: Option<Discretization>,
+    /// Scratch for the new state (n).
+    x_next: DVector<f64>,
+}
+
+impl LinearStateSpace {
+    /// Checks shapes, names and finiteness and builds the module.
+    pub fn new(spec: LinearSpec) -> Result<Self, ModuleError> {
+        let n = spec.a.nrows();
+        let m = spec.b.ncols();
+        let q = spec.c.nrows();
+        let shapes_ok = spec.a.ncols() == n
+            && spec.b.nrows() == n
+            && spec.c.ncols() == n
+            && spec.d.shape() == (q, m)
+            && spec.x0.len() == n
+            && spec.state_names.len() == n
+            && spec.state_units.len() == n
+            && spec.input_names.len() == m
+            && spec.input_units.len() == m
+            && spec.output_names.len() == q
+            && spec.output_units.len() == q;
+        if !shapes_ok {
+            return Err(ModuleError::invalid(format!(
+                "{}: matrix, start-value and name dimensions do not fit (n = {n}, m = {m}, q = {q})",
+                spec.model_name
+            )));
+        }
+        let finite = |mat: &DMatrix<f64>| mat.iter().all(|v| v.is_finite());
+        if !(finite(&spec.a) && finite(&spec.b) && finite(&spec.c) && finite(&spec.d))
+            || spec.x0.iter().any(|v| !v.is_finite())
+        {
+            return Err(ModuleError::invalid(format!("{}: matrices and start values must be finite", spec.model_name)));
+        }
+        let ports = |names: &[String], units: &[String], start: &dyn Fn(usize) -> f64| -> Vec<PortSpec> {
+            names.iter().zip(units).enumerate().map(|(i, (nm, u))| PortSpec::new(nm, u, start(i), "")).collect()
+        };
+        let x0 = spec.x0.clone();
+        let states = ports(&spec.state_names, &spec.state_units, &|i| x0[i]);
+        let inputs = ports(&spec.input_names, &spec.input_units, &|_| 0.0);
+        let outputs = ports(&spec.output_names, &spec.output_units, &|_| 0.0);
+        let params: Vec<PortSpec> = spec
+            .parameters
+            .iter()
+            .map(|v| PortSpec::new(&v.name, &v.unit, v.start.unwrap_or(0.0), &v.description))
+            .collect();
+        let mut feedthrough = Vec::new();
+        for o in 0..q {
+            for i in 0..m {
+                if spec.d[(o, i)] != 0.0 {
+                    feedthrough.push((o, i, DependencyKind::Constant));
+                }
+            }
+        }
+        let capabilities = Capabilities {
+            can_handle_variable_communication_step_size: true,
+            max_output_derivative_order: MAX_OUTPUT_DERIVATIVE_ORDER,
+            can_get_and_set_fmu_state: true,
+            can_serialize_fmu_state: true,
+            provides_directional_derivatives: true,
+            x_max_input_derivative_order: INPUT_ORDER as u32,
+            x_exposes_states: true,
+            x_linear_time_invariant: true,
+            ..Capabilities::default()
+        };
+        let sig = Signature {
+            model_name: &spec.model_name,
+            parameters: &params,
+            states: &states,
+            inputs: &inputs,
+            outputs: &outputs,
+            feedthrough: &feedthrough,
+            capabilities,
+        };
+        let (desc, layout) = describe(&sig)?;
+        Ok(LinearStateSpace {
+            params: params.iter().map(|p| p.start).collect(),
+            inst: Instance::new(layout, spec.x0, alloc::vec![0.0; m]),
+            x_next: DVector::zeros(n),
+            a: spec.a,
+            b: spec.b,
+            c: spec.c,
+            d: spec.d,
+            desc,
+            cache: None,
+        })
+    }
+
+    /// `(A, B, C, D)`.
+    pub fn matrices(&self) -> (&DMatrix<f64>, &DMatrix<f64>, &DMatrix<f64>, &DMatrix<f64>) {
+        (&self.a, &self.b, &self.c, &self.d)
+    }
+
+    /// Current states.
+    pub fn state(&self) -> &DVector<f64> {
+        &self.inst.x
+    }
+
+    /// The cached discretisation for step `h`, computed if `h` changed.
+    pub fn discretization(&mut self, h: f64) -> Result<&Discretization, ModuleError> {
+        let stale = self.cache.as_ref().is_none_or(|c| c.h != h);
+        if stale {
+            let d = discretize(&self.a, &self.b, h, INPUT_ORDER)
+                .ok_or_else(|| ModuleError::numerical(format!("matrix exponential failed for h = {h} s")))?;
+            self.cache = Some(d);
+        }
+        self.cache.as_ref().ok_or_else(|| ModuleError::numerical("no discretisation"))
+    }
+
+    fn layout(&self) -> Layout {
+        self.inst.layout
+    }
+
+    /// `x^(k)` at the current point, using the stored input derivatives.
+    fn state_derivative(&self, k: u32) -> DVector<f64> {
+        let mut xd = self.inst.x.clone();
+        for j in 0..k as usize {
+            let uj = self.inst.u.coeffs().column(j);
+            xd = &self.a * xd + &self.b * uj;
+        }
+        xd
+    }
+
+    /// `y^(k) = C x^(k) + D u^(k)` (`u^(k) = 0` beyond the stored order).
+    fn output_derivative(&self, k: u32) -> DVector<f64> {
+        let mut y = &self.c * self.state_derivative(k);
+        if (k as usize) <= self.inst.u.order() {
+            y += &self.d * self.inst.u.coeffs().column(k as usize);
+        }
+        y
+    }
+}
+
+impl Module for LinearStateSpace {
+    fn description(&self) -> &ModuleDescription {
+        &self.desc
+    }
+
+    fn enter_initialization_mode(&mut self, _tol: Option<f64>, start_time: f64, _stop: Option<f64>) -> Result<(), ModuleError> {
+        self.inst.t_start = start_time;
+        self.inst.t = start_time;
+        Ok(())
+    }
+
+    fn exit_initialization_mode(&mut self) -> Result<(), ModuleError> {
+        Ok(())
+    }
+
+    fn set_float64(&mut self, vrs: &[ValueRef], values: &[f64]) -> Result<(), ModuleError> {
+        if vrs.len() != values.len() {
+            return Err(ModuleError::invalid("value references and values differ in length"));
+        }
+        for (vr, v) in vrs.iter().zip(values) {
+            let kind = self.layout().classify(*vr)?;
+            if !self.inst.set(kind, *vr, *v)? {
+                return Err(ModuleError::invalid(format!(
+                    "parameter `{}` of a linear state-space module is fixed; set it through models::instantiate",
+                    self.desc.variable_by_ref(*vr).map_or("?", |p| p.name.as_str())
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    fn get_float64(&mut self, vrs: &[ValueRef], values: &mut [f64]) -> Result<(), ModuleError> {
+        if vrs.len() != values.len() {
+            return Err(ModuleError::invalid("value references and values differ in length"));
+        }
+        let u0 = self.inst.u.coeffs().column(0);
+        for (vr, out) in vrs.iter().zip(values.iter_mut()) {
+            *out = match self.layout().classify(*vr)? {
+                VarKind::Parameter(i) => self.params[i],
+                VarKind::State(i) => self.inst.x[i],
+                VarKind::Derivative(i) => (self.a.row(i) * &self.inst.x)[0] + (self.b.row(i) * u0)[0],
+                VarKind::Input(i) => self.inst.u.get(i, 0),
+                VarKind::Output(i) => (self.c.row(i) * &self.inst.x)[0] + (self.d.row(i) * u0)[0],
+            };
+        }
+        Ok(())
+    }
+
+    fn do_step(&mut self, t: f64, h: f64, _no_set_state_prior: bool) -> Result<StepReport, ModuleError> {
+        self.discretization(h)?;
+        let disc = self.cache.as_ref().ok_or_else(|| ModuleError::numerical("no discretisation"))?;
+        // x_{n+1} = A_d x_n + Σ_k Γ_k u^(k)   (eqn (38)); gemv writes into the scratch vector.
+        self.x_next.gemv(1.0, &disc.ad, &self.inst.x, 0.0);
+        for (k, g) in disc.gamma.iter().enumerate() {
+            self.x_next.gemv(1.0, g, &self.inst.u.coeffs().column(k), 1.0);
+        }
+        if self.x_next.iter().any(|v| !v.is_finite()) {
+            return Err(ModuleError::numerical(format!("{}: state became non-finite at t = {} s", self.desc.model_name, t + h)));
+        }
+        self.inst.x.copy_from(&self.x_next);
+        self.inst.finish_step(t, h);
+        Ok(StepReport::completed(t + h))
+    }
+
+    fn reset(&mut self) -> Result<(), ModuleError> {
+        self.inst.reset();
+        Ok(())
+    }
+
+    fn state_snapshot(&mut self) -> Option<&mut dyn StateSnapshot> {
+        Some(self)
+    }
+
+    fn directional_derivatives(&mut self) -> Option<&mut dyn DirectionalDerivatives> {
+        Some(self)
+    }
+
+    fn output_derivatives(&mut self) -> Option<&mut dyn OutputDerivatives> {
+        Some(self)
+    }
+
+    fn input_derivatives(&mut self) -> Option<&mut dyn InputDerivatives> {
+        Some(self)
+    }
+}
+
+impl StateSnapshot for LinearStateSpace {
+    fn get_state(&mut self) -> Result<ModuleState, ModuleError> {
+        Ok(self.inst.snapshot(self.params.clone(), 0.0))
+    }
+
+    fn set_state(&mut self, state: &ModuleState) -> Result<(), ModuleError> {
+        self.inst.restore(state).map(|_| ())
+    }
+
+    fn serialize_state(&mut self, state: &ModuleState) -> Result<Vec<u8>, ModuleError> {
+        let s = state
+            .0
+            .downcast_ref::<Snapshot>()
+            .ok_or_else(|| ModuleError::invalid("the state was not saved by a built-in module"))?;
+        Ok(s.to_bytes())
+    }
+
+    fn deserialize_state(&mut self, bytes: &[u8]) -> Result<ModuleState, ModuleError> {
+        let s = Snapshot::from_bytes(bytes, self.inst.shape(), self.params.len())?;
+        Ok(ModuleState(alloc::boxed::Box::new(s)))
+    }
+}
+
+impl DirectionalDerivatives for LinearStateSpace {
+    /// Exact: `∂der(x)/∂x = A`, `∂der(x)/∂u = B`, `∂y/∂x = C`, `∂y/∂u = D`.
+    fn directional_derivative(
+        &mut self,
+        unknowns: &[ValueRef],
+        knowns: &[ValueRef],
+        seed: &[f64],
+        sensitivity: &mut [f64],
+    ) -> Result<(), ModuleError> {
+        if seed.len() != knowns.len() || sensitivity.len() != unknowns.len() {
+            return Err(ModuleError::invalid("seed/sensitivity lengths do not match knowns/unknowns"));
+        }
+        let layout = self.layout();
+        let mut known_kinds = Vec::with_capacity(knowns.len());
+        for k in knowns {
+            match layout.classify(*k)? {
+                kind @ (VarKind::State(_) | VarKind::Input(_)) => known_kinds.push(kind),
+                _ => return Err(ModuleError::invalid(format!("known {} is not a state or an input", k.0))),
+            }
+        }
+        for (u, s) in unknowns.iter().zip(sensitivity.iter_mut()) {
+            let (from_x, from_u) = match layout.classify(*u)? {
+                VarKind::Derivative(i) => (self.a.row(i), self.b.row(i)),
+                VarKind::Output(i) => (self.c.row(i), self.d.row(i)),
+                _ => return Err(ModuleError::invalid(format!("unknown {} is not an output or der(state)", u.0))),
+            };
+            *s = known_kinds
+                .iter()
+                .zip(seed)
+                .map(|(kind, v)| match kind {
+                    VarKind::State(j) => from_x[*j] * v,
+                    VarKind::Input(j) => from_u[*j] * v,
+                    _ => 0.0,
+                })
+                .sum();
+        }
+        Ok(())
+    }
+}
+
+impl OutputDerivatives for LinearStateSpace {
+    /// `y^(k) = C x^(k) + D u^(k)`, `x^(k) = A x^(k−1) + B u^(k−1)`; order 1 is
+    /// `C (A x + B u) + D u'` with the stored input derivatives (zero right after a step).
+    fn get_output_derivatives(&mut self, vrs: &[ValueRef], orders: &[u32], values: &mut [f64]) -> Result<(), ModuleError> {
+        if vrs.len() != orders.len() || vrs.len() != values.len() {
+            return Err(ModuleError::invalid("lengths of vrs, orders and values differ"));
+        }
+        for ((vr, &k), out) in vrs.iter().zip(orders).zip(values.iter_mut()) {
+            if k == 0 || k > MAX_OUTPUT_DERIVATIVE_ORDER {
+                return Err(ModuleError::invalid(format!("output derivative order {k} not in 1..={MAX_OUTPUT_DERIVATIVE_ORDER}")));
+            }
+            match self.layout().classify(*vr)? {
+                VarKind::Output(i) => *out = self.output_derivative(k)[i],
+                _ => return Err(ModuleError::error(ModuleErrorKind::InvalidArgument(format!("{} is not an output", vr.0)))),
+            }
+        }
+        Ok(())
+    }
+}
+
+impl InputDerivatives for LinearStateSpace {
+    fn set_input_derivatives(&mut self, vrs: &[ValueRef], orders: &[u32], values: &[f64]) -> Result<(), ModuleError> {
+        self.inst.set_input_derivatives(vrs, orders, values)
+    }
+}
