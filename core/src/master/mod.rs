@@ -23,3 +23,8 @@ pub use extrapolation::{Extrapolation, TaylorWeights, MAX_ORDER};
 pub use history::OutputHistory;
 pub use observer::{Observer, TimeSeriesRecorder};
 pub use run::Run;
+
+#[cfg(test)]
+mod mock;
+#[cfg(test)]
+mod tests;
