@@ -87,7 +87,12 @@ impl CouplingGraph {
         }
         let ports = g.port_graph(modules);
         g.propagation_order = ports.order().map_err(|cycle| {
-            CouplingError::AlgebraicLoop(cycle.into_iter().map(|n| g.port_name(ports.port(n))).collect())
+            CouplingError::AlgebraicLoop(
+                cycle
+                    .into_iter()
+                    .map(|n| g.port_name(ports.port(n)))
+                    .collect(),
+            )
         })?;
         Ok(g)
     }
@@ -143,8 +148,13 @@ impl CouplingGraph {
             None if self.module_index(port).is_some() => (port, ""),
             None => return Err(CouplingError::UnknownModule(port.to_string())),
         };
-        let m = self.module_index(module).ok_or_else(|| CouplingError::UnknownModule(module.to_string()))?;
-        let unknown = || CouplingError::UnknownVariable { module: module.to_string(), variable: variable.to_string() };
+        let m = self
+            .module_index(module)
+            .ok_or_else(|| CouplingError::UnknownModule(module.to_string()))?;
+        let unknown = || CouplingError::UnknownVariable {
+            module: module.to_string(),
+            variable: variable.to_string(),
+        };
         let var = modules[m].1.variable(variable).ok_or_else(unknown)?;
         let (range, vrs) = match side {
             PortSide::Output => (self.output_ranges[m].clone(), &self.output_vrs),
@@ -345,7 +355,8 @@ impl PortGraph {
                         }
                         Mark::Open => {
                             let start = stack.iter().position(|&(v, _)| v == s).unwrap_or(0);
-                            let mut cycle: Vec<usize> = stack[start..].iter().map(|&(v, _)| v).collect();
+                            let mut cycle: Vec<usize> =
+                                stack[start..].iter().map(|&(v, _)| v).collect();
                             cycle.push(s);
                             return Err(cycle);
                         }

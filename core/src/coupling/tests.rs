@@ -3,7 +3,10 @@
 
 use super::{CouplingGraph, Port};
 use crate::error::CouplingError;
-use crate::module::{Capabilities, Causality, DependencyKind, ModuleDescription, OutputDependency, ValueRef, Variability, Variable};
+use crate::module::{
+    Capabilities, Causality, DependencyKind, ModuleDescription, OutputDependency, ValueRef,
+    Variability, Variable,
+};
 use alloc::string::{String, ToString};
 use alloc::vec;
 use alloc::vec::Vec;
@@ -11,45 +14,98 @@ use nalgebra::DMatrix;
 
 /// A description with `inputs` then `outputs` (name, unit) and feedthrough pairs
 /// (output name, input name).
-fn desc(inputs: &[(&str, &str)], outputs: &[(&str, &str)], feedthrough: &[(&str, &str)]) -> ModuleDescription {
+fn desc(
+    inputs: &[(&str, &str)],
+    outputs: &[(&str, &str)],
+    feedthrough: &[(&str, &str)],
+) -> ModuleDescription {
     let mut variables = Vec::new();
     let mut vr = 0;
-    variables.push(Variable::new("k", 100, Causality::Parameter, Variability::Fixed, Some(1.0), ""));
+    variables.push(Variable::new(
+        "k",
+        100,
+        Causality::Parameter,
+        Variability::Fixed,
+        Some(1.0),
+        "",
+    ));
     for (n, u) in inputs {
-        variables.push(Variable::new(n, vr, Causality::Input, Variability::Continuous, Some(0.0), u));
+        variables.push(Variable::new(
+            n,
+            vr,
+            Causality::Input,
+            Variability::Continuous,
+            Some(0.0),
+            u,
+        ));
         vr += 1;
     }
     for (n, u) in outputs {
-        variables.push(Variable::new(n, vr, Causality::Output, Variability::Continuous, None, u));
+        variables.push(Variable::new(
+            n,
+            vr,
+            Causality::Output,
+            Variability::Continuous,
+            None,
+            u,
+        ));
         vr += 1;
     }
-    let find = |name: &str| variables.iter().find(|v| v.name == name).map(|v| v.value_ref).unwrap_or(ValueRef(999));
+    let find = |name: &str| {
+        variables
+            .iter()
+            .find(|v| v.name == name)
+            .map(|v| v.value_ref)
+            .unwrap_or(ValueRef(999))
+    };
     let output_dependencies = outputs
         .iter()
         .map(|(o, _)| OutputDependency {
             output: find(o),
-            inputs: feedthrough.iter().filter(|(fo, _)| fo == o).map(|(_, i)| (find(i), DependencyKind::Constant)).collect(),
+            inputs: feedthrough
+                .iter()
+                .filter(|(fo, _)| fo == o)
+                .map(|(_, i)| (find(i), DependencyKind::Constant))
+                .collect(),
         })
         .collect();
-    ModuleDescription { model_name: "Test".into(), variables, capabilities: Capabilities::default(), output_dependencies }
+    ModuleDescription {
+        model_name: "Test".into(),
+        variables,
+        capabilities: Capabilities::default(),
+        output_dependencies,
+    }
 }
 
 fn conn(list: &[(&str, &str)]) -> Vec<(String, String)> {
-    list.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect()
+    list.iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect()
 }
 
 fn two_mass() -> Vec<(String, ModuleDescription)> {
     vec![
-        ("mass1".into(), desc(&[("Fk", "N")], &[("s1", "m"), ("v1", "m/s")], &[])),
+        (
+            "mass1".into(),
+            desc(&[("Fk", "N")], &[("s1", "m"), ("v1", "m/s")], &[]),
+        ),
         (
             "mass2".into(),
-            desc(&[("s1", "m"), ("v1", "m/s")], &[("Fk", "N")], &[("Fk", "s1"), ("Fk", "v1")]),
+            desc(
+                &[("s1", "m"), ("v1", "m/s")],
+                &[("Fk", "N")],
+                &[("Fk", "s1"), ("Fk", "v1")],
+            ),
         ),
     ]
 }
 
 fn two_mass_connections() -> Vec<(String, String)> {
-    conn(&[("mass1.s1", "mass2.s1"), ("mass1.v1", "mass2.v1"), ("mass2.Fk", "mass1.Fk")])
+    conn(&[
+        ("mass1.s1", "mass2.s1"),
+        ("mass1.v1", "mass2.v1"),
+        ("mass2.Fk", "mass1.Fk"),
+    ])
 }
 
 #[test]
@@ -92,7 +148,12 @@ fn unconnected_input_is_named() {
 
 #[test]
 fn input_connected_twice_is_named() {
-    let e = build_err(&[("mass1.s1", "mass2.s1"), ("mass1.v1", "mass2.v1"), ("mass2.Fk", "mass1.Fk"), ("mass1.s1", "mass2.s1")]);
+    let e = build_err(&[
+        ("mass1.s1", "mass2.s1"),
+        ("mass1.v1", "mass2.v1"),
+        ("mass2.Fk", "mass1.Fk"),
+        ("mass1.s1", "mass2.s1"),
+    ]);
     assert_eq!(e, CouplingError::InputConnectedTwice("mass2.s1".into()));
     assert!(e.to_string().contains("`mass2.s1`"));
 }
@@ -102,7 +163,13 @@ fn unknown_module_and_variable_are_named() {
     let e = build_err(&[("mass3.s1", "mass2.s1")]);
     assert_eq!(e, CouplingError::UnknownModule("mass3".into()));
     let e = build_err(&[("mass1.x9", "mass2.s1")]);
-    assert_eq!(e, CouplingError::UnknownVariable { module: "mass1".into(), variable: "x9".into() });
+    assert_eq!(
+        e,
+        CouplingError::UnknownVariable {
+            module: "mass1".into(),
+            variable: "x9".into()
+        }
+    );
     assert!(e.to_string().contains("`mass1`") && e.to_string().contains("`x9`"));
     let e = build_err(&[("nodot", "mass2.s1")]);
     assert_eq!(e, CouplingError::UnknownModule("nodot".into()));
@@ -124,22 +191,36 @@ fn unit_mismatch_names_both_ports() {
     let e = build_err(&[("mass1.v1", "mass2.s1")]);
     assert_eq!(
         e,
-        CouplingError::UnitMismatch { from: "mass1.v1".into(), from_unit: "m/s".into(), to: "mass2.s1".into(), to_unit: "m".into() }
+        CouplingError::UnitMismatch {
+            from: "mass1.v1".into(),
+            from_unit: "m/s".into(),
+            to: "mass2.s1".into(),
+            to_unit: "m".into()
+        }
     );
     // Empty unit matches only empty.
     let modules = vec![
         ("a".to_string(), desc(&[], &[("y", "")], &[])),
         ("b".to_string(), desc(&[("u", "m")], &[], &[])),
     ];
-    assert!(matches!(CouplingGraph::build(&modules, &conn(&[("a.y", "b.u")])), Err(CouplingError::UnitMismatch { .. })));
+    assert!(matches!(
+        CouplingGraph::build(&modules, &conn(&[("a.y", "b.u")])),
+        Err(CouplingError::UnitMismatch { .. })
+    ));
 }
 
 #[test]
 fn algebraic_loop_lists_the_ports() {
     // Both modules have feedthrough from u to y: a.y -> b.u -> b.y -> a.u -> a.y.
     let modules = vec![
-        ("a".to_string(), desc(&[("u", "")], &[("y", "")], &[("y", "u")])),
-        ("b".to_string(), desc(&[("u", "")], &[("y", "")], &[("y", "u")])),
+        (
+            "a".to_string(),
+            desc(&[("u", "")], &[("y", "")], &[("y", "u")]),
+        ),
+        (
+            "b".to_string(),
+            desc(&[("u", "")], &[("y", "")], &[("y", "u")]),
+        ),
     ];
     let e = CouplingGraph::build(&modules, &conn(&[("a.y", "b.u"), ("b.y", "a.u")])).unwrap_err();
     match &e {
@@ -155,7 +236,10 @@ fn algebraic_loop_lists_the_ports() {
     assert!(e.to_string().contains("a.u") && e.to_string().contains("b.y"));
     // Without feedthrough in b the same wiring is fine.
     let modules = vec![
-        ("a".to_string(), desc(&[("u", "")], &[("y", "")], &[("y", "u")])),
+        (
+            "a".to_string(),
+            desc(&[("u", "")], &[("y", "")], &[("y", "u")]),
+        ),
         ("b".to_string(), desc(&[("u", "")], &[("y", "")], &[])),
     ];
     assert!(CouplingGraph::build(&modules, &conn(&[("a.y", "b.u"), ("b.y", "a.u")])).is_ok());
@@ -163,7 +247,13 @@ fn algebraic_loop_lists_the_ports() {
 
 #[test]
 fn self_loop_through_feedthrough_is_an_algebraic_loop() {
-    let modules = vec![("a".to_string(), desc(&[("u", "")], &[("y", "")], &[("y", "u")]))];
+    let modules = vec![(
+        "a".to_string(),
+        desc(&[("u", "")], &[("y", "")], &[("y", "u")]),
+    )];
     let e = CouplingGraph::build(&modules, &conn(&[("a.y", "a.u")])).unwrap_err();
-    assert_eq!(e, CouplingError::AlgebraicLoop(vec!["a.y".into(), "a.u".into(), "a.y".into()]));
+    assert_eq!(
+        e,
+        CouplingError::AlgebraicLoop(vec!["a.y".into(), "a.u".into(), "a.y".into()])
+    );
 }

@@ -42,9 +42,15 @@ pub trait MasterAlgorithm {
     /// Called once by [`super::Run::new`] after initialisation: check module capabilities
     /// (refusing with [`MasterError::MissingCapability`] before any step), allocate work
     /// buffers, and take the start-up history.
-    fn prepare(&mut self, sys: &mut CoupledSystem, start: &RunStart<'_>) -> Result<(), MasterError>;
+    fn prepare(&mut self, sys: &mut CoupledSystem, start: &RunStart<'_>)
+        -> Result<(), MasterError>;
 
     /// Advances every module from communication point `t` by `h` and leaves the new
     /// outputs in [`CoupledSystem::outputs`].
-    fn step(&mut self, sys: &mut CoupledSystem, t: f64, h: f64) -> Result<MacroStepOutcome, MasterError>;
+    fn step(
+        &mut self,
+        sys: &mut CoupledSystem,
+        t: f64,
+        h: f64,
+    ) -> Result<MacroStepOutcome, MasterError>;
 }

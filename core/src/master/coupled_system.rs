@@ -5,7 +5,9 @@
 
 use crate::coupling::{CouplingGraph, Port};
 use crate::error::{CosimError, MasterError};
-use crate::module::{InstantiateOptions, Module, ModuleDescription, ModuleError, StepReport, Subsystem, ValueRef};
+use crate::module::{
+    InstantiateOptions, Module, ModuleDescription, ModuleError, StepReport, Subsystem, ValueRef,
+};
 use alloc::boxed::Box;
 use alloc::string::String;
 use alloc::vec;
@@ -26,18 +28,32 @@ pub struct CoupledSystem {
 impl CoupledSystem {
     /// Checks the connections ([`CouplingGraph::build`]) and instantiates every module
     /// (`fmi3InstantiateCoSimulation` without event mode or early return).
-    pub fn new(modules: Vec<(String, Box<dyn Module>)>, connections: &[(String, String)]) -> Result<Self, CosimError> {
-        let descriptions: Vec<(String, ModuleDescription)> =
-            modules.iter().map(|(n, m)| (n.clone(), m.description().clone())).collect();
+    pub fn new(
+        modules: Vec<(String, Box<dyn Module>)>,
+        connections: &[(String, String)],
+    ) -> Result<Self, CosimError> {
+        let descriptions: Vec<(String, ModuleDescription)> = modules
+            .iter()
+            .map(|(n, m)| (n.clone(), m.description().clone()))
+            .collect();
         let graph = CouplingGraph::build(&descriptions, connections)?;
         let mut subsystems = Vec::with_capacity(modules.len());
         let mut names = Vec::with_capacity(modules.len());
         for (name, module) in modules {
-            subsystems.push(Subsystem::instantiate(module, InstantiateOptions::default())?);
+            subsystems.push(Subsystem::instantiate(
+                module,
+                InstantiateOptions::default(),
+            )?);
             names.push(name);
         }
         let outputs = vec![0.0; graph.n_outputs()];
-        Ok(CoupledSystem { subsystems, names, graph, outputs, t_start: None })
+        Ok(CoupledSystem {
+            subsystems,
+            names,
+            graph,
+            outputs,
+            t_start: None,
+        })
     }
 
     /// Number of modules.
@@ -57,7 +73,11 @@ impl CoupledSystem {
 
     /// The [`MasterError::Module`] for a failure of module `m` at time `t`.
     pub fn module_error(&self, m: usize, t: f64, error: ModuleError) -> MasterError {
-        MasterError::Module { module: self.names[m].clone(), t, error }
+        MasterError::Module {
+            module: self.names[m].clone(),
+            t,
+            error,
+        }
     }
 
     /// Enters Initialization Mode in every module, propagates initial outputs to the
@@ -66,7 +86,9 @@ impl CoupledSystem {
     /// reads the initial outputs `y0` (Step Mode, before any set).
     pub fn initialize(&mut self, t_start: f64, t_stop: f64) -> Result<(), MasterError> {
         if self.t_start.is_some() {
-            return Err(MasterError::InvalidSettings("the coupled system is already initialised".into()));
+            return Err(MasterError::InvalidSettings(
+                "the coupled system is already initialised".into(),
+            ));
         }
         for m in 0..self.subsystems.len() {
             let r = self.subsystems[m].enter_initialization_mode(None, t_start, Some(t_stop));
@@ -105,10 +127,16 @@ impl CoupledSystem {
     /// [`MasterError::Diverged`] naming the signal.
     pub fn read_outputs(&mut self, m: usize, t: f64) -> Result<(), MasterError> {
         let range = self.graph.output_range(m);
-        let r = self.subsystems[m].get_float64(self.graph.output_value_refs(m), &mut self.outputs[range.clone()]);
+        let r = self.subsystems[m].get_float64(
+            self.graph.output_value_refs(m),
+            &mut self.outputs[range.clone()],
+        );
         r.map_err(|e| self.module_error(m, t, e))?;
         match range.into_iter().find(|&o| !self.outputs[o].is_finite()) {
-            Some(o) => Err(MasterError::Diverged { t, signal: self.graph.output_name(o).into() }),
+            Some(o) => Err(MasterError::Diverged {
+                t,
+                signal: self.graph.output_name(o).into(),
+            }),
             None => Ok(()),
         }
     }
@@ -133,7 +161,13 @@ impl CoupledSystem {
     }
 
     /// `fmi3DoStep` of module `m`; the report is returned unchecked.
-    pub fn do_step(&mut self, m: usize, t: f64, h: f64, no_set_state_prior: bool) -> Result<StepReport, MasterError> {
+    pub fn do_step(
+        &mut self,
+        m: usize,
+        t: f64,
+        h: f64,
+        no_set_state_prior: bool,
+    ) -> Result<StepReport, MasterError> {
         let r = self.subsystems[m].do_step(t, h, no_set_state_prior);
         r.map_err(|e| self.module_error(m, t, e))
     }

@@ -95,17 +95,27 @@ impl ExplicitCoupling {
         if let CouplingScheme::GaussSeidel { sequence } = &config.scheme {
             gauss_seidel::check_distinct(sequence)?;
         }
-        Ok(ExplicitCoupling { config, extrapolation, work: None })
+        Ok(ExplicitCoupling {
+            config,
+            extrapolation,
+            work: None,
+        })
     }
 
     /// Jacobi with extrapolation order `order`.
     pub fn jacobi(order: u32) -> Result<Self, MasterError> {
-        Self::new(ExplicitConfig { scheme: CouplingScheme::Jacobi, extrapolation_order: order })
+        Self::new(ExplicitConfig {
+            scheme: CouplingScheme::Jacobi,
+            extrapolation_order: order,
+        })
     }
 
     /// Gauss-Seidel stepping modules in `sequence`, extrapolation order `order`.
     pub fn gauss_seidel(sequence: Vec<usize>, order: u32) -> Result<Self, MasterError> {
-        Self::new(ExplicitConfig { scheme: CouplingScheme::GaussSeidel { sequence }, extrapolation_order: order })
+        Self::new(ExplicitConfig {
+            scheme: CouplingScheme::GaussSeidel { sequence },
+            extrapolation_order: order,
+        })
     }
 
     /// The settings.
@@ -119,12 +129,17 @@ impl ExplicitCoupling {
             if sys.graph.input_range(m).is_empty() {
                 continue;
             }
-            let provided = sys.subsystems[m].description().capabilities.x_max_input_derivative_order;
+            let provided = sys.subsystems[m]
+                .description()
+                .capabilities
+                .x_max_input_derivative_order;
             if (provided as usize) < p {
                 return Err(MasterError::MissingCapability {
                     module: sys.names[m].clone(),
                     capability: INPUT_ORDER_NEEDED[p],
-                    needed_by: format!("extrapolation order {p} (module provides order {provided})"),
+                    needed_by: format!(
+                        "extrapolation order {p} (module provides order {provided})"
+                    ),
                 });
             }
         }
@@ -140,9 +155,15 @@ impl MasterAlgorithm for ExplicitCoupling {
         }
     }
 
-    fn prepare(&mut self, sys: &mut CoupledSystem, start: &RunStart<'_>) -> Result<(), MasterError> {
+    fn prepare(
+        &mut self,
+        sys: &mut CoupledSystem,
+        start: &RunStart<'_>,
+    ) -> Result<(), MasterError> {
         if sys.initialized_at() != Some(start.t_start) {
-            return Err(MasterError::InvalidSettings("the coupled system must be initialised at the start time".into()));
+            return Err(MasterError::InvalidSettings(
+                "the coupled system must be initialised at the start time".into(),
+            ));
         }
         if let CouplingScheme::GaussSeidel { sequence } = &self.config.scheme {
             gauss_seidel::check_sequence(sequence, &sys.names)?;
@@ -154,14 +175,20 @@ impl MasterAlgorithm for ExplicitCoupling {
         Ok(())
     }
 
-    fn step(&mut self, sys: &mut CoupledSystem, t: f64, h: f64) -> Result<MacroStepOutcome, MasterError> {
-        let work = self
-            .work
-            .as_mut()
-            .ok_or_else(|| MasterError::InvalidSettings("ExplicitCoupling::step before prepare".into()))?;
+    fn step(
+        &mut self,
+        sys: &mut CoupledSystem,
+        t: f64,
+        h: f64,
+    ) -> Result<MacroStepOutcome, MasterError> {
+        let work = self.work.as_mut().ok_or_else(|| {
+            MasterError::InvalidSettings("ExplicitCoupling::step before prepare".into())
+        })?;
         match &self.config.scheme {
             CouplingScheme::Jacobi => jacobi::step(work, sys, t, h)?,
-            CouplingScheme::GaussSeidel { sequence } => gauss_seidel::step(work, sequence, sys, t, h)?,
+            CouplingScheme::GaussSeidel { sequence } => {
+                gauss_seidel::step(work, sequence, sys, t, h)?
+            }
         }
         Ok(MacroStepOutcome::Accepted { h_taken: h })
     }
@@ -188,7 +215,9 @@ impl ExplicitWork {
             du: vec![0.0; n_u * order],
             du_vrs,
             du_orders,
-            source_module: (0..n_u).map(|i| g.output_module(g.source_of_input(i))).collect(),
+            source_module: (0..n_u)
+                .map(|i| g.output_module(g.source_of_input(i)))
+                .collect(),
             stepped: vec![false; sys.n_modules()],
             interpolate: false,
             extrapolation: TaylorWeights::hold(),
@@ -197,16 +226,26 @@ impl ExplicitWork {
     }
 
     /// Exact past samples (checked), then the initial outputs at `t_start`.
-    fn start_history(&mut self, sys: &CoupledSystem, start: &RunStart<'_>) -> Result<(), MasterError> {
+    fn start_history(
+        &mut self,
+        sys: &CoupledSystem,
+        start: &RunStart<'_>,
+    ) -> Result<(), MasterError> {
         self.history.clear();
         let mut previous = f64::NEG_INFINITY;
         for (k, (t, y)) in start.history.iter().enumerate() {
-            let bad = |why: &str| MasterError::InvalidSettings(format!("start-up history sample {k} (t = {t} s): {why}"));
+            let bad = |why: &str| {
+                MasterError::InvalidSettings(format!(
+                    "start-up history sample {k} (t = {t} s): {why}"
+                ))
+            };
             if y.len() != sys.graph.n_outputs() {
                 return Err(bad("wrong number of outputs"));
             }
-            if !t.is_finite() || !(*t > previous) || !(*t < start.t_start) {
-                return Err(bad("times must be finite, increasing and before the start time"));
+            if !t.is_finite() || *t <= previous || *t >= start.t_start {
+                return Err(bad(
+                    "times must be finite, increasing and before the start time",
+                ));
             }
             if y.iter().any(|v| !v.is_finite()) {
                 return Err(bad("non-finite value"));
@@ -226,14 +265,18 @@ impl ExplicitWork {
         for (j, tj) in times.iter_mut().enumerate().take(q + 1) {
             *tj = self.history.time(j);
         }
-        let invalid = || MasterError::InvalidSettings(format!("macro-step at t = {t} s, h = {h} s: sample times coincide"));
+        let invalid = || {
+            MasterError::InvalidSettings(format!(
+                "macro-step at t = {t} s, h = {h} s: sample times coincide"
+            ))
+        };
         self.extrapolation = Extrapolation::weights(&times[..=q], t).ok_or_else(invalid)?;
         self.interpolate = interpolate;
         if interpolate {
             let q = self.order.min(self.history.len());
             times[0] = t + h;
-            for j in 1..=q {
-                times[j] = self.history.time(j - 1);
+            for (j, tj) in times.iter_mut().enumerate().take(q + 1).skip(1) {
+                *tj = self.history.time(j - 1);
             }
             self.interpolation = Extrapolation::weights(&times[..=q], t).ok_or_else(invalid)?;
             self.stepped.iter_mut().for_each(|s| *s = false);
@@ -242,7 +285,13 @@ impl ExplicitWork {
     }
 
     /// Sets module `m`'s input polynomial, steps it and reads its new outputs.
-    pub(super) fn advance_module(&mut self, sys: &mut CoupledSystem, m: usize, t: f64, h: f64) -> Result<(), MasterError> {
+    pub(super) fn advance_module(
+        &mut self,
+        sys: &mut CoupledSystem,
+        m: usize,
+        t: f64,
+        h: f64,
+    ) -> Result<(), MasterError> {
         let range = sys.graph.input_range(m);
         if !range.is_empty() {
             self.fill_inputs(sys, range.clone());
@@ -250,7 +299,13 @@ impl ExplicitWork {
             let p = self.order;
             if p > 0 {
                 let b = p * range.start..p * range.end;
-                sys.set_input_derivatives(m, t, &self.du_vrs[b.clone()], &self.du_orders[b.clone()], &self.du[b])?;
+                sys.set_input_derivatives(
+                    m,
+                    t,
+                    &self.du_vrs[b.clone()],
+                    &self.du_orders[b.clone()],
+                    &self.du[b],
+                )?;
             }
         }
         let report = sys.do_step(m, t, h, true)?;
@@ -278,7 +333,11 @@ impl ExplicitWork {
                     (false, j) => history.sample(j)[o],
                 }
             };
-            let w = if from_new { &self.interpolation } else { &self.extrapolation };
+            let w = if from_new {
+                &self.interpolation
+            } else {
+                &self.extrapolation
+            };
             self.u[i] = w.derivative(0, sample);
             for k in 1..=p {
                 self.du[p * range.start + (k - 1) * n_local + local] = w.derivative(k, sample);
@@ -293,7 +352,13 @@ impl ExplicitWork {
 }
 
 /// The explicit fixed-step master accepts only full, successful steps.
-fn check_report(sys: &CoupledSystem, m: usize, t: f64, h: f64, report: &StepReport) -> Result<(), MasterError> {
+fn check_report(
+    sys: &CoupledSystem,
+    m: usize,
+    t: f64,
+    h: f64,
+    report: &StepReport,
+) -> Result<(), MasterError> {
     let name = &sys.names[m];
     if report.status == Status::Discard {
         return Err(MasterError::InvalidSettings(format!(
@@ -302,7 +367,10 @@ fn check_report(sys: &CoupledSystem, m: usize, t: f64, h: f64, report: &StepRepo
         )));
     }
     if report.terminate_simulation {
-        return Err(MasterError::Terminated { t: report.last_successful_time, module: name.clone() });
+        return Err(MasterError::Terminated {
+            t: report.last_successful_time,
+            module: name.clone(),
+        });
     }
     let t_end = t + h;
     if report.early_return || report.last_successful_time < t_end - 1e-9 * h {

@@ -60,7 +60,9 @@ impl Extrapolation {
     pub fn uniform_rows(&self) -> [[f64; N]; N] {
         let times: [f64; N] = core::array::from_fn(|j| -(j as f64));
         // Infallible for p ≤ MAX_ORDER: distinct, finite times.
-        TaylorWeights::through(&times[..=self.order], 0.0).map(|w| w.w).unwrap_or([[0.0; N]; N])
+        TaylorWeights::through(&times[..=self.order], 0.0)
+            .map(|w| w.w)
+            .unwrap_or([[0.0; N]; N])
     }
 }
 
@@ -145,10 +147,20 @@ mod tests {
         let rows: &[&[f64]] = match p {
             1 => &[&[1.0, -1.0]],
             2 => &[&[1.5, -2.0, 0.5], &[1.0, -2.0, 1.0]],
-            3 => &[&[11.0 / 6.0, -3.0, 1.5, -1.0 / 3.0], &[2.0, -5.0, 4.0, -1.0], &[1.0, -3.0, 3.0, -1.0]],
+            3 => &[
+                &[11.0 / 6.0, -3.0, 1.5, -1.0 / 3.0],
+                &[2.0, -5.0, 4.0, -1.0],
+                &[1.0, -3.0, 3.0, -1.0],
+            ],
             4 => &[
                 &[25.0 / 12.0, -4.0, 3.0, -4.0 / 3.0, 0.25],
-                &[35.0 / 12.0, -26.0 / 3.0, 19.0 / 2.0, -14.0 / 3.0, 11.0 / 12.0],
+                &[
+                    35.0 / 12.0,
+                    -26.0 / 3.0,
+                    19.0 / 2.0,
+                    -14.0 / 3.0,
+                    11.0 / 12.0,
+                ],
                 &[2.5, -9.0, 12.0, -7.0, 1.5],
                 &[1.0, -4.0, 6.0, -4.0, 1.0],
             ],
@@ -167,13 +179,19 @@ mod tests {
             let expected = table(p);
             for k in 0..N {
                 for j in 0..N {
-                    assert!((rows[k][j] - expected[k][j]).abs() < 1e-13, "p={p} k={k} j={j}: {} vs {}", rows[k][j], expected[k][j]);
+                    assert!(
+                        (rows[k][j] - expected[k][j]).abs() < 1e-13,
+                        "p={p} k={k} j={j}: {} vs {}",
+                        rows[k][j],
+                        expected[k][j]
+                    );
                 }
             }
         }
     }
 
     #[test]
+    #[allow(clippy::needless_range_loop)]
     fn scaled_uniform_grid_gives_table_over_h_pow_k() {
         let h = 1e-5;
         let t0 = 3.0;
@@ -184,7 +202,10 @@ mod tests {
             for j in 0..=4 {
                 let scaled = w.weight(k, j) * libm::pow(h, k as f64);
                 // Times like 3 − 4e-5 carry rounding of ~1e-16/1e-5 relative to h.
-                assert!((scaled - rows[k][j]).abs() < 1e-8 * (1.0 + rows[k][j].abs()), "k={k} j={j}");
+                assert!(
+                    (scaled - rows[k][j]).abs() < 1e-8 * (1.0 + rows[k][j].abs()),
+                    "k={k} j={j}"
+                );
             }
         }
     }
@@ -210,7 +231,10 @@ mod tests {
                         })
                         .sum();
                     let got = w.derivative(k, |j| value(times[j]));
-                    assert!((got - exact).abs() < 1e-11 * (1.0 + exact.abs()), "q={q} deg={deg} k={k}: {got} vs {exact}");
+                    assert!(
+                        (got - exact).abs() < 1e-11 * (1.0 + exact.abs()),
+                        "q={q} deg={deg} k={k}: {got} vs {exact}"
+                    );
                 }
             }
         }

@@ -20,7 +20,14 @@ impl OutputHistory {
     /// Room for `capacity ≥ 1` samples of `n` signals.
     pub fn new(capacity: usize, n: usize) -> Self {
         let capacity = capacity.max(1);
-        OutputHistory { n, capacity, len: 0, head: 0, times: vec![0.0; capacity], values: vec![0.0; capacity * n] }
+        OutputHistory {
+            n,
+            capacity,
+            len: 0,
+            head: 0,
+            times: vec![0.0; capacity],
+            values: vec![0.0; capacity * n],
+        }
     }
 
     /// Samples held (at most the capacity).
@@ -35,7 +42,11 @@ impl OutputHistory {
 
     /// Adds the newest sample, dropping the oldest when full. `y.len()` must be `n`.
     pub fn push(&mut self, t: f64, y: &[f64]) {
-        self.head = if self.len == 0 { 0 } else { (self.head + 1) % self.capacity };
+        self.head = if self.len == 0 {
+            0
+        } else {
+            (self.head + 1) % self.capacity
+        };
         self.len = (self.len + 1).min(self.capacity);
         self.times[self.head] = t;
         self.values[self.head * self.n..(self.head + 1) * self.n].copy_from_slice(y);

@@ -7,7 +7,12 @@ use super::CoupledSystem;
 use crate::error::MasterError;
 
 /// One Jacobi macro-step from `t` over `h`.
-pub(super) fn step(work: &mut ExplicitWork, sys: &mut CoupledSystem, t: f64, h: f64) -> Result<(), MasterError> {
+pub(super) fn step(
+    work: &mut ExplicitWork,
+    sys: &mut CoupledSystem,
+    t: f64,
+    h: f64,
+) -> Result<(), MasterError> {
     work.begin(t, h, false)?;
     for m in 0..sys.n_modules() {
         work.advance_module(sys, m, t, h)?;

@@ -4,8 +4,8 @@
 //! call into a shared list to check call order.
 
 use crate::module::{
-    Capabilities, Causality, DependencyKind, InputDerivatives, Module, ModuleDescription, ModuleError,
-    OutputDependency, StepReport, ValueRef, Variability, Variable,
+    Capabilities, Causality, DependencyKind, InputDerivatives, Module, ModuleDescription,
+    ModuleError, OutputDependency, StepReport, ValueRef, Variability, Variable,
 };
 use alloc::boxed::Box;
 use alloc::format;
@@ -66,18 +66,43 @@ impl MockModule {
     pub fn new(inputs: &[(&str, &str)], outputs: &[(&str, &str)]) -> Self {
         let mut variables = Vec::new();
         for (k, (n, unit)) in inputs.iter().enumerate() {
-            variables.push(Variable::new(n, k as u32, Causality::Input, Variability::Continuous, Some(0.0), unit));
+            variables.push(Variable::new(
+                n,
+                k as u32,
+                Causality::Input,
+                Variability::Continuous,
+                Some(0.0),
+                unit,
+            ));
         }
         for (k, (n, unit)) in outputs.iter().enumerate() {
             let vr = (inputs.len() + k) as u32;
-            variables.push(Variable::new(n, vr, Causality::Output, Variability::Continuous, None, unit));
+            variables.push(Variable::new(
+                n,
+                vr,
+                Causality::Output,
+                Variability::Continuous,
+                None,
+                unit,
+            ));
         }
         let output_dependencies = (0..outputs.len())
-            .map(|k| OutputDependency { output: ValueRef((inputs.len() + k) as u32), inputs: Vec::new() })
+            .map(|k| OutputDependency {
+                output: ValueRef((inputs.len() + k) as u32),
+                inputs: Vec::new(),
+            })
             .collect();
-        let capabilities = Capabilities { can_handle_variable_communication_step_size: true, ..Capabilities::default() };
+        let capabilities = Capabilities {
+            can_handle_variable_communication_step_size: true,
+            ..Capabilities::default()
+        };
         MockModule {
-            desc: ModuleDescription { model_name: "Mock".into(), variables, capabilities, output_dependencies },
+            desc: ModuleDescription {
+                model_name: "Mock".into(),
+                variables,
+                capabilities,
+                output_dependencies,
+            },
             n_in: inputs.len(),
             n_out: outputs.len(),
             t: 0.0,
@@ -100,7 +125,9 @@ impl MockModule {
 
     /// Output `o` depends directly on input `i` (indices in declaration order).
     pub fn feedthrough(mut self, o: usize, i: usize) -> Self {
-        self.desc.output_dependencies[o].inputs.push((ValueRef(i as u32), DependencyKind::Constant));
+        self.desc.output_dependencies[o]
+            .inputs
+            .push((ValueRef(i as u32), DependencyKind::Constant));
         self
     }
 
@@ -142,7 +169,11 @@ impl MockModule {
     }
 
     fn ctx(&self) -> MockCtx<'_> {
-        MockCtx { t: self.t, x: &self.x, u: &self.u }
+        MockCtx {
+            t: self.t,
+            x: &self.x,
+            u: &self.u,
+        }
     }
 }
 
@@ -151,7 +182,12 @@ impl Module for MockModule {
         &self.desc
     }
 
-    fn enter_initialization_mode(&mut self, _tol: Option<f64>, start: f64, _stop: Option<f64>) -> Result<(), ModuleError> {
+    fn enter_initialization_mode(
+        &mut self,
+        _tol: Option<f64>,
+        start: f64,
+        _stop: Option<f64>,
+    ) -> Result<(), ModuleError> {
         self.t = start;
         Ok(())
     }
@@ -178,12 +214,21 @@ impl Module for MockModule {
         (self.output_fn)(&self.ctx(), &mut y);
         for (vr, v) in vrs.iter().zip(values.iter_mut()) {
             let k = vr.0 as usize;
-            *v = if k < self.n_in { self.u[k][0] } else { y[k - self.n_in] };
+            *v = if k < self.n_in {
+                self.u[k][0]
+            } else {
+                y[k - self.n_in]
+            };
         }
         Ok(())
     }
 
-    fn do_step(&mut self, t: f64, h: f64, _no_set_state_prior: bool) -> Result<StepReport, ModuleError> {
+    fn do_step(
+        &mut self,
+        t: f64,
+        h: f64,
+        _no_set_state_prior: bool,
+    ) -> Result<StepReport, ModuleError> {
         self.note("step");
         let report = match &self.report_fn {
             Some(f) => f(t, h),
@@ -193,14 +238,23 @@ impl Module for MockModule {
             return Ok(report);
         }
         let mut x = self.x.clone();
-        let ctx = MockCtx { t, x: &self.x, u: &self.u };
+        let ctx = MockCtx {
+            t,
+            x: &self.x,
+            u: &self.u,
+        };
         (self.step_fn)(&ctx, h, &mut x);
         self.x = x;
         self.t = t + h;
         // The input at the new time is the polynomial's end value (what a feedthrough
         // output sees, seed-000 digest §8 item 5); derivatives hold for one step only.
         for i in 0..self.n_in {
-            let end = MockCtx { t, x: &self.x, u: &self.u }.input_at(i, h);
+            let end = MockCtx {
+                t,
+                x: &self.x,
+                u: &self.u,
+            }
+            .input_at(i, h);
             self.u[i] = [0.0; K];
             self.u[i][0] = end;
         }
@@ -223,7 +277,12 @@ impl Module for MockModule {
 }
 
 impl InputDerivatives for MockModule {
-    fn set_input_derivatives(&mut self, vrs: &[ValueRef], orders: &[u32], values: &[f64]) -> Result<(), ModuleError> {
+    fn set_input_derivatives(
+        &mut self,
+        vrs: &[ValueRef],
+        orders: &[u32],
+        values: &[f64],
+    ) -> Result<(), ModuleError> {
         self.note("der");
         for ((vr, &k), v) in vrs.iter().zip(orders).zip(values) {
             let i = vr.0 as usize;

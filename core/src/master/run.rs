@@ -31,7 +31,7 @@ impl Run {
         grid: FixedGrid,
         history: Option<Vec<(f64, Vec<f64>)>>,
     ) -> Result<Run, MasterError> {
-        if !grid.t_start.is_finite() || !grid.h.is_finite() || !(grid.h > 0.0) {
+        if !grid.t_start.is_finite() || !grid.h.is_finite() || grid.h <= 0.0 {
             return Err(MasterError::InvalidSettings(format!(
                 "the macro-step must be finite and positive and the start time finite (h = {} s, start = {} s)",
                 grid.h, grid.t_start
@@ -48,15 +48,30 @@ impl Run {
             }
         }
         let history = history.unwrap_or_default();
-        let start = RunStart { t_start: grid.t_start, h: grid.h, history: &history };
+        let start = RunStart {
+            t_start: grid.t_start,
+            h: grid.h,
+            history: &history,
+        };
         algorithm.prepare(&mut system, &start)?;
-        Ok(Run { system, algorithm, grid, steps_done: 0, initial_reported: false, failure: None })
+        Ok(Run {
+            system,
+            algorithm,
+            grid,
+            steps_done: 0,
+            initial_reported: false,
+            failure: None,
+        })
     }
 
     /// Performs up to `max_steps` macro-steps; `Ok(true)` once the grid's last step is done.
     /// The first call also reports the initial outputs. After a failure every later call
     /// returns the same error.
-    pub fn advance(&mut self, max_steps: u32, observer: &mut dyn Observer) -> Result<bool, MasterError> {
+    pub fn advance(
+        &mut self,
+        max_steps: u32,
+        observer: &mut dyn Observer,
+    ) -> Result<bool, MasterError> {
         if let Some(e) = &self.failure {
             return Err(e.clone());
         }

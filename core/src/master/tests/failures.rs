@@ -12,44 +12,80 @@ use alloc::format;
 use alloc::vec;
 
 fn grid() -> FixedGrid {
-    FixedGrid { t_start: 0.0, h: 0.1, steps: 10 }
+    FixedGrid {
+        t_start: 0.0,
+        h: 0.1,
+        steps: 10,
+    }
 }
 
 #[test]
 fn missing_input_derivative_order_is_refused_before_the_first_step() {
     let log = CallLog::default();
     let sys = system(
-        vec![("src", source(libm::sin).log_to(&log, "src")), ("int", integrator(0.0, 1).log_to(&log, "int"))],
+        vec![
+            ("src", source(libm::sin).log_to(&log, "src")),
+            ("int", integrator(0.0, 1).log_to(&log, "int")),
+        ],
         &[("src.y", "int.u")],
     );
-    let err = Run::new(sys, Box::new(ExplicitCoupling::jacobi(2).unwrap()), grid(), None).err().unwrap();
+    let err = Run::new(
+        sys,
+        Box::new(ExplicitCoupling::jacobi(2).unwrap()),
+        grid(),
+        None,
+    )
+    .err()
+    .unwrap();
     match &err {
-        MasterError::MissingCapability { module, capability, .. } => {
+        MasterError::MissingCapability {
+            module, capability, ..
+        } => {
             assert_eq!(module, "int");
             assert_eq!(*capability, "x-maxInputDerivativeOrder ≥ 2");
         }
         other => panic!("expected MissingCapability, got {other:?}"),
     }
     let text = format!("{err}");
-    assert!(text.contains("extrapolation order 2") && text.contains("`int`") && text.contains("order 1"), "{text}");
+    assert!(
+        text.contains("extrapolation order 2")
+            && text.contains("`int`")
+            && text.contains("order 1"),
+        "{text}"
+    );
     assert!(!log.borrow().iter().any(|c| c.ends_with(".step")));
     // A source without inputs needs no input derivatives: order 4 with a capable consumer runs.
-    let sys = system(vec![("src", source(libm::sin)), ("int", integrator(0.0, 4))], &[("src.y", "int.u")]);
+    let sys = system(
+        vec![("src", source(libm::sin)), ("int", integrator(0.0, 4))],
+        &[("src.y", "int.u")],
+    );
     assert!(run_all(sys, ExplicitCoupling::jacobi(4).unwrap(), grid(), None).is_ok());
 }
 
 #[test]
 fn order_above_four_is_invalid() {
-    assert!(matches!(ExplicitCoupling::jacobi(5), Err(MasterError::InvalidSettings(_))));
+    assert!(matches!(
+        ExplicitCoupling::jacobi(5),
+        Err(MasterError::InvalidSettings(_))
+    ));
 }
 
 #[test]
 fn diverging_output_names_the_signal_and_the_time() {
     let sys = system(
-        vec![("src", source(|t| if t > 0.45 { f64::INFINITY } else { t })), ("int", integrator(0.0, 0))],
+        vec![
+            ("src", source(|t| if t > 0.45 { f64::INFINITY } else { t })),
+            ("int", integrator(0.0, 0)),
+        ],
         &[("src.y", "int.u")],
     );
-    let mut run = Run::new(sys, Box::new(ExplicitCoupling::jacobi(0).unwrap()), grid(), None).unwrap();
+    let mut run = Run::new(
+        sys,
+        Box::new(ExplicitCoupling::jacobi(0).unwrap()),
+        grid(),
+        None,
+    )
+    .unwrap();
     let mut rec = TimeSeriesRecorder::new();
     let err = run.advance(100, &mut rec).unwrap_err();
     match &err {
@@ -66,20 +102,40 @@ fn diverging_output_names_the_signal_and_the_time() {
 }
 
 fn reporting(report: impl Fn(f64, f64) -> StepReport + 'static) -> Result<(), MasterError> {
-    let sys = system(vec![("src", source(|t| t)), ("int", integrator(0.0, 0).report(report))], &[("src.y", "int.u")]);
+    let sys = system(
+        vec![
+            ("src", source(|t| t)),
+            ("int", integrator(0.0, 0).report(report)),
+        ],
+        &[("src.y", "int.u")],
+    );
     run_all(sys, ExplicitCoupling::jacobi(0).unwrap(), grid(), None).map(|_| ())
 }
 
 #[test]
 fn discard_is_an_error_for_the_fixed_step_master() {
-    let err = reporting(|t, h| if t > 0.25 { StepReport::discarded(t) } else { StepReport::completed(t + h) }).unwrap_err();
+    let err = reporting(|t, h| {
+        if t > 0.25 {
+            StepReport::discarded(t)
+        } else {
+            StepReport::completed(t + h)
+        }
+    })
+    .unwrap_err();
     let text = format!("{err}");
-    assert!(text.contains("`int`") && text.contains("cannot retry"), "{text}");
+    assert!(
+        text.contains("`int`") && text.contains("cannot retry"),
+        "{text}"
+    );
 }
 
 #[test]
 fn terminate_request_ends_the_run() {
-    let err = reporting(|t, h| StepReport { terminate_simulation: t > 0.25, ..StepReport::completed(t + h) }).unwrap_err();
+    let err = reporting(|t, h| StepReport {
+        terminate_simulation: t > 0.25,
+        ..StepReport::completed(t + h)
+    })
+    .unwrap_err();
     match err {
         MasterError::Terminated { module, t } => {
             assert_eq!(module, "int");
@@ -91,22 +147,36 @@ fn terminate_request_ends_the_run() {
 
 #[test]
 fn early_return_is_not_supported_yet() {
-    let err = reporting(|t, h| StepReport { early_return: true, ..StepReport::completed(t + 0.5 * h) }).unwrap_err();
+    let err = reporting(|t, h| StepReport {
+        early_return: true,
+        ..StepReport::completed(t + 0.5 * h)
+    })
+    .unwrap_err();
     let text = format!("{err}");
     assert!(text.contains("`int`") && text.contains("early"), "{text}");
 }
 
 #[test]
 fn bad_history_is_refused() {
-    let make = || system(vec![("src", source(|t| t)), ("int", integrator(0.0, 2))], &[("src.y", "int.u")]);
+    let make = || {
+        system(
+            vec![("src", source(|t| t)), ("int", integrator(0.0, 2))],
+            &[("src.y", "int.u")],
+        )
+    };
     let bad = [
-        vec![(-0.1, vec![0.0])],                                     // wrong length
-        vec![(0.0, vec![0.0, 0.0])],                                 // not before start
-        vec![(-0.1, vec![0.0, 0.0]), (-0.2, vec![0.0, 0.0])],        // not increasing
-        vec![(-0.1, vec![f64::NAN, 0.0])],                           // non-finite
+        vec![(-0.1, vec![0.0])],                              // wrong length
+        vec![(0.0, vec![0.0, 0.0])],                          // not before start
+        vec![(-0.1, vec![0.0, 0.0]), (-0.2, vec![0.0, 0.0])], // not increasing
+        vec![(-0.1, vec![f64::NAN, 0.0])],                    // non-finite
     ];
     for h in bad {
-        let r = Run::new(make(), Box::new(ExplicitCoupling::jacobi(2).unwrap()), grid(), Some(h));
+        let r = Run::new(
+            make(),
+            Box::new(ExplicitCoupling::jacobi(2).unwrap()),
+            grid(),
+            Some(h),
+        );
         assert!(matches!(r, Err(MasterError::InvalidSettings(_))));
     }
 }
@@ -114,6 +184,13 @@ fn bad_history_is_refused() {
 #[test]
 fn invalid_grid_is_refused() {
     let sys = system(vec![("src", source(|t| t))], &[]);
-    let g = FixedGrid { t_start: 0.0, h: 0.0, steps: 3 };
-    assert!(matches!(Run::new(sys, Box::new(ExplicitCoupling::jacobi(0).unwrap()), g, None), Err(MasterError::InvalidSettings(_))));
+    let g = FixedGrid {
+        t_start: 0.0,
+        h: 0.0,
+        steps: 3,
+    };
+    assert!(matches!(
+        Run::new(sys, Box::new(ExplicitCoupling::jacobi(0).unwrap()), g, None),
+        Err(MasterError::InvalidSettings(_))
+    ));
 }

@@ -13,10 +13,16 @@ fn initial_outputs_are_consistent_through_a_feedthrough_chain() {
     // Declared downstream first: C (y = u) ← B (y = 3u) ← A (y = 2).
     let log = CallLog::default();
     let gain = |k: f64| {
-        MockModule::new(&[("u", "")], &[("y", "")]).feedthrough(0, 0).output(move |c, y| y[0] = k * c.u[0][0])
+        MockModule::new(&[("u", "")], &[("y", "")])
+            .feedthrough(0, 0)
+            .output(move |c, y| y[0] = k * c.u[0][0])
     };
     let mut sys = system(
-        vec![("C", gain(1.0).log_to(&log, "C")), ("B", gain(3.0)), ("A", source(|_| 2.0))],
+        vec![
+            ("C", gain(1.0).log_to(&log, "C")),
+            ("B", gain(3.0)),
+            ("A", source(|_| 2.0)),
+        ],
         &[("A.y", "B.u"), ("B.y", "C.u")],
     );
     sys.initialize(0.5, 1.0).unwrap();
@@ -24,8 +30,18 @@ fn initial_outputs_are_consistent_through_a_feedthrough_chain() {
     assert_eq!(sys.initialized_at(), Some(0.5));
     assert!(sys.initialize(0.5, 1.0).is_err());
     // An initialised system can be handed to a run that starts at the same time.
-    let grid = FixedGrid { t_start: 0.5, h: 0.25, steps: 2 };
-    let mut run = Run::new(sys, Box::new(ExplicitCoupling::jacobi(0).unwrap()), grid, None).unwrap();
+    let grid = FixedGrid {
+        t_start: 0.5,
+        h: 0.25,
+        steps: 2,
+    };
+    let mut run = Run::new(
+        sys,
+        Box::new(ExplicitCoupling::jacobi(0).unwrap()),
+        grid,
+        None,
+    )
+    .unwrap();
     let mut rec = TimeSeriesRecorder::new();
     assert!(run.advance(10, &mut rec).unwrap());
     assert_eq!(rec.time, vec![0.5, 0.75, 1.0]);
@@ -36,6 +52,16 @@ fn initial_outputs_are_consistent_through_a_feedthrough_chain() {
 fn run_refuses_a_system_initialised_at_another_time() {
     let mut sys = system(vec![("A", source(|t| t))], &[]);
     sys.initialize(1.0, 2.0).unwrap();
-    let grid = FixedGrid { t_start: 0.0, h: 0.5, steps: 2 };
-    assert!(Run::new(sys, Box::new(ExplicitCoupling::jacobi(0).unwrap()), grid, None).is_err());
+    let grid = FixedGrid {
+        t_start: 0.0,
+        h: 0.5,
+        steps: 2,
+    };
+    assert!(Run::new(
+        sys,
+        Box::new(ExplicitCoupling::jacobi(0).unwrap()),
+        grid,
+        None
+    )
+    .is_err());
 }

@@ -17,9 +17,14 @@ use alloc::vec::Vec;
 
 /// A coupled system of mocks, connections as `("a.y", "b.u")`.
 fn system(modules: Vec<(&str, MockModule)>, connections: &[(&str, &str)]) -> CoupledSystem {
-    let modules: Vec<(String, Box<dyn Module>)> =
-        modules.into_iter().map(|(n, m)| (n.to_string(), Box::new(m) as Box<dyn Module>)).collect();
-    let connections: Vec<(String, String)> = connections.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect();
+    let modules: Vec<(String, Box<dyn Module>)> = modules
+        .into_iter()
+        .map(|(n, m)| (n.to_string(), Box::new(m) as Box<dyn Module>))
+        .collect();
+    let connections: Vec<(String, String)> = connections
+        .iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect();
     match CoupledSystem::new(modules, &connections) {
         Ok(s) => s,
         Err(e) => panic!("test system does not build: {e}"),
