@@ -1,0 +1,40 @@
+// Browser benchmark: macro-steps per second of a preset in wasm, on the page's main thread.
+// Same scenario as core/benches/macro_step.rs (preset stretched to `steps` macro-steps,
+// reference off, only `advance` timed). Result in `window.benchResult` for the driver.
+import init, { presets, JsSimulation } from './pkg/cosim_wasm.js';
+
+const q = new URLSearchParams(location.search);
+const presetId = q.get('preset') ?? 'two-mass-oscillator';
+const steps = Number(q.get('steps') ?? 10000);
+const runs = Number(q.get('runs') ?? 5);
+const out = document.getElementById('out');
+
+async function main() {
+  await init();
+  const preset = presets().find((p) => p.id === presetId);
+  if (!preset) throw new Error(`unknown preset ${presetId}`);
+  const scenario = JSON.parse(preset.scenario);
+  scenario.run.stop = scenario.run.start + steps * scenario.master.macro_step;
+  scenario.reference = false;
+  const json = JSON.stringify(scenario);
+
+  const rates = [];
+  // One untimed warm-up run so the engine has compiled the hot code.
+  for (let r = 0; r <= runs; r++) {
+    const sim = new JsSimulation(json);
+    const t0 = performance.now();
+    const done = sim.advance(steps);
+    const ms = performance.now() - t0;
+    if (!done || sim.stepsDone !== steps) throw new Error(`run stopped at ${sim.stepsDone}`);
+    sim.free();
+    if (r > 0) rates.push(steps / (ms / 1000));
+  }
+  rates.sort((a, b) => a - b);
+  const median = rates[Math.floor(rates.length / 2)];
+  return { preset: presetId, steps, runs, stepsPerSecond: median, allRates: rates, userAgent: navigator.userAgent };
+}
+
+main().then(
+  (r) => { window.benchResult = r; out.textContent = JSON.stringify(r, null, 2); },
+  (e) => { window.benchResult = { error: String(e) }; out.textContent = `error: ${e}`; },
+);
