@@ -1,0 +1,320 @@
+// Page controller: wires the preset picker, the scenario editor, the raw JSON view, the
+// Run/Cancel controls and the plots to the simulation worker. All numerics happen in the
+// worker's wasm core; this file only moves data and shows it.
+
+import { ScenarioEditor } from './editor.js';
+import { SimulationWorker } from './run_client.js';
+import { TimeResponsePlots } from './plots/time_response.js';
+
+const $ = (id) => document.getElementById(id);
+const ui = {
+  preset: $('preset'), title: $('scenario-title'), description: $('scenario-description'),
+  json: $('scenario-json'), jsonDetails: $('json-details'), applyJson: $('apply-json'), resetJson: $('reset-json'),
+  run: $('run'), cancel: $('cancel'), progress: $('progress'), status: $('status'),
+  message: $('message'), messageText: $('message-text'), messageGoto: $('message-goto'),
+  globalError: $('global-error'), steps: $('steps'), elapsed: $('elapsed'),
+  downloadCsv: $('download-csv'), downloadScenario: $('download-scenario'), version: $('version'),
+};
+
+const state = {
+  presets: [],
+  scenario: null,
+  jsonDirty: false,     // the JSON view holds edits not yet applied to the form
+  lastResult: null,
+  runSource: 'form',    // where the running scenario came from: 'form' | 'json'
+  validateId: 0,
+  validateSource: 'form',
+  messageSource: null,  // 'validation' | 'run' | 'form' | null
+  messagePath: null,
+  csvUrl: null,
+};
+
+let resolveReady;
+const ready = new Promise((r) => { resolveReady = r; });
+
+const plots = new TimeResponsePlots($('plots'));
+const editor = new ScenarioEditor({
+  masterRoot: $('master-fields'), modulesRoot: $('module-fields'), connectionList: $('connection-list'),
+  plotRoot: $('plot-checkboxes'), onChange: (opts) => onEdit(opts),
+});
+
+// ----- messages ---------------------------------------------------------------------------
+
+/** `modules[1].parameters.ck: ...` -> `modules[1].parameters.ck`; null when no path leads. */
+function pathOf(message) {
+  const m = /^([A-Za-z_]\w*(?:\[\d+\])*(?:\.[A-Za-z_][\w()]*(?:\[\d+\])*)*): /.exec(message);
+  return m ? m[1] : null;
+}
+
+function showMessage(text, { path = pathOf(text), source = 'run', kind = 'error' } = {}) {
+  ui.message.hidden = false;
+  ui.message.dataset.kind = kind;
+  ui.messageText.textContent = text;
+  state.messageSource = source;
+  state.messagePath = path;
+  const target = path ? editor.markError(path) : null;
+  ui.messageGoto.hidden = !target;
+}
+
+function clearMessage() {
+  ui.message.hidden = true;
+  ui.messageText.textContent = '';
+  state.messageSource = null;
+  state.messagePath = null;
+  editor.clearMarks();
+}
+
+ui.messageGoto.addEventListener('click', () => {
+  const target = state.messagePath ? editor.find(state.messagePath) : null;
+  if (!target) return;
+  target.scrollIntoView({ block: 'center' });
+  target.focus();
+});
+
+// ----- scenario state ----------------------------------------------------------------------
+
+function setScenario(scenario, { keepJsonText = false } = {}) {
+  state.scenario = scenario;
+  editor.setScenario(scenario);
+  ui.title.textContent = typeof scenario.title === 'string' ? scenario.title : '';
+  ui.description.textContent = typeof scenario.description === 'string' ? scenario.description : '';
+  if (!keepJsonText) writeJson();
+}
+
+function writeJson() {
+  ui.json.value = JSON.stringify(state.scenario, null, 2);
+  ui.json.removeAttribute('aria-invalid');
+  state.jsonDirty = false;
+}
+
+function loadPreset(id) {
+  const p = state.presets.find((x) => x.id === id) ?? state.presets[0];
+  if (!p) return;
+  ui.preset.value = p.id;
+  clearMessage();
+  setScenario(JSON.parse(p.scenario));
+  validateSoon();
+}
+
+let validateTimer = 0;
+function validateSoon(source = 'form', text = null) {
+  clearTimeout(validateTimer);
+  validateTimer = setTimeout(() => {
+    state.validateSource = source;
+    state.validateId = client.validate(text ?? JSON.stringify(state.scenario));
+  }, 250);
+}
+
+function onEdit(opts = {}) {
+  if (opts.plotOnly) {
+    plots.choose(chosenOutputs());
+    return;
+  }
+  if (!state.jsonDirty) writeJson();
+  const bad = editor.firstInvalid();
+  if (bad) {
+    showMessage(bad.message, { path: bad.path, source: 'form' });
+    return;
+  }
+  if (state.messageSource === 'form') clearMessage();
+  validateSoon();
+}
+
+function chosenOutputs() {
+  return Array.isArray(state.scenario?.plot) ? state.scenario.plot : [];
+}
+
+// ----- raw JSON view -------------------------------------------------------------------------
+
+ui.json.addEventListener('input', () => { state.jsonDirty = true; });
+
+ui.applyJson.addEventListener('click', () => {
+  const text = ui.json.value;
+  let parsed;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    // The core's parser names line and column; ask it for the message.
+    ui.json.setAttribute('aria-invalid', 'true');
+    state.validateSource = 'json';
+    state.validateId = client.validate(text);
+    return;
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    ui.json.setAttribute('aria-invalid', 'true');
+    showMessage('Scenario JSON: expected an object { "schema_version": 1, "modules": [...], ... }', { source: 'validation', path: null });
+    return;
+  }
+  clearMessage();
+  setScenario(parsed);
+  validateSoon();
+});
+
+ui.resetJson.addEventListener('click', () => { writeJson(); clearMessage(); });
+
+// ----- running -------------------------------------------------------------------------------
+
+function setRunning(running) {
+  ui.run.disabled = running;
+  ui.cancel.disabled = !running;
+  ui.preset.disabled = running;
+  document.body.classList.toggle('running', running);
+}
+
+function formatError(v) {
+  return typeof v === 'number' ? v.toExponential(3) : 'no reference';
+}
+
+ui.run.addEventListener('click', () => {
+  if (client.busy) return;
+  let text;
+  if (state.jsonDirty) {
+    text = ui.json.value;
+    state.runSource = 'json';
+    try {
+      const parsed = JSON.parse(text);
+      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) setScenario(parsed, { keepJsonText: true });
+    } catch { /* sent as written: the core reports where the JSON breaks */ }
+  } else {
+    const bad = editor.firstInvalid();
+    if (bad) { showMessage(bad.message, { path: bad.path, source: 'form' }); return; }
+    text = JSON.stringify(state.scenario);
+    state.runSource = 'form';
+  }
+  clearTimeout(validateTimer);
+  clearMessage();
+  ui.progress.value = 0;
+  ui.status.textContent = 'Starting…';
+  ui.globalError.textContent = '…';
+  ui.steps.textContent = '…';
+  ui.elapsed.textContent = '…';
+  setRunning(true);
+  client.run(text);
+});
+
+ui.cancel.addEventListener('click', () => {
+  ui.status.textContent = 'Cancelling…';
+  client.cancel();
+});
+
+ui.downloadScenario.addEventListener('click', () => {
+  const blob = new Blob([JSON.stringify(state.scenario, null, 2)], { type: 'application/json' });
+  const url = URL.createObjectURL(blob);
+  ui.downloadScenario.href = url;
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+});
+
+ui.downloadCsv.addEventListener('click', (e) => {
+  if (state.lastResult?.csv == null) {
+    e.preventDefault();
+    client.requestCsv();
+  }
+});
+
+function setCsv(text) {
+  if (state.csvUrl) URL.revokeObjectURL(state.csvUrl);
+  state.csvUrl = text == null ? null : URL.createObjectURL(new Blob([text], { type: 'text/csv' }));
+  ui.downloadCsv.href = state.csvUrl ?? '#';
+  ui.downloadCsv.hidden = false;
+}
+
+function stepsText(done, total) {
+  return `${done.toLocaleString('en')} / ${total.toLocaleString('en')}`;
+}
+
+const client = new SimulationWorker({
+  ready(msg, restarted) {
+    if (restarted) return;
+    state.presets = Array.isArray(msg.presets) ? msg.presets : [];
+    editor.setCatalog(msg.catalog);
+    ui.version.textContent = msg.version;
+    ui.preset.replaceChildren(...state.presets.map((p) => {
+      const o = document.createElement('option');
+      o.value = p.id;
+      o.textContent = p.title || p.id;
+      return o;
+    }));
+    ui.preset.disabled = false;
+    ui.run.disabled = false;
+    ui.status.textContent = 'Ready.';
+    loadPreset(state.presets[0]?.id);
+    resolveReady();
+  },
+  started(msg) {
+    plots.setSignals(msg.signals, chosenOutputs());
+    plots.reset(msg.totalSteps + 1);
+    editor.setOutputs(msg.signals.map((s) => s.name));
+    state.signals = msg.signals;
+    ui.status.textContent = `Running… ${stepsText(0, msg.totalSteps)} macro-steps`;
+  },
+  progress(msg) {
+    plots.append(msg.columns);
+    ui.progress.value = msg.totalSteps ? msg.stepsDone / msg.totalSteps : 1;
+    ui.status.textContent = `Running… ${stepsText(msg.stepsDone, msg.totalSteps)} macro-steps`;
+  },
+  result(msg) {
+    plots.setAll(msg.columns);
+    const signals = state.signals ?? [];
+    const n = signals.length;
+    let k = 1 + n;
+    state.lastResult = {
+      time: msg.columns[0],
+      signals: signals.map((s, j) => ({
+        name: s.name, unit: s.unit, cosim: msg.columns[1 + j], reference: s.hasReference ? msg.columns[k++] : null,
+      })),
+      globalNrmse: msg.globalNrmse, csv: msg.csv, stepsDone: msg.stepsDone, totalSteps: msg.totalSteps,
+    };
+    setRunning(false);
+    ui.progress.value = 1;
+    ui.globalError.textContent = formatError(msg.globalNrmse);
+    ui.steps.textContent = msg.stepsDone.toLocaleString('en');
+    ui.elapsed.textContent = `${(msg.elapsedMs / 1000).toFixed(2)} s`;
+    ui.status.textContent = 'Done.';
+    setCsv(msg.csv);
+    document.body.dataset.runState = 'done';
+  },
+  cancelled(msg) {
+    setRunning(false);
+    ui.status.textContent = msg.restarted ? 'Cancelled (the worker was restarted).' : 'Cancelled.';
+    ui.globalError.textContent = '–';
+    document.body.dataset.runState = 'cancelled';
+  },
+  error(msg) {
+    setRunning(false);
+    ui.status.textContent = 'Failed.';
+    ui.globalError.textContent = '–';
+    const fromJson = state.runSource === 'json';
+    const path = pathOf(msg.message);
+    const text = fromJson && !path ? `Scenario JSON: ${msg.message}` : msg.message;
+    if (fromJson) ui.json.setAttribute('aria-invalid', 'true');
+    showMessage(text, { source: 'run' });
+    document.body.dataset.runState = 'error';
+  },
+  validated(msg) {
+    if (msg.id !== state.validateId) return;
+    if (msg.message) {
+      const fromJson = state.validateSource === 'json';
+      const text = fromJson && !pathOf(msg.message) ? `Scenario JSON: ${msg.message}` : msg.message;
+      showMessage(text, { source: 'validation' });
+    } else if (state.messageSource === 'validation') {
+      clearMessage();
+    }
+  },
+  csv(msg) {
+    if (msg.csv == null) return;
+    setCsv(msg.csv);
+    if (state.lastResult) state.lastResult.csv = msg.csv;
+    ui.downloadCsv.click();
+  },
+});
+
+ui.preset.addEventListener('change', () => loadPreset(ui.preset.value));
+
+// Read-only hooks for the end-to-end tests.
+window.cosimPlayground = {
+  ready,
+  get lastResult() { return state.lastResult; },
+  get scenario() { return state.scenario; },
+  get busy() { return client.busy; },
+  plotted: () => plots.plotted(),
+};

@@ -1,0 +1,152 @@
+// Time-response view: one uPlot chart per chosen output, co-simulation against the
+// monolithic reference over time. Data arrive as columns (Float64Array views that uPlot
+// takes as AlignedData); redraws are batched to one per animation frame.
+
+import uPlot from '../../vendor/uPlot.esm.js';
+
+const COSIM_COLOR = '#c2410c';
+const REFERENCE_COLOR = '#1e3a8a';
+
+/** Compact tick labels: plain for ordinary magnitudes, exponent form otherwise. */
+function tick(v) {
+  if (v === 0) return '0';
+  const a = Math.abs(v);
+  return a < 1e-3 || a >= 1e5 ? v.toExponential(1) : String(+v.toPrecision(4));
+}
+
+export class TimeResponsePlots {
+  constructor(container) {
+    this.container = container;
+    this.charts = [];      // {name, unit, index, figure, plot, data}
+    this.signals = [];
+    this.columns = null;   // {time, cosim[], reference[] (null entries when absent)}
+    this.rows = 0;
+    this.frame = 0;
+    this.resize = new ResizeObserver(() => this.fit());
+    this.resize.observe(container);
+  }
+
+  /** Which outputs exist (from the worker's 'started') and which to chart. */
+  setSignals(signals, chosen) {
+    this.signals = signals;
+    this.choose(chosen);
+  }
+
+  /** Rebuilds the charts for the chosen output names (all when `chosen` is empty). */
+  choose(chosen) {
+    for (const c of this.charts) c.plot.destroy();
+    this.charts = [];
+    this.container.replaceChildren();
+    const want = new Set(chosen);
+    this.signals.forEach((s, index) => {
+      if (want.size && !want.has(s.name)) return;
+      const figure = document.createElement('figure');
+      figure.className = 'chart';
+      figure.dataset.signal = s.name;
+      const caption = document.createElement('figcaption');
+      caption.textContent = s.unit ? `${s.name} (${s.unit})` : s.name;
+      figure.append(caption);
+      this.container.append(figure);
+      const series = [
+        { label: 't (s)', value: (u, v) => (v == null ? '–' : tick(v)) },
+        { label: 'co-simulation', stroke: COSIM_COLOR, width: 1.5, value: (u, v) => (v == null ? '–' : v.toPrecision(6)) },
+      ];
+      if (s.hasReference) {
+        series.push({ label: 'reference', stroke: REFERENCE_COLOR, width: 1.5, dash: [6, 4],
+          value: (u, v) => (v == null ? '–' : v.toPrecision(6)) });
+      }
+      const plot = new uPlot({
+        width: this.width(), height: this.height(),
+        scales: { x: { time: false } },
+        series,
+        axes: [
+          { label: 't (s)', values: (u, vals) => vals.map(tick) },
+          { label: s.unit || '', size: 64, values: (u, vals) => vals.map(tick) },
+        ],
+        cursor: { drag: { x: true, y: false } },
+      }, this.dataFor(index, s.hasReference), figure);
+      this.charts.push({ name: s.name, index, hasReference: s.hasReference, figure, plot });
+    });
+  }
+
+  /** New run: empty columns sized for `rows` points. */
+  reset(rows) {
+    const make = () => new Float64Array(rows);
+    this.columns = {
+      time: make(),
+      cosim: this.signals.map(make),
+      reference: this.signals.map((s) => (s.hasReference ? make() : null)),
+    };
+    this.rows = 0;
+    this.schedule();
+  }
+
+  /** Appends a chunk of columns in the worker's layout (time, cosim..., reference...). */
+  append(chunk) {
+    if (!this.columns || chunk.length === 0) return;
+    const n = chunk[0].length;
+    const at = this.rows;
+    if (at + n > this.columns.time.length) this.grow(at + n);
+    this.columns.time.set(chunk[0], at);
+    this.signals.forEach((s, j) => this.columns.cosim[j].set(chunk[1 + j], at));
+    let k = 1 + this.signals.length;
+    this.signals.forEach((s, j) => { if (s.hasReference) this.columns.reference[j].set(chunk[k++], at); });
+    this.rows = at + n;
+    this.schedule();
+  }
+
+  /** Final data: replaces everything with the complete columns. */
+  setAll(columns) {
+    const rows = columns.length ? columns[0].length : 0;
+    this.reset(rows);
+    this.append(columns);
+  }
+
+  grow(min) {
+    const cap = Math.max(min, this.columns.time.length * 2);
+    const grow = (a) => { if (!a) return a; const b = new Float64Array(cap); b.set(a.subarray(0, this.rows)); return b; };
+    this.columns.time = grow(this.columns.time);
+    this.columns.cosim = this.columns.cosim.map(grow);
+    this.columns.reference = this.columns.reference.map(grow);
+  }
+
+  dataFor(index, hasReference) {
+    const c = this.columns;
+    const n = this.rows;
+    if (!c) return hasReference ? [[], [], []] : [[], []];
+    const data = [c.time.subarray(0, n), c.cosim[index].subarray(0, n)];
+    if (hasReference) data.push(c.reference[index].subarray(0, n));
+    return data;
+  }
+
+  schedule() {
+    if (this.frame) return;
+    this.frame = requestAnimationFrame(() => { this.frame = 0; this.draw(); });
+  }
+
+  draw() {
+    for (const c of this.charts) c.plot.setData(this.dataFor(c.index, c.hasReference));
+  }
+
+  /** The arrays the charts hold (uPlot's own data), for tests: [{name, time, cosim, reference}]. */
+  plotted() {
+    if (this.frame) { cancelAnimationFrame(this.frame); this.frame = 0; this.draw(); }
+    return this.charts.map((c) => {
+      const [time, cosim, reference] = c.plot.data;
+      return { name: c.name, time: Array.from(time), cosim: Array.from(cosim), reference: reference ? Array.from(reference) : null };
+    });
+  }
+
+  width() {
+    return Math.max(240, Math.floor(this.container.clientWidth || 600));
+  }
+
+  height() {
+    return window.matchMedia('(max-width: 640px)').matches ? 200 : 260;
+  }
+
+  fit() {
+    const size = { width: this.width(), height: this.height() };
+    for (const c of this.charts) c.plot.setSize(size);
+  }
+}

@@ -1,0 +1,105 @@
+// Page side of the worker protocol (see worker.js): starts the module worker, tags each
+// run with an id, drops replies from runs that are no longer current, and on Cancel
+// terminates and replaces a worker that does not answer within a grace period.
+
+/** How long a cancelled run may take to reach its next chunk boundary, in ms. */
+const CANCEL_GRACE_MS = 750;
+
+export class SimulationWorker {
+  /**
+   * @param {object} on handlers: ready({presets, catalog, version}, restarted), started(msg),
+   *   progress(msg), result(msg), cancelled({restarted}), error(msg), validated(msg), csv(msg)
+   */
+  constructor(on) {
+    this.on = on;
+    this.worker = null;
+    this.nextId = 1;
+    this.current = null;   // id of the run in progress
+    this.cancelTimer = 0;
+    this.starts = 0;
+    this.spawn();
+  }
+
+  spawn() {
+    this.starts += 1;
+    const restarted = this.starts > 1;
+    this.worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+    this.worker.onmessage = (e) => this.receive(e.data, restarted);
+    this.worker.onerror = (e) => {
+      e.preventDefault?.();
+      this.finish();
+      this.on.error({ id: null, message: `the simulation worker failed to load: ${e.message || 'unknown error'}`, fatal: true });
+    };
+  }
+
+  get busy() {
+    return this.current !== null;
+  }
+
+  run(scenarioText) {
+    const id = this.nextId++;
+    this.current = id;
+    this.worker.postMessage({ type: 'run', id, scenario: scenarioText });
+    return id;
+  }
+
+  validate(scenarioText) {
+    const id = this.nextId++;
+    this.worker.postMessage({ type: 'validate', id, scenario: scenarioText });
+    return id;
+  }
+
+  requestCsv() {
+    this.worker.postMessage({ type: 'csv', id: this.nextId++ });
+  }
+
+  /** Asks the worker to stop; replaces it if it does not stop in time. */
+  cancel() {
+    if (this.current === null) return;
+    const id = this.current;
+    this.worker.postMessage({ type: 'cancel', id });
+    clearTimeout(this.cancelTimer);
+    this.cancelTimer = setTimeout(() => {
+      if (this.current !== id) return;
+      this.worker.terminate();
+      this.finish();
+      this.spawn();
+      this.on.cancelled({ id, restarted: true });
+    }, CANCEL_GRACE_MS);
+  }
+
+  finish() {
+    this.current = null;
+    clearTimeout(this.cancelTimer);
+  }
+
+  receive(msg, restarted) {
+    switch (msg.type) {
+      case 'ready':
+        this.on.ready(msg, restarted);
+        return;
+      case 'validated':
+        this.on.validated?.(msg);
+        return;
+      case 'csv':
+        this.on.csv?.(msg);
+        return;
+      default:
+        break;
+    }
+    // Everything else belongs to a run; replies for runs no longer current are dropped.
+    if (msg.id !== null && msg.id !== this.current) return;
+    switch (msg.type) {
+      case 'started': this.on.started(msg); break;
+      case 'progress': this.on.progress(msg); break;
+      case 'result': this.finish(); this.on.result(msg); break;
+      case 'cancelled': this.finish(); this.on.cancelled({ id: msg.id, restarted: false }); break;
+      case 'error':
+        this.finish();
+        if (msg.fatal) { this.worker.terminate(); this.spawn(); }
+        this.on.error(msg);
+        break;
+      default: break;
+    }
+  }
+}

@@ -1,0 +1,142 @@
+// Module worker that owns the simulation: loads the wasm package once, holds one
+// JsSimulation at a time and runs it in chunks of macro-steps (~30 ms each), posting
+// progress with transferred Float64Array columns so the page never blocks.
+//
+// Protocol (every message is tagged by `type`; `id` ties replies to a run):
+//   page -> worker: {type:'run', id, scenario: string}, {type:'cancel', id},
+//                   {type:'validate', id, scenario}, {type:'csv', id}
+//   worker -> page: {type:'ready', presets, catalog, version}
+//                   {type:'started', id, signals:[{name, unit, hasReference}], totalSteps}
+//                   {type:'progress', id, stepsDone, totalSteps, columns}
+//                   {type:'result', id, stepsDone, totalSteps, columns, globalNrmse, csv, elapsedMs}
+//                   {type:'cancelled', id}, {type:'validated', id, message|null}, {type:'csv', id, csv}
+//                   {type:'error', id, message, fatal}
+// Column layout (as the CSV): time, one co-simulation column per signal, then one
+// reference column per signal that has a reference.
+
+import init, * as wasm from '../pkg/cosim_wasm.js';
+
+/** Target wall time of one chunk of macro-steps, in ms. */
+const CHUNK_MS = 30;
+/** Above this many rows the CSV is not sent with the result but on request ('csv'). */
+const CSV_INLINE_MAX_ROWS = 200_000;
+
+let sim = null;       // the one JsSimulation
+let runId = null;     // id of the run in progress, or null
+let cancelled = false;
+
+// A MessageChannel hop yields to the event loop without setTimeout's 4 ms clamp, so a
+// 'cancel' message queued during a chunk is handled before the next chunk starts.
+const tick = new MessageChannel();
+let resumeNext = null;
+tick.port1.onmessage = () => { const r = resumeNext; resumeNext = null; if (r) r(); };
+const yieldToEvents = () => new Promise((resolve) => { resumeNext = resolve; tick.port2.postMessage(null); });
+
+/** Text of a thrown value; a wasm trap is replaced by the panic message the hook kept. */
+function describe(err) {
+  let panic = null;
+  try { panic = wasm.takePanicMessage(); } catch { /* instance unusable */ }
+  if (panic) return { message: panic, fatal: true };
+  if (err instanceof WebAssembly.RuntimeError) return { message: `internal error: ${err.message}`, fatal: true };
+  return { message: err instanceof Error ? err.message : String(err), fatal: false };
+}
+
+function postError(id, err) {
+  const { message, fatal } = describe(err);
+  postMessage({ type: 'error', id, message, fatal });
+}
+
+function freeSim() {
+  if (sim) { try { sim.free(); } catch { /* already gone after a trap */ } }
+  sim = null;
+}
+
+function transferables(columns) {
+  return columns.map((c) => c.buffer);
+}
+
+async function run(id, scenarioText) {
+  freeSim();
+  runId = id;
+  cancelled = false;
+  const t0 = performance.now();
+  try {
+    sim = new wasm.JsSimulation(scenarioText);
+    const names = sim.signalNames();
+    const units = sim.signalUnits();
+    const hasRef = sim.hasReference();
+    const signals = names.map((name, i) => ({ name, unit: units[i], hasReference: hasRef[i] === 1 }));
+    postMessage({ type: 'started', id, signals, totalSteps: sim.totalSteps });
+    let steps = 8;
+    let finished = false;
+    while (!finished) {
+      const c0 = performance.now();
+      finished = sim.advance(steps);
+      const dt = performance.now() - c0;
+      // Aim the next chunk at CHUNK_MS from the measured rate (bounded growth).
+      const next = dt > 0 ? Math.round((steps * CHUNK_MS) / dt) : steps * 4;
+      steps = Math.max(1, Math.min(steps * 4, next, 1 << 20));
+      const columns = sim.takeColumns();
+      postMessage({ type: 'progress', id, stepsDone: sim.stepsDone, totalSteps: sim.totalSteps, columns },
+        transferables(columns));
+      if (!finished) {
+        await yieldToEvents();
+        if (cancelled) { runId = null; freeSim(); postMessage({ type: 'cancelled', id }); return; }
+      }
+    }
+    const columns = sim.columns();
+    const rows = columns.length > 0 ? columns[0].length : 0;
+    const globalNrmse = sim.globalNrmse();
+    const csv = rows <= CSV_INLINE_MAX_ROWS ? sim.toCsv() : null;
+    postMessage({
+      type: 'result', id, stepsDone: sim.stepsDone, totalSteps: sim.totalSteps, columns,
+      globalNrmse: globalNrmse ?? null, csv, elapsedMs: performance.now() - t0,
+    }, transferables(columns));
+  } catch (err) {
+    freeSim();
+    postError(id, err);
+  } finally {
+    if (runId === id) runId = null;
+  }
+}
+
+function handle(msg) {
+  switch (msg?.type) {
+    case 'run':
+      // A new run replaces one in progress: the old loop sees `cancelled` at its next yield.
+      if (runId !== null) { cancelled = true; }
+      queue = queue.then(() => run(msg.id, String(msg.scenario)));
+      break;
+    case 'cancel':
+      if (runId !== null && (msg.id === undefined || msg.id === runId)) cancelled = true;
+      else postMessage({ type: 'cancelled', id: msg.id });
+      break;
+    case 'validate':
+      try { wasm.validate(String(msg.scenario)); postMessage({ type: 'validated', id: msg.id, message: null }); }
+      catch (err) { postMessage({ type: 'validated', id: msg.id, message: describe(err).message }); }
+      break;
+    case 'csv':
+      try { postMessage({ type: 'csv', id: msg.id, csv: sim ? sim.toCsv() : null }); }
+      catch (err) { postError(msg.id, err); }
+      break;
+    default:
+      postMessage({ type: 'error', id: msg?.id ?? null, message: `unknown message type ${msg?.type}`, fatal: false });
+  }
+}
+
+// Runs are serialised: a second 'run' waits until the first has stopped.
+let queue = Promise.resolve();
+let ready = false;
+const pending = [];
+self.onmessage = (e) => { if (ready) handle(e.data); else pending.push(e.data); };
+
+try {
+  await init();
+  const presets = wasm.presets();
+  const catalog = typeof wasm.catalog === 'function' ? wasm.catalog() : [];
+  postMessage({ type: 'ready', presets, catalog, version: wasm.coreVersion() });
+  ready = true;
+  for (const m of pending.splice(0)) handle(m);
+} catch (err) {
+  postMessage({ type: 'error', id: null, message: `could not load the simulation core: ${describe(err).message}`, fatal: true });
+}
