@@ -1,10 +1,23 @@
 //! Built-in modules.
 //!
 //! - [`LinearStateSpace`]: `x' = A x + B u, y = C x + D u`, solved exactly per step.
+//! - [`OdeModule`]: any [`OdeModel`] integrated by RK4 or Dopri45.
+//! - [`two_mass_oscillator`]: the test model of seed 000 in both forms.
+//! - [`catalog`] and [`instantiate`]: what a scenario's `modules[].model` may name.
 
+mod catalog;
 mod instance;
 mod layout;
 mod linear_state_space;
+mod ode_module;
+mod parameters;
+pub mod two_mass_oscillator;
 
+#[cfg(test)]
+mod tests;
+
+pub use catalog::{catalog, instantiate, integrator_for, ModelInfo, DEFAULT_ATOL, DEFAULT_RK4_STEP, DEFAULT_RTOL};
 pub use layout::PortSpec;
 pub use linear_state_space::{LinearSpec, LinearStateSpace, MAX_OUTPUT_DERIVATIVE_ORDER};
+pub use ode_module::{OdeModel, OdeModule, FD_REL_STEP};
+pub use parameters::{check as check_parameter, Range};

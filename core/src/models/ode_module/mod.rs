@@ -1,0 +1,404 @@
+//! [`OdeModule`]: a general ODE module `x' = f(t, x, u), y = g(t, x, u)` over an
+//! [`OdeModel`], integrated across each communication step by [`Rk4`](crate::solvers::Rk4)
+//! or [`Dopri45`](crate::solvers::Dopri45) with the polynomial input
+//! `ũ(t + s) = Σ_k u^(k) s^k / k!` evaluated at the integrator's internal times.
+//!
+//! Directional derivatives and the first output derivative are central finite differences
+//! (step [`FD_REL_STEP`] relative to the point), exact up to rounding for linear models.
+
+use super::instance::{Instance, Snapshot, INPUT_ORDER};
+use super::layout::{describe, Layout, PortSpec, Signature, VarKind};
+use crate::module::{
+    Capabilities, DependencyKind, DirectionalDerivatives, InputDerivatives, Module, ModuleDescription,
+    ModuleError, ModuleState, OutputDerivatives, StateSnapshot, StepReport, ValueRef,
+};
+use crate::solvers::{Integrator, OdeSystem, TaylorInput, Workspace};
+use alloc::boxed::Box;
+use alloc::format;
+use alloc::vec;
+use alloc::vec::Vec;
+use nalgebra::DVector;
+
+#[cfg(test)]
+mod tests;
+
+/// Relative finite-difference step: the cube root of machine epsilon (≈ 6.06e-6), optimal
+/// for central differences (truncation O(ε²) against rounding O(eps/ε)).
+pub const FD_REL_STEP: f64 = 6.055_454_452_393_343e-6;
+
+/// The equations of an ODE module.
+pub trait OdeModel {
+    /// FMI `modelName`.
+    fn model_name(&self) -> &str;
+    /// Parameters with their current values in `start`.
+    fn parameters(&self) -> Vec<PortSpec>;
+    /// Current value of parameter `index`.
+    fn parameter(&self, index: usize) -> f64;
+    /// Sets parameter `index` (before initialisation); rejects values out of range.
+    fn set_parameter(&mut self, index: usize, value: f64) -> Result<(), ModuleError>;
+    /// States with start values.
+    fn states(&self) -> Vec<PortSpec>;
+    /// Inputs with start values.
+    fn inputs(&self) -> Vec<PortSpec>;
+    /// Outputs (`start` unused).
+    fn outputs(&self) -> Vec<PortSpec>;
+    /// Direct feedthrough `(output, input, kind)`: `g` depends on `u` directly.
+    fn feedthrough(&self) -> Vec<(usize, usize, DependencyKind)>;
+    /// `dx = f(t, x, u)`.
+    fn rhs(&self, t: f64, x: &[f64], u: &[f64], dx: &mut [f64]);
+    /// `y = g(t, x, u)`.
+    fn output(&self, t: f64, x: &[f64], u: &[f64], y: &mut [f64]);
+}
+
+/// An [`OdeModel`] driven by the polynomial input of the current step.
+struct Driven<'a, M: OdeModel> {
+    model: &'a M,
+    n: usize,
+    u: &'a TaylorInput,
+    t0: f64,
+    u_buf: &'a mut [f64],
+}
+
+impl<M: OdeModel> OdeSystem for Driven<'_, M> {
+    fn dim(&self) -> usize {
+        self.n
+    }
+    fn rhs(&mut self, t: f64, x: &[f64], dx: &mut [f64]) {
+        self.u.eval_into(t - self.t0, self.u_buf);
+        self.model.rhs(t, x, self.u_buf, dx);
+    }
+}
+
+/// Finite-difference work vectors.
+#[derive(Clone, Debug)]
+struct FdBuffers {
+    x: Vec<f64>,
+    u: Vec<f64>,
+    f_plus: Vec<f64>,
+    f_minus: Vec<f64>,
+    y_plus: Vec<f64>,
+    y_minus: Vec<f64>,
+}
+
+/// A general ODE module.
+#[derive(Clone, Debug)]
+pub struct OdeModule<M: OdeModel> {
+    model: M,
+    integrator: Integrator,
+    ws: Workspace,
+    desc: ModuleDescription,
+    inst: Instance,
+    /// Candidate state during a step (committed only on success).
+    x_work: Vec<f64>,
+    fd: FdBuffers,
+    nx: usize,
+}
+
+impl<M: OdeModel> OdeModule<M> {
+    /// Wraps `model` with the integrator.
+    pub fn new(model: M, integrator: Integrator) -> Result<Self, ModuleError> {
+        let states = model.states();
+        let inputs = model.inputs();
+        let outputs = model.outputs();
+        let params = model.parameters();
+        let feedthrough = model.feedthrough();
+        let capabilities = Capabilities {
+            can_handle_variable_communication_step_size: true,
+            max_output_derivative_order: 1,
+            can_get_and_set_fmu_state: true,
+            can_serialize_fmu_state: true,
+            provides_directional_derivatives: true,
+            x_max_input_derivative_order: INPUT_ORDER as u32,
+            x_exposes_states: true,
+            x_linear_time_invariant: false,
+            ..Capabilities::default()
+        };
+        let sig = Signature {
+            model_name: model.model_name(),
+            parameters: &params,
+            states: &states,
+            inputs: &inputs,
+            outputs: &outputs,
+            feedthrough: &feedthrough,
+            capabilities,
+        };
+        let (desc, layout) = describe(&sig)?;
+        let (nx, nu, ny) = (layout.nx, layout.nu, layout.ny);
+        let x0 = DVector::from_iterator(nx, states.iter().map(|s| s.start));
+        let u0 = inputs.iter().map(|s| s.start).collect();
+        let fd = FdBuffers {
+            x: vec![0.0; nx],
+            u: vec![0.0; nu],
+            f_plus: vec![0.0; nx],
+            f_minus: vec![0.0; nx],
+            y_plus: vec![0.0; ny],
+            y_minus: vec![0.0; ny],
+        };
+        Ok(OdeModule {
+            model,
+            integrator,
+            ws: Workspace::new(nx),
+            desc,
+            inst: Instance::new(layout, x0, u0),
+            x_work: vec![0.0; nx],
+            fd,
+            nx,
+        })
+    }
+
+    /// The model.
+    pub fn model(&self) -> &M {
+        &self.model
+    }
+
+    /// The integrator.
+    pub fn integrator(&self) -> &Integrator {
+        &self.integrator
+    }
+
+    /// Current states.
+    pub fn state(&self) -> &[f64] {
+        self.inst.x.as_slice()
+    }
+
+    fn layout(&self) -> Layout {
+        self.inst.layout
+    }
+
+    fn params(&self) -> Vec<f64> {
+        (0..self.layout().np).map(|i| self.model.parameter(i)).collect()
+    }
+
+    /// Evaluates `f` and `g` at `(t, x + e·dx, u + e·du)` into the `plus` (or `minus`) buffers.
+    fn eval_shifted(&mut self, t: f64, e: f64, dx: &[f64], du: &[f64], plus: bool) {
+        let u0 = self.inst.u.coeffs().column(0);
+        for i in 0..self.nx {
+            self.fd.x[i] = self.inst.x[i] + e * dx[i];
+        }
+        for i in 0..self.fd.u.len() {
+            self.fd.u[i] = u0[i] + e * du[i];
+        }
+        let (f, y) = if plus {
+            (&mut self.fd.f_plus, &mut self.fd.y_plus)
+        } else {
+            (&mut self.fd.f_minus, &mut self.fd.y_minus)
+        };
+        self.model.rhs(t, &self.fd.x, &self.fd.u, f);
+        self.model.output(t, &self.fd.x, &self.fd.u, y);
+    }
+
+    /// Step size for a central difference along `(dx, du)` at the current point.
+    fn fd_step(&self, dx: &[f64], du: &[f64]) -> Option<f64> {
+        let dir = dx.iter().chain(du).fold(0.0f64, |m, v| m.max(libm::fabs(*v)));
+        if dir == 0.0 {
+            return None;
+        }
+        let u0 = self.inst.u.coeffs().column(0);
+        let scale = self.inst.x.iter().chain(u0.iter()).fold(1.0f64, |m, v| m.max(libm::fabs(*v)));
+        Some(FD_REL_STEP * scale / dir)
+    }
+}
+
+impl<M: OdeModel> Module for OdeModule<M> {
+    fn description(&self) -> &ModuleDescription {
+        &self.desc
+    }
+
+    fn enter_initialization_mode(&mut self, _tol: Option<f64>, start_time: f64, _stop: Option<f64>) -> Result<(), ModuleError> {
+        self.inst.t_start = start_time;
+        self.inst.t = start_time;
+        Ok(())
+    }
+
+    fn exit_initialization_mode(&mut self) -> Result<(), ModuleError> {
+        Ok(())
+    }
+
+    fn set_float64(&mut self, vrs: &[ValueRef], values: &[f64]) -> Result<(), ModuleError> {
+        if vrs.len() != values.len() {
+            return Err(ModuleError::invalid("value references and values differ in length"));
+        }
+        for (vr, v) in vrs.iter().zip(values) {
+            let kind = self.layout().classify(*vr)?;
+            if !self.inst.set(kind, *vr, *v)? {
+                if let VarKind::Parameter(i) = kind {
+                    self.model.set_parameter(i, *v)?;
+                    // Parameters change the model; forget the adaptive step.
+                    self.ws.step_hint = 0.0;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn get_float64(&mut self, vrs: &[ValueRef], values: &mut [f64]) -> Result<(), ModuleError> {
+        if vrs.len() != values.len() {
+            return Err(ModuleError::invalid("value references and values differ in length"));
+        }
+        let t = self.inst.t;
+        self.inst.u.eval_into(0.0, &mut self.fd.u);
+        self.model.rhs(t, self.inst.x.as_slice(), &self.fd.u, &mut self.fd.f_plus);
+        self.model.output(t, self.inst.x.as_slice(), &self.fd.u, &mut self.fd.y_plus);
+        for (vr, out) in vrs.iter().zip(values.iter_mut()) {
+            *out = match self.layout().classify(*vr)? {
+                VarKind::Parameter(i) => self.model.parameter(i),
+                VarKind::State(i) => self.inst.x[i],
+                VarKind::Derivative(i) => self.fd.f_plus[i],
+                VarKind::Input(i) => self.inst.u.get(i, 0),
+                VarKind::Output(i) => self.fd.y_plus[i],
+            };
+        }
+        Ok(())
+    }
+
+    fn do_step(&mut self, t: f64, h: f64, _no_set_state_prior: bool) -> Result<StepReport, ModuleError> {
+        self.x_work.copy_from_slice(self.inst.x.as_slice());
+        let hint = self.ws.step_hint;
+        let mut sys = Driven { model: &self.model, n: self.nx, u: &self.inst.u, t0: t, u_buf: &mut self.inst.u_scratch };
+        let r = self.integrator.integrate(&mut sys, t, t + h, &mut self.x_work, &mut self.ws);
+        if let Err(e) = r {
+            // The module is unchanged on failure (FMI: the master may restore or reset).
+            self.ws.step_hint = hint;
+            return Err(ModuleError::numerical(format!("{}: {e}", self.desc.model_name)));
+        }
+        self.inst.x.copy_from_slice(&self.x_work);
+        self.inst.finish_step(t, h);
+        Ok(StepReport::completed(t + h))
+    }
+
+    fn reset(&mut self) -> Result<(), ModuleError> {
+        self.inst.reset();
+        self.ws.step_hint = 0.0;
+        Ok(())
+    }
+
+    fn state_snapshot(&mut self) -> Option<&mut dyn StateSnapshot> {
+        Some(self)
+    }
+
+    fn directional_derivatives(&mut self) -> Option<&mut dyn DirectionalDerivatives> {
+        Some(self)
+    }
+
+    fn output_derivatives(&mut self) -> Option<&mut dyn OutputDerivatives> {
+        Some(self)
+    }
+
+    fn input_derivatives(&mut self) -> Option<&mut dyn InputDerivatives> {
+        Some(self)
+    }
+}
+
+impl<M: OdeModel> StateSnapshot for OdeModule<M> {
+    fn get_state(&mut self) -> Result<ModuleState, ModuleError> {
+        Ok(self.inst.snapshot(self.params(), self.ws.step_hint))
+    }
+
+    fn set_state(&mut self, state: &ModuleState) -> Result<(), ModuleError> {
+        let snap = self.inst.restore(state)?;
+        let (params, hint) = (snap.params.clone(), snap.step_hint);
+        for (i, p) in params.iter().enumerate() {
+            if self.model.parameter(i) != *p {
+                self.model.set_parameter(i, *p)?;
+            }
+        }
+        self.ws.step_hint = hint;
+        Ok(())
+    }
+
+    fn serialize_state(&mut self, state: &ModuleState) -> Result<Vec<u8>, ModuleError> {
+        let s = state
+            .0
+            .downcast_ref::<Snapshot>()
+            .ok_or_else(|| ModuleError::invalid("the state was not saved by a built-in module"))?;
+        Ok(s.to_bytes())
+    }
+
+    fn deserialize_state(&mut self, bytes: &[u8]) -> Result<ModuleState, ModuleError> {
+        let s = Snapshot::from_bytes(bytes, self.inst.shape(), self.layout().np)?;
+        Ok(ModuleState(Box::new(s)))
+    }
+}
+
+impl<M: OdeModel> DirectionalDerivatives for OdeModule<M> {
+    /// Central difference of `f` and `g` along the seeded direction in `(x, u)`.
+    fn directional_derivative(
+        &mut self,
+        unknowns: &[ValueRef],
+        knowns: &[ValueRef],
+        seed: &[f64],
+        sensitivity: &mut [f64],
+    ) -> Result<(), ModuleError> {
+        if seed.len() != knowns.len() || sensitivity.len() != unknowns.len() {
+            return Err(ModuleError::invalid("seed/sensitivity lengths do not match knowns/unknowns"));
+        }
+        let layout = self.layout();
+        let mut dx = vec![0.0; layout.nx];
+        let mut du = vec![0.0; layout.nu];
+        for (k, s) in knowns.iter().zip(seed) {
+            match layout.classify(*k)? {
+                VarKind::State(j) => dx[j] += s,
+                VarKind::Input(j) => du[j] += s,
+                _ => return Err(ModuleError::invalid(format!("known {} is not a state or an input", k.0))),
+            }
+        }
+        for u in unknowns {
+            if !matches!(layout.classify(*u)?, VarKind::Derivative(_) | VarKind::Output(_)) {
+                return Err(ModuleError::invalid(format!("unknown {} is not an output or der(state)", u.0)));
+            }
+        }
+        let Some(e) = self.fd_step(&dx, &du) else {
+            sensitivity.fill(0.0);
+            return Ok(());
+        };
+        let t = self.inst.t;
+        self.eval_shifted(t, e, &dx, &du, true);
+        self.eval_shifted(t, -e, &dx, &du, false);
+        for (u, s) in unknowns.iter().zip(sensitivity.iter_mut()) {
+            *s = match layout.classify(*u)? {
+                VarKind::Derivative(i) => (self.fd.f_plus[i] - self.fd.f_minus[i]) / (2.0 * e),
+                VarKind::Output(i) => (self.fd.y_plus[i] - self.fd.y_minus[i]) / (2.0 * e),
+                _ => 0.0,
+            };
+        }
+        Ok(())
+    }
+}
+
+impl<M: OdeModel> OutputDerivatives for OdeModule<M> {
+    /// Order 1 only: central difference of `g` along `(1, f, u')` in `(t, x, u)`.
+    fn get_output_derivatives(&mut self, vrs: &[ValueRef], orders: &[u32], values: &mut [f64]) -> Result<(), ModuleError> {
+        if vrs.len() != orders.len() || vrs.len() != values.len() {
+            return Err(ModuleError::invalid("lengths of vrs, orders and values differ"));
+        }
+        if orders.iter().any(|&k| k != 1) {
+            return Err(ModuleError::invalid("only output derivative order 1 is provided"));
+        }
+        let t = self.inst.t;
+        let mut du = vec![0.0; self.layout().nu];
+        self.inst.u.eval_derivative_into(1, 0.0, &mut du);
+        self.inst.u.eval_into(0.0, &mut self.fd.u);
+        let mut dx = vec![0.0; self.nx];
+        self.model.rhs(t, self.inst.x.as_slice(), &self.fd.u, &mut dx);
+        // Direction (1, f, u') in (t, x, u): the time component is 1, its scale |t|.
+        let dir = dx.iter().chain(&du).fold(1.0f64, |m, v| m.max(libm::fabs(*v)));
+        let u0 = self.inst.u.coeffs().column(0);
+        let scale = self.inst.x.iter().chain(u0.iter()).fold(libm::fabs(t).max(1.0), |m, v| m.max(libm::fabs(*v)));
+        let e = FD_REL_STEP * scale / dir;
+        self.eval_shifted(t + e, e, &dx, &du, true);
+        self.eval_shifted(t - e, -e, &dx, &du, false);
+        for (vr, out) in vrs.iter().zip(values.iter_mut()) {
+            match self.layout().classify(*vr)? {
+                VarKind::Output(i) => *out = (self.fd.y_plus[i] - self.fd.y_minus[i]) / (2.0 * e),
+                _ => return Err(ModuleError::invalid(format!("{} is not an output", vr.0))),
+            }
+        }
+        Ok(())
+    }
+}
+
+impl<M: OdeModel> InputDerivatives for OdeModule<M> {
+    fn set_input_derivatives(&mut self, vrs: &[ValueRef], orders: &[u32], values: &[f64]) -> Result<(), ModuleError> {
+        self.inst.set_input_derivatives(vrs, orders, values)
+    }
+}

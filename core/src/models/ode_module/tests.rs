@@ -1,0 +1,167 @@
+//! Tests of [`OdeModule`]: polynomial inputs, rollback, finite-difference derivatives.
+
+use super::*;
+use crate::solvers::{Dopri45, Rk4};
+
+/// `x' = u`, `y = x + 2u`: exact integrals of polynomial inputs.
+#[derive(Clone, Debug)]
+struct Integrator1;
+
+impl OdeModel for Integrator1 {
+    fn model_name(&self) -> &str {
+        "Integrator"
+    }
+    fn parameters(&self) -> Vec<PortSpec> {
+        Vec::new()
+    }
+    fn parameter(&self, _index: usize) -> f64 {
+        f64::NAN
+    }
+    fn set_parameter(&mut self, _index: usize, _value: f64) -> Result<(), ModuleError> {
+        Err(ModuleError::invalid("no parameters"))
+    }
+    fn states(&self) -> Vec<PortSpec> {
+        vec![PortSpec::new("x", "", 0.0, "")]
+    }
+    fn inputs(&self) -> Vec<PortSpec> {
+        vec![PortSpec::new("u", "", 0.0, "")]
+    }
+    fn outputs(&self) -> Vec<PortSpec> {
+        vec![PortSpec::new("y", "", 0.0, "")]
+    }
+    fn feedthrough(&self) -> Vec<(usize, usize, DependencyKind)> {
+        vec![(0, 0, DependencyKind::Constant)]
+    }
+    fn rhs(&self, _t: f64, _x: &[f64], u: &[f64], dx: &mut [f64]) {
+        dx[0] = u[0];
+    }
+    fn output(&self, _t: f64, x: &[f64], u: &[f64], y: &mut [f64]) {
+        y[0] = x[0] + 2.0 * u[0];
+    }
+}
+
+/// `x' = x²` blows up at t = 1/x0.
+#[derive(Clone, Debug)]
+struct Blowup;
+
+impl OdeModel for Blowup {
+    fn model_name(&self) -> &str {
+        "Blowup"
+    }
+    fn parameters(&self) -> Vec<PortSpec> {
+        Vec::new()
+    }
+    fn parameter(&self, _index: usize) -> f64 {
+        f64::NAN
+    }
+    fn set_parameter(&mut self, _index: usize, _value: f64) -> Result<(), ModuleError> {
+        Err(ModuleError::invalid("no parameters"))
+    }
+    fn states(&self) -> Vec<PortSpec> {
+        vec![PortSpec::new("x", "", 1.0, "")]
+    }
+    fn inputs(&self) -> Vec<PortSpec> {
+        Vec::new()
+    }
+    fn outputs(&self) -> Vec<PortSpec> {
+        vec![PortSpec::new("y", "", 0.0, "")]
+    }
+    fn feedthrough(&self) -> Vec<(usize, usize, DependencyKind)> {
+        Vec::new()
+    }
+    fn rhs(&self, _t: f64, x: &[f64], _u: &[f64], dx: &mut [f64]) {
+        dx[0] = x[0] * x[0];
+    }
+    fn output(&self, _t: f64, x: &[f64], _u: &[f64], y: &mut [f64]) {
+        y[0] = x[0];
+    }
+}
+
+fn vr<M: OdeModel>(m: &OdeModule<M>, name: &str) -> ValueRef {
+    m.description().variable(name).map(|v| v.value_ref).expect("variable exists")
+}
+
+fn started<M: OdeModel>(model: M, integrator: Integrator) -> OdeModule<M> {
+    let mut m = OdeModule::new(model, integrator).expect("valid model");
+    m.enter_initialization_mode(None, 0.0, None).expect("init");
+    m.exit_initialization_mode().expect("exit");
+    m
+}
+
+#[test]
+fn rk4_integrates_cubic_polynomial_input_exactly() {
+    // One RK4 step is Simpson's rule for x' = u(t): exact for cubic u.
+    let h = 0.4;
+    let mut m = started(Integrator1, Integrator::Rk4(Rk4 { max_step: h }));
+    let u = vr(&m, "u");
+    let c = [0.5, -1.0, 3.0, 2.0];
+    m.set_float64(&[u], &[c[0]]).expect("value");
+    m.set_input_derivatives(&[u, u, u], &[1, 2, 3], &c[1..]).expect("derivatives");
+    m.do_step(0.0, h, true).expect("step");
+    let want = c[0] * h + c[1] * h * h / 2.0 + c[2] * h * h * h / 6.0 + c[3] * h * h * h * h / 24.0;
+    assert!(libm::fabs(m.state()[0] - want) < 1e-15, "{} vs {want}", m.state()[0]);
+    // Output uses ũ(t + h) and the derivatives are reset.
+    let u_end = c[0] + c[1] * h + c[2] * h * h / 2.0 + c[3] * h * h * h / 6.0;
+    let mut y = [0.0];
+    m.get_float64(&[vr(&m, "y")], &mut y).expect("get");
+    assert!(libm::fabs(y[0] - (want + 2.0 * u_end)) < 1e-14);
+    m.do_step(h, h, true).expect("second step");
+    assert!(libm::fabs(m.state()[0] - (want + u_end * h)) < 1e-14);
+}
+
+#[test]
+fn dopri_module_state_round_trip_reproduces_a_step_bit_for_bit() {
+    let mut m = started(Integrator1, Integrator::Dopri45(Dopri45 { rtol: 1e-9, atol: 1e-12 }));
+    let u = vr(&m, "u");
+    let y = vr(&m, "y");
+    m.set_float64(&[u], &[1.0]).expect("value");
+    m.set_input_derivatives(&[u], &[4], &[50.0]).expect("derivative");
+    m.do_step(0.0, 0.3, true).expect("step");
+    m.set_input_derivatives(&[u], &[2], &[-7.0]).expect("derivative");
+    let saved = m.get_state().expect("save");
+    let bytes = m.serialize_state(&saved).expect("serialize");
+    m.do_step(0.3, 0.3, true).expect("step");
+    let mut first = [0.0];
+    m.get_float64(&[y], &mut first).expect("get");
+    m.do_step(0.6, 0.3, true).expect("another");
+    m.set_state(&saved).expect("restore");
+    m.do_step(0.3, 0.3, true).expect("repeat");
+    let mut again = [0.0];
+    m.get_float64(&[y], &mut again).expect("get");
+    assert_eq!(first[0].to_bits(), again[0].to_bits());
+    let from_bytes = m.deserialize_state(&bytes).expect("deserialize");
+    m.set_state(&from_bytes).expect("restore bytes");
+    m.do_step(0.3, 0.3, true).expect("repeat from bytes");
+    m.get_float64(&[y], &mut again).expect("get");
+    assert_eq!(first[0].to_bits(), again[0].to_bits());
+}
+
+#[test]
+fn failed_step_is_an_error_and_leaves_the_state_unchanged() {
+    for integrator in [Integrator::Rk4(Rk4 { max_step: 0.5 }), Integrator::Dopri45(Dopri45 { rtol: 1e-6, atol: 1e-6 })] {
+        let mut m = started(Blowup, integrator);
+        let r = m.do_step(0.0, 3.0, true);
+        assert!(r.is_err(), "{integrator:?}");
+        assert_eq!(m.state(), &[1.0]);
+    }
+}
+
+#[test]
+fn finite_difference_jacobian_of_a_linear_model_is_exact_to_rounding() {
+    let mut m = started(Integrator1, Integrator::Rk4(Rk4 { max_step: 0.1 }));
+    let (x, u, y, dx) = (vr(&m, "x"), vr(&m, "u"), vr(&m, "y"), vr(&m, "der(x)"));
+    m.set_float64(&[u, x], &[3.0, -2.0]).expect("set");
+    let mut s = [0.0; 2];
+    m.directional_derivative(&[dx, y], &[x, u], &[1.0, 0.0], &mut s).expect("d/dx");
+    assert!(libm::fabs(s[0]) < 1e-9 && libm::fabs(s[1] - 1.0) < 1e-9, "{s:?}");
+    m.directional_derivative(&[dx, y], &[x, u], &[0.0, 1.0], &mut s).expect("d/du");
+    assert!(libm::fabs(s[0] - 1.0) < 1e-9 && libm::fabs(s[1] - 2.0) < 1e-9, "{s:?}");
+    m.directional_derivative(&[dx, y], &[x, u], &[0.0, 0.0], &mut s).expect("zero seed");
+    assert_eq!(s, [0.0, 0.0]);
+    assert!(m.directional_derivative(&[x], &[u], &[1.0], &mut s[..1]).is_err());
+    // y' = x' + 2 u' = u + 2 u'.
+    m.set_input_derivatives(&[u], &[1], &[0.5]).expect("slope");
+    let mut yd = [0.0];
+    m.get_output_derivatives(&[y], &[1], &mut yd).expect("output derivative");
+    assert!(libm::fabs(yd[0] - 4.0) < 1e-8, "{yd:?}");
+}
