@@ -1,0 +1,128 @@
+//! [`MonolithicReference`]: the exact solution of linear blocks coupled by `u = L y`
+//! (seed-000 digest §3.5, eqns (34)–(37)), sampled on a macro-step grid, including exact
+//! past samples for the `exact_history` start-up (digest §8 item 7).
+
+use super::LinearBlock;
+use crate::error::MasterError;
+use crate::solvers::expm;
+use alloc::format;
+use alloc::vec::Vec;
+use nalgebra::{DMatrix, DVector};
+
+/// `x' = A* x, y = C* x` with `A* = A + B L (I − D L)⁻¹ C`, `C* = (I − D L)⁻¹ C` over the
+/// block-diagonal `A, B, C, D` of the blocks (digest eqn (35)).
+#[derive(Clone, Debug, PartialEq)]
+pub struct MonolithicReference {
+    a_star: DMatrix<f64>,
+    c_star: DMatrix<f64>,
+    x0: DVector<f64>,
+}
+
+fn block_diag(blocks: &[LinearBlock], pick: impl Fn(&LinearBlock) -> &DMatrix<f64>) -> DMatrix<f64> {
+    let rows = blocks.iter().map(|b| pick(b).nrows()).sum();
+    let cols = blocks.iter().map(|b| pick(b).ncols()).sum();
+    let mut out = DMatrix::zeros(rows, cols);
+    let (mut r, mut c) = (0, 0);
+    for b in blocks {
+        let m = pick(b);
+        out.view_mut((r, c), m.shape()).copy_from(m);
+        r += m.nrows();
+        c += m.ncols();
+    }
+    out
+}
+
+impl MonolithicReference {
+    /// Stacks the blocks (their order defines the stacked x, u and y) and closes the loop
+    /// with `L` (rows: stacked inputs, columns: stacked outputs). A singular `I − D L` (an
+    /// algebraic loop without a unique solution) is [`MasterError::SingularMatrix`] at t = 0.
+    pub fn new(blocks: &[LinearBlock], l: &DMatrix<f64>) -> Result<Self, MasterError> {
+        let a = block_diag(blocks, |b| &b.a);
+        let b = block_diag(blocks, |b| &b.b);
+        let c = block_diag(blocks, |b| &b.c);
+        let d = block_diag(blocks, |b| &b.d);
+        let consistent = blocks.iter().all(|k| {
+            let (n, m, q) = (k.a.nrows(), k.b.ncols(), k.c.nrows());
+            k.a.ncols() == n && k.b.nrows() == n && k.c.ncols() == n && k.d.shape() == (q, m) && k.x0.len() == n
+        });
+        if !consistent || l.shape() != (b.ncols(), c.nrows()) {
+            return Err(MasterError::InvalidSettings(format!(
+                "monolithic reference: block shapes or coupling matrix ({}×{}) do not fit {} inputs and {} outputs",
+                l.nrows(),
+                l.ncols(),
+                b.ncols(),
+                c.nrows()
+            )));
+        }
+        let q = c.nrows();
+        let i_dl = DMatrix::identity(q, q) - &d * l;
+        let c_star = i_dl
+            .lu()
+            .solve(&c)
+            .filter(|m| m.iter().all(|v| v.is_finite()))
+            .ok_or(MasterError::SingularMatrix { t: 0.0, what: "I - D L" })?;
+        let a_star = &a + &b * l * &c_star;
+        let x0 = DVector::from_iterator(a.nrows(), blocks.iter().flat_map(|k| k.x0.iter().copied()));
+        Ok(MonolithicReference { a_star, c_star, x0 })
+    }
+
+    /// `A*`.
+    pub fn a_star(&self) -> &DMatrix<f64> {
+        &self.a_star
+    }
+
+    /// `C*`.
+    pub fn c_star(&self) -> &DMatrix<f64> {
+        &self.c_star
+    }
+
+    /// Stacked start states.
+    pub fn x0(&self) -> &DVector<f64> {
+        &self.x0
+    }
+
+    /// `y*(t0 + k h) = C* (e^{A* h})^k x0` for `k = 0..=n_steps` (rows of stacked outputs),
+    /// by repeated multiplication with one exponential (digest eqn (36)).
+    pub fn outputs_at_offsets(&self, h: f64, n_steps: u32) -> Result<Vec<Vec<f64>>, MasterError> {
+        self.walk(h, n_steps, true)
+    }
+
+    /// Exact past outputs `y*(t0 − k h)` for `k = p, …, 1` (oldest first), from
+    /// `e^{−A* h}`: the history for the `exact_history` start-up.
+    pub fn outputs_at_negative_offsets(&self, h: f64, p: u32) -> Result<Vec<Vec<f64>>, MasterError> {
+        let mut rows = self.walk(h, p, false)?;
+        rows.remove(0); // k = 0 is not in the past
+        rows.reverse();
+        Ok(rows)
+    }
+
+    /// [`Self::outputs_at_negative_offsets`] with times `t0 − k h` (oldest first), in the
+    /// form `master::Run::new` takes as history.
+    pub fn history(&self, t0: f64, h: f64, p: u32) -> Result<Vec<(f64, Vec<f64>)>, MasterError> {
+        let rows = self.outputs_at_negative_offsets(h, p)?;
+        Ok(rows.into_iter().enumerate().map(|(i, y)| (t0 - f64::from(p - i as u32) * h, y)).collect())
+    }
+
+    fn walk(&self, h: f64, n_steps: u32, forward: bool) -> Result<Vec<Vec<f64>>, MasterError> {
+        if !(h > 0.0) || !h.is_finite() {
+            return Err(MasterError::InvalidSettings(format!("monolithic reference: step {h} s must be finite and > 0")));
+        }
+        let sign = if forward { 1.0 } else { -1.0 };
+        let ad = expm(&(&self.a_star * (sign * h))).ok_or_else(|| {
+            MasterError::InvalidSettings(format!("monolithic reference: matrix exponential failed for h = {h} s"))
+        })?;
+        let mut x = self.x0.clone();
+        let mut next = x.clone();
+        let mut y = DVector::zeros(self.c_star.nrows());
+        let mut rows = Vec::with_capacity(n_steps as usize + 1);
+        for k in 0..=n_steps {
+            if k > 0 {
+                next.gemv(1.0, &ad, &x, 0.0);
+                core::mem::swap(&mut x, &mut next);
+            }
+            y.gemv(1.0, &self.c_star, &x, 0.0);
+            rows.push(y.as_slice().to_vec());
+        }
+        Ok(rows)
+    }
+}
