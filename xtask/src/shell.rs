@@ -41,6 +41,25 @@ pub fn show(cmd: &Command) -> String {
     s
 }
 
+/// The program's file name and its first few arguments, for one-line summaries.
+pub fn short(cmd: &Command) -> String {
+    let program = Path::new(cmd.get_program())
+        .file_name()
+        .map(|f| f.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let args: Vec<String> = cmd
+        .get_args()
+        .take(4)
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    let more = if cmd.get_args().count() > 4 {
+        " ..."
+    } else {
+        ""
+    };
+    format!("{program} {}{more}", args.join(" "))
+}
+
 /// Runs a command with inherited stdio; an error if it cannot start or exits non-zero.
 pub fn run(cmd: &mut Command) -> Result<()> {
     println!("$ {}", show(cmd));
@@ -50,7 +69,7 @@ pub fn run(cmd: &mut Command) -> Result<()> {
     if status.success() {
         Ok(())
     } else {
-        Err(format!("`{}` failed ({status})", show(cmd)))
+        Err(format!("`{}` failed ({status})", short(cmd)))
     }
 }
 

@@ -98,7 +98,7 @@ pub fn test(opts: TestOptions) -> Result<()> {
     });
     stage("no_std wasm32", &mut || {
         let tc = need_tc()?;
-        run(wasm::cargo_wasm(tc, "build", wasm::NO_STD).args([
+        run(wasm::cargo_wasm(tc, "check", wasm::NO_STD).args([
             "-p",
             "cosim-core",
             "--no-default-features",

@@ -18,6 +18,15 @@ pub const NO_STD: &str = "core,alloc";
 /// A cargo command for wasm32 on the machine's route. `build_std` applies only to the
 /// Debian route (rustup ships a prebuilt std).
 pub fn cargo_wasm(tc: &Toolchain, subcommand: &str, build_std: &str) -> Command {
+    let mut c = cargo_wasm_route(tc, subcommand, build_std);
+    // No debug info in wasm test/check builds: nothing reads it, and with `-Z build-std`
+    // it roughly doubles the time to compile std.
+    c.env("CARGO_PROFILE_DEV_DEBUG", "0")
+        .env("CARGO_PROFILE_TEST_DEBUG", "0");
+    c
+}
+
+fn cargo_wasm_route(tc: &Toolchain, subcommand: &str, build_std: &str) -> Command {
     match &tc.wasm {
         WasmRoute::Rustup => {
             let mut c = shell::cargo();
