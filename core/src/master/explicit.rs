@@ -25,32 +25,21 @@ use alloc::vec::Vec;
 
 /// Which modules see new outputs within a macro-step.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum CouplingScheme {
+pub enum Scheme {
     /// All modules step on extrapolated inputs (could run in parallel).
     Jacobi,
-    /// Modules step in `sequence` (module indices, each exactly once); inputs from modules
-    /// that already stepped use the polynomial through their new sample.
-    GaussSeidel {
-        /// Module indices in stepping order.
-        sequence: Vec<usize>,
-    },
+    /// Modules step in this sequence (module indices, each exactly once); inputs from
+    /// modules that already stepped use the polynomial through their new sample.
+    GaussSeidel(Vec<usize>),
 }
 
-/// Settings of [`ExplicitCoupling`].
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ExplicitConfig {
-    /// Jacobi or Gauss-Seidel.
-    pub scheme: CouplingScheme,
-    /// Polynomial order `p` of the input extrapolation, `0..=4` (0 = zero-order hold).
-    /// Orders above 2 shrink the stability region (seed-000 digest §1.6).
-    pub extrapolation_order: u32,
-}
-
-/// Explicit Jacobi or Gauss-Seidel coupling with polynomial extrapolation.
+/// Explicit Jacobi or Gauss-Seidel coupling with polynomial extrapolation of order
+/// `p = 0..=4` (0 = zero-order hold; orders above 2 shrink the stability region,
+/// seed-000 digest §1.6). Settings are checked in `prepare`, before the first step.
 #[derive(Clone, Debug)]
 pub struct ExplicitCoupling {
-    config: ExplicitConfig,
-    extrapolation: Extrapolation,
+    scheme: Scheme,
+    order: u32,
     work: Option<ExplicitWork>,
 }
 
@@ -84,47 +73,32 @@ const INPUT_ORDER_NEEDED: [&str; MAX_ORDER + 1] = [
 ];
 
 impl ExplicitCoupling {
-    /// Checks the order (`0..=4`) and, for Gauss-Seidel, that no module appears twice.
-    pub fn new(config: ExplicitConfig) -> Result<Self, MasterError> {
-        let extrapolation = Extrapolation::new(config.extrapolation_order).ok_or_else(|| {
-            MasterError::InvalidSettings(format!(
-                "extrapolation order {} is not supported (0 to {MAX_ORDER})",
-                config.extrapolation_order
-            ))
-        })?;
-        if let CouplingScheme::GaussSeidel { sequence } = &config.scheme {
-            gauss_seidel::check_distinct(sequence)?;
-        }
-        Ok(ExplicitCoupling {
-            config,
-            extrapolation,
-            work: None,
-        })
+    /// `scheme` with extrapolation order `extrapolation_order`.
+    pub fn new(scheme: Scheme, extrapolation_order: u32) -> Self {
+        ExplicitCoupling { scheme, order: extrapolation_order, work: None }
     }
 
     /// Jacobi with extrapolation order `order`.
-    pub fn jacobi(order: u32) -> Result<Self, MasterError> {
-        Self::new(ExplicitConfig {
-            scheme: CouplingScheme::Jacobi,
-            extrapolation_order: order,
-        })
+    pub fn jacobi(order: u32) -> Self {
+        Self::new(Scheme::Jacobi, order)
     }
 
     /// Gauss-Seidel stepping modules in `sequence`, extrapolation order `order`.
-    pub fn gauss_seidel(sequence: Vec<usize>, order: u32) -> Result<Self, MasterError> {
-        Self::new(ExplicitConfig {
-            scheme: CouplingScheme::GaussSeidel { sequence },
-            extrapolation_order: order,
-        })
+    pub fn gauss_seidel(sequence: Vec<usize>, order: u32) -> Self {
+        Self::new(Scheme::GaussSeidel(sequence), order)
     }
 
-    /// The settings.
-    pub fn config(&self) -> &ExplicitConfig {
-        &self.config
+    /// The coupling scheme.
+    pub fn scheme(&self) -> &Scheme {
+        &self.scheme
     }
 
-    fn check_capabilities(&self, sys: &CoupledSystem) -> Result<(), MasterError> {
-        let p = self.extrapolation.order();
+    /// The extrapolation order `p`.
+    pub fn extrapolation_order(&self) -> u32 {
+        self.order
+    }
+
+    fn check_capabilities(&self, sys: &CoupledSystem, p: usize) -> Result<(), MasterError> {
         for m in 0..sys.n_modules() {
             if sys.graph.input_range(m).is_empty() {
                 continue;
@@ -149,9 +123,9 @@ impl ExplicitCoupling {
 
 impl MasterAlgorithm for ExplicitCoupling {
     fn name(&self) -> &'static str {
-        match self.config.scheme {
-            CouplingScheme::Jacobi => "jacobi",
-            CouplingScheme::GaussSeidel { .. } => "gauss_seidel",
+        match self.scheme {
+            Scheme::Jacobi => "jacobi",
+            Scheme::GaussSeidel(_) => "gauss_seidel",
         }
     }
 
@@ -165,11 +139,17 @@ impl MasterAlgorithm for ExplicitCoupling {
                 "the coupled system must be initialised at the start time".into(),
             ));
         }
-        if let CouplingScheme::GaussSeidel { sequence } = &self.config.scheme {
+        let extrapolation = Extrapolation::new(self.order).ok_or_else(|| {
+            MasterError::InvalidSettings(format!(
+                "extrapolation order {} is not supported (0 to {MAX_ORDER})",
+                self.order
+            ))
+        })?;
+        if let Scheme::GaussSeidel(sequence) = &self.scheme {
             gauss_seidel::check_sequence(sequence, &sys.names)?;
         }
-        self.check_capabilities(sys)?;
-        let mut work = ExplicitWork::new(sys, self.extrapolation.order());
+        self.check_capabilities(sys, extrapolation.order())?;
+        let mut work = ExplicitWork::new(sys, extrapolation.order());
         work.start_history(sys, start)?;
         self.work = Some(work);
         Ok(())
@@ -184,11 +164,9 @@ impl MasterAlgorithm for ExplicitCoupling {
         let work = self.work.as_mut().ok_or_else(|| {
             MasterError::InvalidSettings("ExplicitCoupling::step before prepare".into())
         })?;
-        match &self.config.scheme {
-            CouplingScheme::Jacobi => jacobi::step(work, sys, t, h)?,
-            CouplingScheme::GaussSeidel { sequence } => {
-                gauss_seidel::step(work, sequence, sys, t, h)?
-            }
+        match &self.scheme {
+            Scheme::Jacobi => jacobi::step(work, sys, t, h)?,
+            Scheme::GaussSeidel(sequence) => gauss_seidel::step(work, sequence, sys, t, h)?,
         }
         Ok(MacroStepOutcome::Accepted { h_taken: h })
     }

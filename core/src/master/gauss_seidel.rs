@@ -26,7 +26,7 @@ pub(super) fn step(
 }
 
 /// No module index twice.
-pub(super) fn check_distinct(sequence: &[usize]) -> Result<(), MasterError> {
+fn check_distinct(sequence: &[usize]) -> Result<(), MasterError> {
     for (k, m) in sequence.iter().enumerate() {
         if sequence[..k].contains(m) {
             return Err(MasterError::InvalidSettings(format!(

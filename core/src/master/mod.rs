@@ -18,7 +18,7 @@ mod run;
 
 pub use algorithm::{MacroStepOutcome, MasterAlgorithm, RunStart};
 pub use coupled_system::CoupledSystem;
-pub use explicit::{CouplingScheme, ExplicitConfig, ExplicitCoupling};
+pub use explicit::{ExplicitCoupling, Scheme};
 pub use extrapolation::{Extrapolation, TaylorWeights, MAX_ORDER};
 pub use history::OutputHistory;
 pub use observer::{Observer, TimeSeriesRecorder};

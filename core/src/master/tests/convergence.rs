@@ -28,7 +28,7 @@ fn error(p: u32, h: f64, exact_history: bool) -> f64 {
             })
             .collect::<Vec<_>>()
     });
-    let (run, rec) = match run_all(sys, ExplicitCoupling::jacobi(p).unwrap(), grid, history) {
+    let (run, rec) = match run_all(sys, ExplicitCoupling::jacobi(p), grid, history) {
         Ok(r) => r,
         Err(e) => panic!("p = {p}, h = {h}: {e}"),
     };
@@ -91,10 +91,10 @@ fn linear_signal_is_extrapolated_exactly_from_the_second_step() {
             &[("src.y", "int.u")],
         )
     };
-    let (run, _) = run_all(make(), ExplicitCoupling::jacobi(1).unwrap(), grid, None).unwrap();
+    let (run, _) = run_all(make(), ExplicitCoupling::jacobi(1), grid, None).unwrap();
     assert!((run.system().outputs()[1] - (0.5 - 0.5 * h * h)).abs() < 1e-14);
     // With the exact sample at −h the whole run is exact.
     let history = Some(vec![(-h, vec![-h, 0.5 * h * h])]);
-    let (run, _) = run_all(make(), ExplicitCoupling::jacobi(1).unwrap(), grid, history).unwrap();
+    let (run, _) = run_all(make(), ExplicitCoupling::jacobi(1), grid, history).unwrap();
     assert!((run.system().outputs()[1] - 0.5).abs() < 1e-14);
 }

@@ -37,7 +37,7 @@ fn initial_outputs_are_consistent_through_a_feedthrough_chain() {
     };
     let mut run = Run::new(
         sys,
-        Box::new(ExplicitCoupling::jacobi(0).unwrap()),
+        Box::new(ExplicitCoupling::jacobi(0)),
         grid,
         None,
     )
@@ -59,7 +59,7 @@ fn run_refuses_a_system_initialised_at_another_time() {
     };
     assert!(Run::new(
         sys,
-        Box::new(ExplicitCoupling::jacobi(0).unwrap()),
+        Box::new(ExplicitCoupling::jacobi(0)),
         grid,
         None
     )

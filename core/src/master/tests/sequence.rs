@@ -42,7 +42,7 @@ fn gauss_seidel_source_first_uses_the_new_value() {
     let log = CallLog::default();
     let (run, _) = run_all(
         ramp_into_integrator(&log, 0),
-        ExplicitCoupling::gauss_seidel(vec![0, 1], 0).unwrap(),
+        ExplicitCoupling::gauss_seidel(vec![0, 1], 0),
         grid(),
         None,
     )
@@ -64,7 +64,7 @@ fn gauss_seidel_integrator_first_uses_the_old_value() {
     let log = CallLog::default();
     let (run, _) = run_all(
         ramp_into_integrator(&log, 0),
-        ExplicitCoupling::gauss_seidel(vec![1, 0], 0).unwrap(),
+        ExplicitCoupling::gauss_seidel(vec![1, 0], 0),
         grid(),
         None,
     )
@@ -79,7 +79,7 @@ fn gauss_seidel_integrator_first_uses_the_old_value() {
     let log2 = CallLog::default();
     let (jac, _) = run_all(
         ramp_into_integrator(&log2, 0),
-        ExplicitCoupling::jacobi(0).unwrap(),
+        ExplicitCoupling::jacobi(0),
         grid(),
         None,
     )
@@ -94,7 +94,7 @@ fn gauss_seidel_interpolation_is_exact_for_a_linear_signal_from_the_first_step()
     let log = CallLog::default();
     let (run, rec) = run_all(
         ramp_into_integrator(&log, 1),
-        ExplicitCoupling::gauss_seidel(vec![0, 1], 1).unwrap(),
+        ExplicitCoupling::gauss_seidel(vec![0, 1], 1),
         grid(),
         None,
     )
@@ -136,7 +136,7 @@ fn gauss_seidel_never_gets_after_set_and_follows_the_sequence_every_step() {
     let sequence = vec![2, 1, 0]; // A, F, B
     let mut run = Run::new(
         feedthrough_chain(&log),
-        Box::new(ExplicitCoupling::gauss_seidel(sequence, 2).unwrap()),
+        Box::new(ExplicitCoupling::gauss_seidel(sequence, 2)),
         grid(),
         None,
     )
@@ -178,11 +178,19 @@ fn gauss_seidel_never_gets_after_set_and_follows_the_sequence_every_step() {
 
 #[test]
 fn gauss_seidel_sequence_must_list_each_module_once() {
-    assert!(ExplicitCoupling::gauss_seidel(vec![0, 0], 0).is_err());
     let log = CallLog::default();
     let err = Run::new(
         feedthrough_chain(&log),
-        Box::new(ExplicitCoupling::gauss_seidel(vec![2, 0], 0).unwrap()),
+        Box::new(ExplicitCoupling::gauss_seidel(vec![2, 1, 1], 0)),
+        grid(),
+        None,
+    )
+    .err()
+    .unwrap();
+    assert!(alloc::format!("{err}").contains("twice"), "{err}");
+    let err = Run::new(
+        feedthrough_chain(&log),
+        Box::new(ExplicitCoupling::gauss_seidel(vec![2, 0], 0)),
         grid(),
         None,
     )
@@ -191,7 +199,7 @@ fn gauss_seidel_sequence_must_list_each_module_once() {
     assert!(alloc::format!("{err}").contains("`F`"), "{err}");
     let err = Run::new(
         feedthrough_chain(&log),
-        Box::new(ExplicitCoupling::gauss_seidel(vec![2, 1, 0, 3], 0).unwrap()),
+        Box::new(ExplicitCoupling::gauss_seidel(vec![2, 1, 0, 3], 0)),
         grid(),
         None,
     )
