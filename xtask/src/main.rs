@@ -14,6 +14,7 @@ mod serve;
 mod setup;
 mod shell;
 mod test;
+mod tidy;
 mod wasm;
 
 use shell::Result;
