@@ -79,9 +79,7 @@ impl Apt {
             run(apt_get().arg("update").arg("-q"))?;
             self.updated = true;
         }
-        run(apt_get()
-            .args(["install", "-y", "-q", "--no-install-recommends"])
-            .args(&missing))
+        run(apt_get().args(["install", "-y", "-q"]).args(&missing))
     }
 }
 

@@ -172,3 +172,19 @@ pub fn fmt_duration(d: Duration) -> String {
         format!("{s:.1} s")
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_hanging_command_is_killed_at_the_limit() {
+        // `sleep 30` would succeed if it were left to finish; Ok(false) means it was killed.
+        let ok = run_with_timeout(Command::new("sleep").arg("30"), Duration::from_millis(300));
+        assert_eq!(ok, Ok(false));
+        assert_eq!(
+            run_with_timeout(&mut Command::new("true"), Duration::from_secs(10)),
+            Ok(true)
+        );
+    }
+}
