@@ -104,7 +104,7 @@ impl MonolithicReference {
     }
 
     fn walk(&self, h: f64, n_steps: u32, forward: bool) -> Result<Vec<Vec<f64>>, MasterError> {
-        if !(h > 0.0) || !h.is_finite() {
+        if !(h.is_finite() && h > 0.0) {
             return Err(MasterError::InvalidSettings(format!("monolithic reference: step {h} s must be finite and > 0")));
         }
         let sign = if forward { 1.0 } else { -1.0 };

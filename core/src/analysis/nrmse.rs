@@ -25,7 +25,7 @@ pub fn global_nrmse(reference: &[Vec<f64>], cosim: &[Vec<f64>]) -> Option<f64> {
         let n = r.len() as f64;
         let mean = r.iter().sum::<f64>() / n;
         let var = r.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / n;
-        if !(var > 0.0) || !var.is_finite() {
+        if !(var.is_finite() && var > 0.0) {
             continue;
         }
         let mse = r.iter().zip(c).map(|(a, b)| (b - a) * (b - a)).sum::<f64>() / n;

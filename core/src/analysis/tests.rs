@@ -3,7 +3,7 @@
 use super::*;
 use crate::error::MasterError;
 use crate::models::instantiate;
-use crate::models::two_mass_oscillator::{monolithic_a, Mass1Params, Mass2Params, MASS1_ID, MASS2_ID};
+use crate::models::two_mass_oscillator::{exact_outputs, monolithic_a, Mass1Params, Mass2Params, MASS1_ID, MASS2_ID};
 use crate::module::{InstantiateOptions, Subsystem};
 use crate::scenario::SolverSpec;
 use alloc::collections::BTreeMap;
@@ -84,4 +84,22 @@ fn feedthrough_loop_is_closed_through_inverse_of_i_minus_dl() {
     assert!(matches!(singular, Err(MasterError::SingularMatrix { .. })), "{singular:?}");
     let wrong_l = MonolithicReference::new(&[block(-1.0, 1.0, 1.0, 0.0, 1.0)], &DMatrix::zeros(2, 1));
     assert!(matches!(wrong_l, Err(MasterError::InvalidSettings(_))));
+}
+
+#[test]
+fn two_mass_reference_outputs_match_the_closed_form_exponential() {
+    let mut s1 = subsystem(MASS1_ID, &[], &SolverSpec::Exact);
+    let mut s2 = subsystem(MASS2_ID, &[], &SolverSpec::Exact);
+    let blocks = [LinearBlock::from_subsystem(&mut s1).expect("block 1"), LinearBlock::from_subsystem(&mut s2).expect("block 2")];
+    let r = MonolithicReference::new(&blocks, &two_mass_l()).expect("reference");
+    let h = 1e-4;
+    let rows = r.outputs_at_offsets(h, 300).expect("outputs");
+    let (p1, p2) = (Mass1Params::default(), Mass2Params::default());
+    for k in [0usize, 1, 17, 300] {
+        let want = exact_outputs(&p1, &p2, k as f64 * h).expect("exact");
+        for j in 0..3 {
+            let scale = [0.01, 10.0, 2e3][j]; // amplitudes of s1, v1, Fk
+            assert!(libm::fabs(rows[k][j] - want[j]) < 1e-11 * scale, "k = {k}, output {j}: {} vs {}", rows[k][j], want[j]);
+        }
+    }
 }

@@ -65,8 +65,7 @@ impl Instance {
     /// Returns false if `kind` is neither, so the module handles it.
     pub fn set(&mut self, kind: VarKind, vr: ValueRef, value: f64) -> Result<bool, ModuleError> {
         match kind {
-            VarKind::State(i) | VarKind::Input(i) if !value.is_finite() => {
-                let _ = i;
+            VarKind::State(_) | VarKind::Input(_) if !value.is_finite() => {
                 Err(ModuleError::invalid(format!("value reference {}: value must be finite, got {value}", vr.0)))
             }
             VarKind::State(i) => {

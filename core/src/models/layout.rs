@@ -40,6 +40,9 @@ pub(crate) enum VarKind {
     Output(usize),
 }
 
+/// A group size and the constructor of its role.
+type Group = (usize, fn(usize) -> VarKind);
+
 /// Sizes of the five variable groups.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Layout {
@@ -53,7 +56,7 @@ impl Layout {
     /// The role of `vr`, or `UnknownValueRef`.
     pub fn classify(&self, vr: ValueRef) -> Result<VarKind, ModuleError> {
         let mut i = vr.0 as usize;
-        let groups: [(usize, fn(usize) -> VarKind); 5] = [
+        let groups: [Group; 5] = [
             (self.np, VarKind::Parameter),
             (self.nx, VarKind::State),
             (self.nx, VarKind::Derivative),

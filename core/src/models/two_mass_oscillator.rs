@@ -22,10 +22,10 @@
 //!
 //! Parameters (defaults from digest §5.1 and §5.2): m₁ = m₂ = 10 kg, c₁ = 1e6 N/m,
 //! c₂ = 1e7 N/m, d₁ = 1 N·s/m, d₂ = 2 N·s/m, c_k = 2e5 N/m, d_k = 5e2 N·s/m. Start values:
-//! s₁ = 0.01 m, everything else 0 (the paper gives none; digest §4 "[not in seed]").
+//! s₁ = 0.01 m, everything else 0 (the paper gives none; digest §4 "\[not in seed\]").
 //!
 //! Coupled by `Fk → Mass1.Fk`, `s1 → Mass2.s1`, `v1 → Mass2.v1`, the two halves form the
-//! monolithic oscillator [`monolithic_a`] (digest §5.1 "[derived] Monolithic A*").
+//! monolithic oscillator [`monolithic_a`] (digest §5.1 "\[derived\] Monolithic A*").
 
 use super::layout::PortSpec;
 use super::linear_state_space::{LinearSpec, LinearStateSpace};
@@ -204,7 +204,7 @@ pub fn mass2_matrices(p: &Mass2Params) -> (DMatrix<f64>, DMatrix<f64>, DMatrix<f
     (a, b, c, d)
 }
 
-/// Monolithic `A*` for the state `[s₁, v₁, s₂, v₂]` (digest §5.1 "[derived] Monolithic A*"):
+/// Monolithic `A*` for the state `[s₁, v₁, s₂, v₂]` (digest §5.1 "\[derived\] Monolithic A*"):
 /// `m₁v₁' = −c₁s₁ − d₁v₁ + c_k(s₂ − s₁) + d_k(v₂ − v₁)`,
 /// `m₂v₂' = −(c_k + c₂)s₂ − (d_k + d₂)v₂ + c_k s₁ + d_k v₁`.
 pub fn monolithic_a(p1: &Mass1Params, p2: &Mass2Params) -> DMatrix<f64> {
@@ -365,4 +365,24 @@ pub fn mass1_ode(p: &Mass1Params, integrator: Integrator) -> Result<OdeModule<Ma
 pub fn mass2_ode(p: &Mass2Params, integrator: Integrator) -> Result<OdeModule<Mass2Ode>, ModuleError> {
     check("m2", p.m2, Range::Positive)?;
     OdeModule::new(Mass2Ode(*p), integrator)
+}
+
+/// Monolithic `C*` for the outputs `[s₁, v₁, F_k]` with `F_k = c_k(s₂ − s₁) + d_k(v₂ − v₁)`
+/// (digest §5.1 "\[derived\] Monolithic A*", C* rows).
+pub fn monolithic_c(p2: &Mass2Params) -> DMatrix<f64> {
+    DMatrix::from_row_slice(3, 4, &[
+        1.0, 0.0, 0.0, 0.0,
+        0.0, 1.0, 0.0, 0.0,
+        -p2.ck, -p2.dk, p2.ck, p2.dk,
+    ])
+}
+
+/// Exact coupled outputs `[s₁, v₁, F_k]` at time `t` after the start (digest eqn (36):
+/// `y(t) = C* e^{A* t} x0`), from the start values in the parameters. `None` if the
+/// exponential fails (non-finite `t` or parameters).
+pub fn exact_outputs(p1: &Mass1Params, p2: &Mass2Params, t: f64) -> Option<[f64; 3]> {
+    let x0 = DVector::from_row_slice(&[p1.x1, p1.x2, p2.x1, p2.x2]);
+    let x = crate::solvers::expm(&(monolithic_a(p1, p2) * t))? * x0;
+    let y = monolithic_c(p2) * x;
+    Some([y[0], y[1], y[2]])
 }

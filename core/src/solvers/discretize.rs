@@ -34,7 +34,7 @@ pub struct Discretization {
 pub fn discretize(a: &DMatrix<f64>, b: &DMatrix<f64>, h: f64, p: usize) -> Option<Discretization> {
     let n = a.nrows();
     let m = b.ncols();
-    if a.ncols() != n || b.nrows() != n || p > MAX_INPUT_ORDER || !(h > 0.0) || !h.is_finite() {
+    if a.ncols() != n || b.nrows() != n || p > MAX_INPUT_ORDER || !(h.is_finite() && h > 0.0) {
         return None;
     }
     let dim = n + m * (p + 1);

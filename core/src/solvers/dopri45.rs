@@ -99,7 +99,7 @@ impl Dopri45 {
         }
         let d2 = self.norm(&rest[1], x, x) / h0;
         let dm = d1.max(d2);
-        let h1 = if !(dm > 1e-15) { (h0 * 1e-3).max(1e-6) } else { libm::pow(0.01 / dm, 0.2) };
+        let h1 = if dm > 1e-15 { libm::pow(0.01 / dm, 0.2) } else { (h0 * 1e-3).max(1e-6) };
         (100.0 * h0).min(h1).min(hmax)
     }
 

@@ -11,7 +11,7 @@ use nalgebra::DMatrix;
 /// double precision without scaling (Higham 2005, Table 2.3, θ_m).
 const THETA: [(usize, f64); 5] = [
     (3, 1.495_585_217_958_292e-2),
-    (5, 2.539_398_330_063_230e-1),
+    (5, 2.539_398_330_063_23e-1),
     (7, 9.504_178_996_162_932e-1),
     (9, 2.097_847_961_257_068),
     (13, 5.371_920_351_148_152),
@@ -112,7 +112,7 @@ fn pade_low(a: &DMatrix<f64>, b: &[f64], id: &DMatrix<f64>) -> (DMatrix<f64>, DM
     while j <= m {
         p = &p * &a2; // A^j
         v += &p * b[j];
-        if j + 1 <= m {
+        if j < m {
             u_inner += &p * b[j + 1];
         }
         j += 2;

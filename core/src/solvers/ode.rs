@@ -102,7 +102,7 @@ pub(crate) fn check_call(n: usize, x: &[f64], ws: &Workspace, t0: f64, t1: f64) 
     if x.len() != n || ws.dim() != n {
         return Err(SolverError::InvalidSettings("state and workspace dimensions differ from the system"));
     }
-    if !(t1 > t0) || !t0.is_finite() || !t1.is_finite() {
+    if !(t0.is_finite() && t1.is_finite() && t1 > t0) {
         return Err(SolverError::InvalidSettings("the interval must be finite with t1 > t0"));
     }
     Ok(())

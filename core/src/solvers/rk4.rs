@@ -14,11 +14,11 @@ pub struct Rk4 {
 impl Rk4 {
     /// Number of equal micro-steps for an interval of length `len`.
     pub fn micro_steps(&self, len: f64) -> Result<u32, SolverError> {
-        if !(self.max_step > 0.0) || !self.max_step.is_finite() {
+        if !(self.max_step.is_finite() && self.max_step > 0.0) {
             return Err(SolverError::InvalidSettings("RK4 step must be finite and > 0"));
         }
         let ratio = len / self.max_step;
-        if !(ratio <= u32::MAX as f64) {
+        if ratio.is_nan() || ratio > u32::MAX as f64 {
             return Err(SolverError::InvalidSettings("RK4 step too small for the interval"));
         }
         let mut n = (libm::ceil(ratio) as u32).max(1);

@@ -74,7 +74,7 @@ fn scalar_step_matches_closed_form_for_input_orders_0_to_4() {
         for (coeffs, x_start) in [(full, x0), (top, 0.0)] {
             let m1 = |v: f64| DMatrix::from_element(1, 1, v);
             let mut m = started(spec(m1(a), m1(b), m1(c), m1(d), DVector::from_element(1, x_start)));
-            set_poly(&mut m, &[coeffs.clone()]);
+            set_poly(&mut m, core::slice::from_ref(&coeffs));
             m.do_step(0.0, h, true).expect("step");
             let mut want = libm::exp(a * h) * x_start;
             let mut u_end = 0.0;
@@ -121,8 +121,8 @@ fn four_state_modal_step_matches_closed_form_for_input_orders_0_to_4() {
         let mut z = DVector::zeros(4);
         for i in 0..4 {
             z[i] = libm::exp(lambda[i] * h) * z0[i];
-            for k in 0..=p {
-                let uk = DVector::from_row_slice(&[coeffs[0][k], coeffs[1][k]]);
+            for (k, (c0, c1)) in coeffs[0].iter().zip(&coeffs[1]).enumerate() {
+                let uk = DVector::from_row_slice(&[*c0, *c1]);
                 z[i] += (vb.row(i) * uk)[0] * gamma_scalar(lambda[i], h, k);
             }
         }

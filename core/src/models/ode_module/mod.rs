@@ -172,11 +172,11 @@ impl<M: OdeModel> OdeModule<M> {
     /// Evaluates `f` and `g` at `(t, x + e·dx, u + e·du)` into the `plus` (or `minus`) buffers.
     fn eval_shifted(&mut self, t: f64, e: f64, dx: &[f64], du: &[f64], plus: bool) {
         let u0 = self.inst.u.coeffs().column(0);
-        for i in 0..self.nx {
-            self.fd.x[i] = self.inst.x[i] + e * dx[i];
+        for ((xs, x), d) in self.fd.x.iter_mut().zip(self.inst.x.iter()).zip(dx) {
+            *xs = x + e * d;
         }
-        for i in 0..self.fd.u.len() {
-            self.fd.u[i] = u0[i] + e * du[i];
+        for ((us, u), d) in self.fd.u.iter_mut().zip(u0.iter()).zip(du) {
+            *us = u + e * d;
         }
         let (f, y) = if plus {
             (&mut self.fd.f_plus, &mut self.fd.y_plus)
@@ -187,14 +187,20 @@ impl<M: OdeModel> OdeModule<M> {
         self.model.output(t, &self.fd.x, &self.fd.u, y);
     }
 
-    /// Step size for a central difference along `(dx, du)` at the current point.
+    /// Step `e` for a central difference along `(dx, du)` at the current point:
+    /// `e·max|d| = FD_REL_STEP · max(1, |z_j| over the seeded components j)`, so the
+    /// perturbation is relative to the values actually moved (not to unrelated large ones).
     fn fd_step(&self, dx: &[f64], du: &[f64]) -> Option<f64> {
         let dir = dx.iter().chain(du).fold(0.0f64, |m, v| m.max(libm::fabs(*v)));
         if dir == 0.0 {
             return None;
         }
         let u0 = self.inst.u.coeffs().column(0);
-        let scale = self.inst.x.iter().chain(u0.iter()).fold(1.0f64, |m, v| m.max(libm::fabs(*v)));
+        let values = self.inst.x.iter().chain(u0.iter());
+        let scale = values
+            .zip(dx.iter().chain(du))
+            .filter(|(_, d)| **d != 0.0)
+            .fold(1.0f64, |m, (v, _)| m.max(libm::fabs(*v)));
         Some(FD_REL_STEP * scale / dir)
     }
 }
