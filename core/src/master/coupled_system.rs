@@ -2,6 +2,9 @@
 //! coupling graph and the stacked outputs at the current communication point.
 //! Algorithms drive it through the small helpers here, which map module failures to
 //! [`MasterError`]s naming the module and the time.
+//!
+//! Typical use: `new` → `initialize` → (optionally read linear blocks or states from the
+//! subsystems, which are then in Step Mode with nothing set) → [`super::Run::new`].
 
 use crate::coupling::{CouplingGraph, Port};
 use crate::error::{CosimError, MasterError};
@@ -64,6 +67,12 @@ impl CoupledSystem {
     /// Stacked outputs at the current communication point.
     pub fn outputs(&self) -> &[f64] {
         &self.outputs
+    }
+
+    /// Stacked outputs, writable for algorithms that correct the exchanged outputs (e.g. a
+    /// model-based corrector exchanging ȳ instead of the raw y, seed-000 digest §8 item 1).
+    pub fn outputs_mut(&mut self) -> &mut [f64] {
+        &mut self.outputs
     }
 
     /// Start time given to [`Self::initialize`], once it succeeded.

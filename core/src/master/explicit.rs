@@ -239,7 +239,7 @@ impl ExplicitWork {
     /// interpolation through the new sample at `t + h` and the newest `q` old ones.
     pub(super) fn begin(&mut self, t: f64, h: f64, interpolate: bool) -> Result<(), MasterError> {
         let mut times = [0.0; MAX_ORDER + 1];
-        let q = self.order.min(self.history.len() - 1);
+        let q = self.order.min(self.history.len().saturating_sub(1));
         for (j, tj) in times.iter_mut().enumerate().take(q + 1) {
             *tj = self.history.time(j);
         }

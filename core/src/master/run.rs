@@ -135,6 +135,11 @@ impl Run {
         &self.system
     }
 
+    /// Ends the run and returns the system (e.g. to terminate it or inspect modules).
+    pub fn into_system(self) -> CoupledSystem {
+        self.system
+    }
+
     /// The algorithm's short name.
     pub fn algorithm_name(&self) -> &'static str {
         self.algorithm.name()
