@@ -75,7 +75,11 @@ const INPUT_ORDER_NEEDED: [&str; MAX_ORDER + 1] = [
 impl ExplicitCoupling {
     /// `scheme` with extrapolation order `extrapolation_order`.
     pub fn new(scheme: Scheme, extrapolation_order: u32) -> Self {
-        ExplicitCoupling { scheme, order: extrapolation_order, work: None }
+        ExplicitCoupling {
+            scheme,
+            order: extrapolation_order,
+            work: None,
+        }
     }
 
     /// Jacobi with extrapolation order `order`.

@@ -29,14 +29,9 @@ fn missing_input_derivative_order_is_refused_before_the_first_step() {
         ],
         &[("src.y", "int.u")],
     );
-    let err = Run::new(
-        sys,
-        Box::new(ExplicitCoupling::jacobi(2)),
-        grid(),
-        None,
-    )
-    .err()
-    .unwrap();
+    let err = Run::new(sys, Box::new(ExplicitCoupling::jacobi(2)), grid(), None)
+        .err()
+        .unwrap();
     match &err {
         MasterError::MissingCapability {
             module, capability, ..
@@ -66,7 +61,10 @@ fn missing_input_derivative_order_is_refused_before_the_first_step() {
 fn order_above_four_is_refused_before_the_first_step() {
     let log = CallLog::default();
     let sys = system(
-        vec![("src", source(libm::sin).log_to(&log, "src")), ("int", integrator(0.0, 4))],
+        vec![
+            ("src", source(libm::sin).log_to(&log, "src")),
+            ("int", integrator(0.0, 4)),
+        ],
         &[("src.y", "int.u")],
     );
     let r = Run::new(sys, Box::new(ExplicitCoupling::jacobi(5)), grid(), None);
@@ -83,13 +81,7 @@ fn diverging_output_names_the_signal_and_the_time() {
         ],
         &[("src.y", "int.u")],
     );
-    let mut run = Run::new(
-        sys,
-        Box::new(ExplicitCoupling::jacobi(0)),
-        grid(),
-        None,
-    )
-    .unwrap();
+    let mut run = Run::new(sys, Box::new(ExplicitCoupling::jacobi(0)), grid(), None).unwrap();
     let mut rec = TimeSeriesRecorder::new();
     let err = run.advance(100, &mut rec).unwrap_err();
     match &err {

@@ -35,13 +35,7 @@ fn initial_outputs_are_consistent_through_a_feedthrough_chain() {
         h: 0.25,
         steps: 2,
     };
-    let mut run = Run::new(
-        sys,
-        Box::new(ExplicitCoupling::jacobi(0)),
-        grid,
-        None,
-    )
-    .unwrap();
+    let mut run = Run::new(sys, Box::new(ExplicitCoupling::jacobi(0)), grid, None).unwrap();
     let mut rec = TimeSeriesRecorder::new();
     assert!(run.advance(10, &mut rec).unwrap());
     assert_eq!(rec.time, vec![0.5, 0.75, 1.0]);
@@ -57,11 +51,5 @@ fn run_refuses_a_system_initialised_at_another_time() {
         h: 0.5,
         steps: 2,
     };
-    assert!(Run::new(
-        sys,
-        Box::new(ExplicitCoupling::jacobi(0)),
-        grid,
-        None
-    )
-    .is_err());
+    assert!(Run::new(sys, Box::new(ExplicitCoupling::jacobi(0)), grid, None).is_err());
 }

@@ -3,6 +3,7 @@
 
 mod convergence;
 mod failures;
+mod feedback;
 mod initialize;
 mod sequence;
 
