@@ -83,13 +83,12 @@ fn jacobi_on_integrators_is_adams_bashforth() {
             xs.push(next);
         }
         for (k, x) in xs[p..].iter().enumerate() {
-            for i in 0..2 {
+            for (i, want) in x.iter().enumerate() {
                 let got = rec.columns[i][k];
                 assert!(
-                    (got - x[i]).abs() < 1e-13,
-                    "p = {p}, step {k}, x{}: {got} vs {}",
-                    i + 1,
-                    x[i]
+                    (got - want).abs() < 1e-13,
+                    "p = {p}, step {k}, x{}: {got} vs {want}",
+                    i + 1
                 );
             }
         }
