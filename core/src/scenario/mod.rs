@@ -1,10 +1,14 @@
-//! The scenario format (JSON), its validation, presets and the high-level `Simulation`
+//! The scenario format (JSON), its validation, presets and the high-level [`Simulation`]
 //! that the CLI and the page's worker drive.
 
 mod parse;
 mod presets;
 mod schema;
+mod simulation;
+mod validate;
 
 pub use parse::{parse, to_json, MAX_SCENARIO_BYTES};
 pub use presets::{preset, presets, Preset};
 pub use schema::*;
+pub use simulation::{summary, Signal, Simulation, SimulationResult};
+pub use validate::{ValidatedScenario, MAX_EXTRAPOLATION_ORDER, MAX_MACRO_STEPS};

@@ -1,0 +1,71 @@
+//! What each command does. Errors come back as the message printed after `error:`.
+
+use crate::args::{Command, USAGE};
+use cosim_core::scenario::{self, Simulation};
+use std::io::{Read, Write};
+use std::path::Path;
+
+pub fn execute(command: Command) -> Result<(), String> {
+    match command {
+        Command::Help => {
+            println!("{USAGE}");
+            Ok(())
+        }
+        Command::Presets => {
+            for p in scenario::presets() {
+                println!("{:<28} {}", p.id, p.scenario.title);
+            }
+            Ok(())
+        }
+        Command::Preset(name) => {
+            let s = scenario::preset(&name).ok_or_else(|| {
+                let ids: Vec<&str> = scenario::presets().iter().map(|p| p.id).collect();
+                format!("no preset named `{name}`; presets are {}", ids.join(", "))
+            })?;
+            println!("{}", scenario::to_json(&s));
+            Ok(())
+        }
+        Command::Models => {
+            for m in cosim_core::models::catalog() {
+                println!("{}: {}", m.id, m.summary);
+                for p in &m.parameters {
+                    let start = p.start.map(|v| format!("{v}")).unwrap_or_default();
+                    println!("    {:<8} {:>10} {:<8} {}", p.name, start, p.unit, p.description);
+                }
+            }
+            Ok(())
+        }
+        Command::Validate(path) => {
+            let v = load(&path)?;
+            println!("ok: {} modules, {} macro-steps", v.scenario.modules.len(), v.grid.steps);
+            Ok(())
+        }
+        Command::Run { scenario, out } => {
+            let v = load(&scenario)?;
+            let mut sim = Simulation::new(&v).map_err(|e| e.to_string())?;
+            sim.run_to_end().map_err(|e| e.to_string())?;
+            let csv = sim.to_csv();
+            match out {
+                Some(file) => std::fs::write(&file, csv)
+                    .map_err(|e| format!("cannot write {}: {e}", file.display()))?,
+                None => std::io::stdout()
+                    .write_all(csv.as_bytes())
+                    .map_err(|e| format!("cannot write to standard output: {e}"))?,
+            }
+            eprintln!("{}", scenario::summary(&sim));
+            Ok(())
+        }
+    }
+}
+
+fn load(path: &Path) -> Result<scenario::ValidatedScenario, String> {
+    let text = if path.as_os_str() == "-" {
+        let mut s = String::new();
+        std::io::stdin().read_to_string(&mut s).map_err(|e| format!("cannot read standard input: {e}"))?;
+        s
+    } else {
+        std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?
+    };
+    let s = scenario::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    s.validate().map_err(|e| format!("{}: {e}", path.display()))
+}

@@ -1,0 +1,239 @@
+//! Turning a parsed [`Scenario`] into a [`ValidatedScenario`]: every check a run would
+//! otherwise fail on later, reported with the JSON path of the field to fix.
+
+use super::schema::{Algorithm, Scenario, StartUp};
+use crate::coupling::CouplingGraph;
+use crate::error::{CouplingError, ScenarioError};
+use crate::models;
+use crate::module::ModuleDescription;
+use crate::time::FixedGrid;
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+/// Most macro-steps one run may take (a bound on memory for the recorded results).
+pub const MAX_MACRO_STEPS: u32 = 2_000_000;
+/// Highest polynomial extrapolation order.
+pub const MAX_EXTRAPOLATION_ORDER: u32 = 4;
+
+/// A scenario that passed every check, with the derived run settings.
+#[derive(Clone, Debug)]
+pub struct ValidatedScenario {
+    /// The scenario as written.
+    pub scenario: Scenario,
+    /// Macro-step grid of the run.
+    pub grid: FixedGrid,
+    /// Gauss-Seidel order as module indices (scenario order for Jacobi).
+    pub sequence: Vec<usize>,
+    /// Every module is linear time-invariant, so the exact monolithic reference exists.
+    pub reference_available: bool,
+    /// Stacked output names, `module.output`.
+    pub output_names: Vec<String>,
+}
+
+impl Scenario {
+    /// Checks the scenario; the error names the field path.
+    pub fn validate(&self) -> Result<ValidatedScenario, ScenarioError> {
+        let descriptions = self.module_descriptions()?;
+        let graph = self.coupling_graph(&descriptions)?;
+        let m = &self.master;
+        if !(m.macro_step.is_finite() && m.macro_step > 0.0) {
+            return Err(ScenarioError::at(
+                "master.macro_step",
+                format!("expected a positive number of seconds, got {}", m.macro_step),
+            ));
+        }
+        if m.extrapolation_order > MAX_EXTRAPOLATION_ORDER {
+            return Err(ScenarioError::at(
+                "master.extrapolation_order",
+                format!("expected 0 to {MAX_EXTRAPOLATION_ORDER}, got {}", m.extrapolation_order),
+            ));
+        }
+        let grid = self.grid()?;
+        let sequence = self.sequence()?;
+        let reference_available = descriptions.iter().all(|(_, d)| {
+            let c = &d.capabilities;
+            c.x_linear_time_invariant && c.x_exposes_states && c.provides_directional_derivatives
+        });
+        if m.start_up == StartUp::ExactHistory && !reference_available {
+            let culprit = descriptions
+                .iter()
+                .find(|(_, d)| !d.capabilities.x_linear_time_invariant)
+                .map(|(n, _)| n.as_str())
+                .unwrap_or("?");
+            return Err(ScenarioError::at(
+                "master.start_up",
+                format!(
+                    "exact_history needs the exact monolithic solution, which exists only when every \
+                     module is linear and solved exactly; module `{culprit}` is not (use ramp_up)"
+                ),
+            ));
+        }
+        let output_names = graph.output_names();
+        for (i, p) in self.plot.iter().enumerate() {
+            if !output_names.contains(p) {
+                return Err(ScenarioError::at(
+                    format!("plot[{i}]"),
+                    format!("`{p}` is not an output; outputs are {}", output_names.join(", ")),
+                ));
+            }
+        }
+        Ok(ValidatedScenario {
+            scenario: self.clone(),
+            grid,
+            sequence,
+            reference_available,
+            output_names,
+        })
+    }
+
+    fn module_descriptions(&self) -> Result<Vec<(String, ModuleDescription)>, ScenarioError> {
+        let mut out: Vec<(String, ModuleDescription)> = Vec::with_capacity(self.modules.len());
+        if self.modules.is_empty() {
+            return Err(ScenarioError::at("modules", "a scenario needs at least one module"));
+        }
+        for (i, spec) in self.modules.iter().enumerate() {
+            let path = format!("modules[{i}]");
+            let valid_name = !spec.name.is_empty()
+                && spec.name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+            if !valid_name {
+                return Err(ScenarioError::at(
+                    format!("{path}.name"),
+                    format!("`{}`: use letters, digits and `_` only", spec.name),
+                ));
+            }
+            if out.iter().any(|(n, _)| *n == spec.name) {
+                return Err(ScenarioError::at(
+                    format!("{path}.name"),
+                    format!("`{}` is used by another module", spec.name),
+                ));
+            }
+            let Some(info) = models::catalog().into_iter().find(|m| m.id == spec.model) else {
+                let known: Vec<&str> = models::catalog().iter().map(|m| m.id).collect();
+                return Err(ScenarioError::at(
+                    format!("{path}.model"),
+                    format!("unknown model `{}`; built-in models are {}", spec.model, known.join(", ")),
+                ));
+            };
+            for (name, value) in &spec.parameters {
+                if !info.parameters.iter().any(|p| p.name == *name) {
+                    return Err(ScenarioError::at(
+                        format!("{path}.parameters.{name}"),
+                        format!("model `{}` has no parameter `{name}`", spec.model),
+                    ));
+                }
+                if !value.is_finite() {
+                    return Err(ScenarioError::at(
+                        format!("{path}.parameters.{name}"),
+                        format!("expected a finite number, got {value}"),
+                    ));
+                }
+            }
+            let module = models::instantiate(&spec.model, &spec.parameters, &spec.solver)
+                .map_err(|e| {
+                    let msg = e.to_string();
+                    let field = spec
+                        .parameters
+                        .keys()
+                        .find(|k| msg.contains(&format!("`{k}`")))
+                        .map(|k| format!("{path}.parameters.{k}"))
+                        .unwrap_or_else(|| format!("{path}.solver"));
+                    ScenarioError::at(field, msg)
+                })?;
+            out.push((spec.name.clone(), module.description().clone()));
+        }
+        Ok(out)
+    }
+
+    fn coupling_graph(
+        &self,
+        descriptions: &[(String, ModuleDescription)],
+    ) -> Result<CouplingGraph, ScenarioError> {
+        let pairs: Vec<(String, String)> =
+            self.connections.iter().map(|c| (c.from.clone(), c.to.clone())).collect();
+        CouplingGraph::build(descriptions, &pairs).map_err(|e| self.locate(e))
+    }
+
+    /// The path of the connection an error is about.
+    fn locate(&self, e: CouplingError) -> ScenarioError {
+        let find = |port: &str, from_side: bool| {
+            self.connections.iter().enumerate().rev().find_map(|(i, c)| {
+                let (side, text) = if from_side { ("from", &c.from) } else { ("to", &c.to) };
+                (text == port || text.starts_with(&format!("{port}."))).then(|| format!("connections[{i}].{side}"))
+            })
+        };
+        let path = match &e {
+            CouplingError::UnknownModule(m) => find(m, true).or_else(|| find(m, false)),
+            CouplingError::UnknownVariable { module, variable } => {
+                let p = format!("{module}.{variable}");
+                find(&p, true).or_else(|| find(&p, false))
+            }
+            CouplingError::NotAnOutput(p) => find(p, true),
+            CouplingError::NotAnInput(p) | CouplingError::InputConnectedTwice(p) => find(p, false),
+            CouplingError::UnitMismatch { to, .. } => find(to, false),
+            CouplingError::UnconnectedInput(_) | CouplingError::AlgebraicLoop(_) => None,
+        };
+        ScenarioError::at(path.unwrap_or_else(|| "connections".into()), e.to_string())
+    }
+
+    fn grid(&self) -> Result<FixedGrid, ScenarioError> {
+        let (start, stop, h) = (self.run.start, self.run.stop, self.master.macro_step);
+        if !start.is_finite() {
+            return Err(ScenarioError::at("run.start", format!("expected a finite time, got {start}")));
+        }
+        if !(stop.is_finite() && stop > start) {
+            return Err(ScenarioError::at(
+                "run.stop",
+                format!("expected a time after run.start ({start} s), got {stop}"),
+            ));
+        }
+        let steps = (stop - start) / h;
+        if steps > f64::from(MAX_MACRO_STEPS) {
+            return Err(ScenarioError::at(
+                "master.macro_step",
+                format!(
+                    "{h} s over {} s is {steps:.0} macro-steps; at most {MAX_MACRO_STEPS} are allowed",
+                    stop - start
+                ),
+            ));
+        }
+        let grid = FixedGrid::covering(start, stop, h);
+        if grid.steps == 0 {
+            return Err(ScenarioError::at(
+                "master.macro_step",
+                format!("{h} s is longer than the simulated interval of {} s", stop - start),
+            ));
+        }
+        Ok(grid)
+    }
+
+    fn sequence(&self) -> Result<Vec<usize>, ScenarioError> {
+        let n = self.modules.len();
+        if self.master.algorithm == Algorithm::Jacobi || self.master.sequence.is_empty() {
+            return Ok((0..n).collect());
+        }
+        let mut order = Vec::with_capacity(n);
+        for (i, name) in self.master.sequence.iter().enumerate() {
+            let Some(k) = self.modules.iter().position(|m| m.name == *name) else {
+                return Err(ScenarioError::at(
+                    format!("master.sequence[{i}]"),
+                    format!("no module named `{name}`"),
+                ));
+            };
+            if order.contains(&k) {
+                return Err(ScenarioError::at(
+                    format!("master.sequence[{i}]"),
+                    format!("`{name}` appears twice"),
+                ));
+            }
+            order.push(k);
+        }
+        if order.len() != n {
+            return Err(ScenarioError::at(
+                "master.sequence",
+                "must list every module exactly once (or be empty for the scenario order)",
+            ));
+        }
+        Ok(order)
+    }
+}
