@@ -68,6 +68,75 @@ pub fn expm(a: &DMatrix<f64>) -> Option<DMatrix<f64>> {
     if n == 0 {
         return Some(DMatrix::zeros(0, 0));
     }
+    // e^A = D e^{D⁻¹ A D} D⁻¹ with D diagonal (powers of 2, so exact): balancing keeps small
+    // entries of badly scaled matrices (e.g. [[0, 1], [−ω², 0]] with ω ≫ 1) accurate to
+    // relative, not absolute, rounding, which matters when e^{Ah} is applied many times.
+    let (balanced, d) = balance(a);
+    let mut e = expm_balanced(&balanced)?;
+    for j in 0..n {
+        for i in 0..n {
+            e[(i, j)] *= d[i] / d[j];
+        }
+    }
+    if e.iter().all(|v| v.is_finite()) {
+        Some(e)
+    } else {
+        None
+    }
+}
+
+/// Parlett–Reinsch balancing with radix 2 (Parlett & Reinsch 1969, Numer. Math. 13;
+/// LAPACK `dgebal` without permutation): returns `B = D⁻¹ A D` and the diagonal of `D`,
+/// with off-diagonal row and column 1-norms of `B` of similar size.
+fn balance(a: &DMatrix<f64>) -> (DMatrix<f64>, alloc::vec::Vec<f64>) {
+    let n = a.nrows();
+    let mut b = a.clone();
+    let mut d = alloc::vec![1.0; n];
+    // Bounded sweeps: each sweep changes scales by powers of 2 only; 64 is far beyond need.
+    for _ in 0..64 {
+        let mut converged = true;
+        for i in 0..n {
+            let mut c = 0.0;
+            let mut r = 0.0;
+            for j in 0..n {
+                if j != i {
+                    c += libm::fabs(b[(j, i)]);
+                    r += libm::fabs(b[(i, j)]);
+                }
+            }
+            if c == 0.0 || r == 0.0 {
+                continue;
+            }
+            let s = c + r;
+            let mut f = 1.0;
+            let mut cc = c;
+            while cc < r / 2.0 && f < 1e150 {
+                f *= 2.0;
+                cc *= 4.0;
+            }
+            while cc > r * 2.0 && f > 1e-150 {
+                f /= 2.0;
+                cc /= 4.0;
+            }
+            if (c * f + r / f) < 0.95 * s {
+                converged = false;
+                d[i] *= f;
+                for j in 0..n {
+                    b[(i, j)] /= f;
+                    b[(j, i)] *= f;
+                }
+            }
+        }
+        if converged {
+            break;
+        }
+    }
+    (b, d)
+}
+
+/// Scaling and squaring on an already balanced matrix.
+fn expm_balanced(a: &DMatrix<f64>) -> Option<DMatrix<f64>> {
+    let n = a.nrows();
     let norm = one_norm(a);
     let id = DMatrix::<f64>::identity(n, n);
     for &(m, theta) in &THETA[..4] {
@@ -94,11 +163,7 @@ pub fn expm(a: &DMatrix<f64>) -> Option<DMatrix<f64>> {
     for _ in 0..(s as u32) {
         r = &r * &r;
     }
-    if r.iter().all(|v| v.is_finite()) {
-        Some(r)
-    } else {
-        None
-    }
+    Some(r)
 }
 
 /// U (odd part) and V (even part) of a Padé approximant of degree 3..9.
@@ -167,6 +232,21 @@ mod tests {
             let e = expm(&a).expect("finite");
             let want = DMatrix::from_row_slice(2, 2, &[libm::cos(w), libm::sin(w), -libm::sin(w), libm::cos(w)]);
             assert!(rel_err(&e, &want) < 1e-13 * (1.0 + w), "w = {w}");
+        }
+    }
+
+    #[test]
+    fn badly_scaled_oscillator_keeps_small_entries_accurate() {
+        // e^{[[0, 1], [−ω², 0]] h} = [[cos ωh, sin(ωh)/ω], [−ω sin ωh, cos ωh]]: without
+        // balancing the 1/ω entry would carry absolute, not relative, rounding.
+        for (w, h) in [(1e4, 1e-4), (3e3, 1e-5), (1e3, 2.0)] {
+            let a = DMatrix::from_row_slice(2, 2, &[0.0, h, -w * w * h, 0.0]);
+            let e = expm(&a).expect("finite");
+            let (c, s) = (libm::cos(w * h), libm::sin(w * h));
+            let want = [c, s / w, -w * s, c];
+            for (got, want) in [e[(0, 0)], e[(0, 1)], e[(1, 0)], e[(1, 1)]].iter().zip(want) {
+                assert!(libm::fabs(got - want) <= 1e-13 * (1.0 + w * h) * libm::fabs(want), "ω = {w}: {got} vs {want}");
+            }
         }
     }
 
