@@ -177,7 +177,11 @@ ui.run.addEventListener('click', () => {
     } catch { /* sent as written: the core reports where the JSON breaks */ }
   } else {
     const bad = editor.firstInvalid();
-    if (bad) { showMessage(bad.message, { path: bad.path, source: 'form' }); return; }
+    if (bad) {
+      showMessage(bad.message, { path: bad.path, source: 'form' });
+      document.body.dataset.runState = 'invalid';
+      return;
+    }
     text = JSON.stringify(state.scenario);
     state.runSource = 'form';
   }

@@ -130,8 +130,22 @@ let ready = false;
 const pending = [];
 self.onmessage = (e) => { if (ready) handle(e.data); else pending.push(e.data); };
 
+/**
+ * Instantiates the wasm core. Served pages fetch it next to the JS glue; under Node (the
+ * protocol test runs this worker through the `web-worker` package) fetch cannot read
+ * file: URLs, so the bytes are read from disk instead.
+ */
+async function loadCore() {
+  const url = new URL('../pkg/cosim_wasm_bg.wasm', import.meta.url);
+  if (url.protocol === 'file:') {
+    const { readFile } = await import('node:fs/promises');
+    return init({ module_or_path: await readFile(url) });
+  }
+  return init();
+}
+
 try {
-  await init();
+  await loadCore();
   const presets = wasm.presets();
   const catalog = typeof wasm.catalog === 'function' ? wasm.catalog() : [];
   postMessage({ type: 'ready', presets, catalog, version: wasm.coreVersion() });

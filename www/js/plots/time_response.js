@@ -6,6 +6,8 @@ import uPlot from '../../vendor/uPlot.esm.js';
 
 const COSIM_COLOR = '#c2410c';
 const REFERENCE_COLOR = '#1e3a8a';
+/** Rows allocated up front; a long run that is cancelled early never needs its full size. */
+const INITIAL_ROWS_MAX = 1 << 16;
 
 /** Compact tick labels: plain for ordinary magnitudes, exponent form otherwise. */
 function tick(v) {
@@ -69,9 +71,10 @@ export class TimeResponsePlots {
     });
   }
 
-  /** New run: empty columns sized for `rows` points. */
+  /** New run: empty columns with room for `rows` points (capped; `append` grows them). */
   reset(rows) {
-    const make = () => new Float64Array(rows);
+    const cap = Math.min(rows, INITIAL_ROWS_MAX);
+    const make = () => new Float64Array(cap);
     this.columns = {
       time: make(),
       cosim: this.signals.map(make),

@@ -1,0 +1,84 @@
+// The page runs the default preset in its worker, and the data it plots equal the CLI's
+// CSV for the same preset (`cosim preset ID`, `cosim run s.json --out out.csv`) to 1e-9.
+
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { launch, openPage, runAndWait } from './browser.mjs';
+
+const TOLERANCE = 1e-9;
+
+function cliPath() {
+  const cli = process.env.COSIM_CLI;
+  assert.ok(cli && existsSync(cli), `set COSIM_CLI to the built \`cosim\` binary (got ${cli})`);
+  return cli;
+}
+
+/** CSV text -> {header, columns: Map(name -> number[])}. */
+function parseCsv(text) {
+  const lines = text.trim().split('\n');
+  const header = lines[0].split(',');
+  const columns = new Map(header.map((h) => [h, []]));
+  for (const line of lines.slice(1)) {
+    const cells = line.split(',');
+    assert.equal(cells.length, header.length, `CSV row has ${cells.length} cells: ${line}`);
+    cells.forEach((c, i) => columns.get(header[i]).push(Number(c)));
+  }
+  return { header, columns };
+}
+
+/** Largest |a - b| relative to the column's scale (at least 1). */
+function assertClose(actual, expected, what) {
+  assert.equal(actual.length, expected.length, `${what}: ${actual.length} points plotted, CLI has ${expected.length}`);
+  const scale = Math.max(1, ...expected.map(Math.abs));
+  let worst = 0;
+  let at = -1;
+  for (let i = 0; i < expected.length; i++) {
+    const d = Math.abs(actual[i] - expected[i]);
+    if (!(d <= worst)) { worst = d; at = i; }
+  }
+  assert.ok(worst <= TOLERANCE * scale, `${what}: differs by ${worst} at row ${at} (${actual[at]} vs ${expected[at]})`);
+}
+
+test('default preset: plotted co-simulation and reference equal the CLI CSV', async () => {
+  const cli = cliPath();
+  const browser = await launch();
+  try {
+    const page = await openPage(browser.context);
+    const presetId = await page.$eval('#preset', (s) => s.value);
+    assert.ok(presetId, 'a preset is selected on load');
+
+    const dir = mkdtempSync(join(tmpdir(), 'cosim-cli-'));
+    const scenarioFile = join(dir, 's.json');
+    const csvFile = join(dir, 'out.csv');
+    execFileSync('sh', ['-c', `"$0" preset "$1" > "$2"`, cli, presetId, scenarioFile]);
+    execFileSync(cli, ['run', scenarioFile, '--out', csvFile], { stdio: ['ignore', 'ignore', 'inherit'] });
+    const expected = parseCsv(readFileSync(csvFile, 'utf8'));
+
+    assert.equal(await runAndWait(page), 'done', await page.textContent('#message-text'));
+    const plotted = await page.evaluate(() => window.cosimPlayground.plotted());
+    assert.ok(plotted.length >= 1, 'at least one output is plotted');
+    for (const p of plotted) {
+      assertClose(p.time, expected.columns.get('time'), `${p.name} time`);
+      assert.ok(expected.columns.has(p.name), `CLI CSV has a column ${p.name}`);
+      assertClose(p.cosim, expected.columns.get(p.name), `${p.name} co-simulation`);
+      const refName = `${p.name}:reference`;
+      assert.equal(p.reference !== null, expected.columns.has(refName), `${p.name}: reference plotted iff the CLI has ${refName}`);
+      if (p.reference) assertClose(p.reference, expected.columns.get(refName), `${p.name} reference`);
+    }
+
+    // The CSV the page offers for download is the CLI's, byte for byte.
+    const pageCsv = await page.evaluate(() => window.cosimPlayground.lastResult.csv);
+    assert.equal(pageCsv, readFileSync(csvFile, 'utf8'));
+    // The global error shown is the one the run computed.
+    const shown = await page.textContent('#global-error');
+    const nrmse = await page.evaluate(() => window.cosimPlayground.lastResult.globalNrmse);
+    assert.equal(shown, typeof nrmse === 'number' ? nrmse.toExponential(3) : 'no reference');
+    assert.deepEqual(page.problems, []);
+  } finally {
+    await browser.close();
+  }
+});
