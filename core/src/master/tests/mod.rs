@@ -6,6 +6,7 @@ mod failures;
 mod feedback;
 mod initialize;
 mod sequence;
+mod two_mass;
 
 use super::mock::MockModule;
 use super::{CoupledSystem, ExplicitCoupling, Run, TimeSeriesRecorder};
