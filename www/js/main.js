@@ -314,6 +314,14 @@ const client = new SimulationWorker({
 
 ui.preset.addEventListener('change', () => loadPreset(ui.preset.value));
 
+// Enter in a settings field runs the scenario, as submitting a form would.
+$('scenario-form').addEventListener('keydown', (e) => {
+  if (e.key === 'Enter' && e.target instanceof HTMLInputElement && e.target.type === 'text') {
+    e.preventDefault();
+    if (!ui.run.disabled) ui.run.click();
+  }
+});
+
 // Read-only hooks for the end-to-end tests.
 window.cosimPlayground = {
   ready,

@@ -1,0 +1,51 @@
+// Cancel stops a long run between chunks of macro-steps, and the page stays responsive:
+// controls react at once and the next run completes.
+
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, openPage, runAndWait } from './browser.mjs';
+
+const field = (path) => `[data-path="${path}"]`;
+
+test('Cancel stops a million-step run and the page keeps working', async () => {
+  const browser = await launch();
+  try {
+    const page = await openPage(browser.context);
+    await page.fill(field('master.macro_step'), '1e-6');
+    await page.fill(field('run.stop'), '1');
+    await page.evaluate(() => { delete document.body.dataset.runState; });
+    await page.click('#run');
+    // Wait for the first progress so the worker is really stepping.
+    await page.waitForFunction(() => {
+      const p = document.getElementById('progress');
+      return p.value > 0 && p.value < 1;
+    }, null, { timeout: 30_000, polling: 20 });
+    assert.equal(await page.isDisabled('#run'), true, 'Run is disabled while running');
+    assert.equal(await page.isEnabled('#cancel'), true, 'Cancel is enabled while running');
+
+    // The main thread answers while the worker computes.
+    const t0 = Date.now();
+    await page.evaluate(() => 1 + 1);
+    assert.ok(Date.now() - t0 < 5_000);
+
+    await page.click('#cancel');
+    await page.waitForFunction(() => document.body.dataset.runState, null, { timeout: 10_000 });
+    assert.equal(await page.evaluate(() => document.body.dataset.runState), 'cancelled');
+    assert.match(await page.textContent('#status'), /^Cancelled/);
+    const progress = await page.$eval('#progress', (p) => p.value);
+    assert.ok(progress < 1, `the run stopped early (progress ${progress})`);
+    assert.equal(await page.evaluate(() => window.cosimPlayground.busy), false);
+    assert.equal(await page.isEnabled('#run'), true);
+    assert.equal(await page.isDisabled('#cancel'), true);
+
+    // Still usable: edit back to a short run and complete it.
+    await page.fill(field('master.macro_step'), '1e-4');
+    await page.fill(field('run.stop'), '0.05');
+    assert.equal(await runAndWait(page), 'done');
+    const result = await page.evaluate(() => window.cosimPlayground.lastResult.stepsDone);
+    assert.equal(result, 500);
+    assert.deepEqual(page.problems, []);
+  } finally {
+    await browser.close();
+  }
+});

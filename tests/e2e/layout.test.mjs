@@ -1,0 +1,74 @@
+// The page at a desktop (1280x800) and a phone (390x844) width: screenshots for a person
+// to look at (tests/e2e/out/, gitignored), no horizontal scrolling, a label on every
+// control, scenario text shown as text (never HTML), and Run reachable by keyboard.
+
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { launch, openPage, runAndWait, OUT_DIR } from './browser.mjs';
+
+let browser;
+test.before(async () => { browser = await launch(); });
+test.after(async () => { await browser?.close(); });
+
+for (const [width, height] of [[1280, 800], [390, 844]]) {
+  test(`layout at ${width}x${height}: fits the width, labelled controls, screenshots`, async () => {
+    const page = await openPage(browser.context, { width, height });
+    assert.equal(await runAndWait(page), 'done');
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    await page.screenshot({ path: join(OUT_DIR, `page-${width}x${height}.png`) });
+    await page.screenshot({ path: join(OUT_DIR, `page-${width}x${height}-full.png`), fullPage: true });
+
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 0, `page is ${overflow}px wider than the viewport`);
+    const charts = await page.$$eval('.chart', (cs) => cs.map((c) => c.getBoundingClientRect().right));
+    assert.ok(charts.length >= 1, 'charts are shown');
+    for (const right of charts) assert.ok(right <= width, `chart ends at ${right}px`);
+
+    const unlabelled = await page.evaluate(() => [...document.querySelectorAll('input, select, textarea, progress')]
+      .filter((e) => e.labels?.length === 0 && !e.getAttribute('aria-label'))
+      .map((e) => e.id || e.outerHTML.slice(0, 80)));
+    assert.deepEqual(unlabelled, []);
+    assert.deepEqual(page.problems, []);
+    await page.close();
+  });
+}
+
+test('scenario title and description are shown as text, not HTML', async () => {
+  const page = await openPage(browser.context);
+  const s = JSON.parse(await page.inputValue('#scenario-json'));
+  s.title = '<img src=x onerror="window.__xss=1">Title';
+  s.description = '<b>bold?</b>';
+  await page.evaluate(() => { document.getElementById('json-details').open = true; });
+  await page.fill('#scenario-json', JSON.stringify(s));
+  await page.click('#apply-json');
+  assert.equal(await page.textContent('#scenario-title'), s.title);
+  assert.equal(await page.textContent('#scenario-description'), s.description);
+  assert.equal(await page.$$eval('#scenario-title img, #scenario-description b', (x) => x.length), 0);
+  assert.equal(await page.evaluate(() => window.__xss), undefined);
+  await page.close();
+});
+
+test('keyboard: Tab reaches Run from the top of the page and Enter starts a run', async () => {
+  const page = await openPage(browser.context);
+  await page.evaluate(() => { delete document.body.dataset.runState; document.activeElement?.blur(); });
+  let reached = false;
+  for (let i = 0; i < 10 && !reached; i++) {
+    await page.keyboard.press('Tab');
+    reached = await page.evaluate(() => document.activeElement?.id === 'run');
+  }
+  assert.ok(reached, 'Run is reachable with Tab');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.body.dataset.runState, null, { timeout: 30_000 });
+  assert.equal(await page.evaluate(() => document.body.dataset.runState), 'done');
+
+  // Enter in a settings field runs the edited scenario.
+  await page.evaluate(() => { delete document.body.dataset.runState; });
+  await page.focus('[data-path="run.stop"]');
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('0.02');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.body.dataset.runState, null, { timeout: 30_000 });
+  assert.equal(await page.evaluate(() => window.cosimPlayground.lastResult.stepsDone), 200);
+  await page.close();
+});
