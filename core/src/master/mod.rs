@@ -21,7 +21,7 @@ pub use coupled_system::CoupledSystem;
 pub use explicit::{ExplicitCoupling, Scheme};
 pub use extrapolation::{Extrapolation, TaylorWeights, MAX_ORDER};
 pub use history::OutputHistory;
-pub use observer::{Observer, TimeSeriesRecorder};
+pub use observer::{LastValues, Observer, TimeSeriesRecorder};
 pub use run::Run;
 
 #[cfg(test)]

@@ -1,5 +1,5 @@
-//! [`Observer`]: read-only notifications from [`super::Run`], and [`TimeSeriesRecorder`],
-//! which keeps every output at every communication point.
+//! [`Observer`]: read-only notifications from [`super::Run`]; [`TimeSeriesRecorder`]
+//! keeps every output at every communication point, [`LastValues`] only the newest.
 
 use alloc::vec::Vec;
 
@@ -58,5 +58,52 @@ impl Observer for TimeSeriesRecorder {
     }
     fn on_macro_step(&mut self, t: f64, outputs: &[f64]) {
         self.record(t, outputs);
+    }
+}
+
+/// Keeps only the newest communication point (for progress displays and long runs).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LastValues {
+    /// Time of the newest point in s (`None` before the first notification).
+    pub time: Option<f64>,
+    /// Stacked outputs at that time.
+    pub outputs: Vec<f64>,
+}
+
+impl LastValues {
+    fn record(&mut self, t: f64, outputs: &[f64]) {
+        self.time = Some(t);
+        self.outputs.clear();
+        self.outputs.extend_from_slice(outputs);
+    }
+}
+
+impl Observer for LastValues {
+    fn on_initialized(&mut self, t: f64, outputs: &[f64]) {
+        self.record(t, outputs);
+    }
+    fn on_macro_step(&mut self, t: f64, outputs: &[f64]) {
+        self.record(t, outputs);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn recorders_keep_columns_and_last_values() {
+        let mut rec = TimeSeriesRecorder::with_capacity(2, 3);
+        let mut last = LastValues::default();
+        for obs in [&mut rec as &mut dyn Observer, &mut last, &mut ()] {
+            obs.on_initialized(0.0, &[1.0, 2.0]);
+            obs.on_macro_step(0.5, &[3.0, 4.0]);
+        }
+        assert_eq!(rec.time, [0.0, 0.5]);
+        assert_eq!(rec.columns, [[1.0, 3.0], [2.0, 4.0]]);
+        assert_eq!(
+            (last.time, last.outputs.as_slice()),
+            (Some(0.5), &[3.0, 4.0][..])
+        );
     }
 }
