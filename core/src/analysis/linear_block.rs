@@ -27,6 +27,7 @@ impl LinearBlock {
     /// `providesDirectionalDerivatives`; the subsystem must be in Initialization or Step
     /// Mode (FMI allows directional derivatives there). Inputs and outputs are in
     /// declaration order, states in [`crate::module::ModuleDescription::states`] order.
+    /// In Step Mode call it before setting inputs (FMI forbids a get after a set).
     pub fn from_subsystem(sub: &mut Subsystem) -> Result<LinearBlock, ModuleError> {
         let desc = sub.description();
         let caps = &desc.capabilities;

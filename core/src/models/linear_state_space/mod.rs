@@ -201,6 +201,11 @@ impl LinearStateSpace {
     }
 }
 
+/// `Σ_j m[i, j] v[j]` without allocating (outputs are read every macro-step).
+fn row_dot(m: &DMatrix<f64>, i: usize, v: &[f64]) -> f64 {
+    v.iter().enumerate().map(|(j, vj)| m[(i, j)] * vj).sum()
+}
+
 impl Module for LinearStateSpace {
     fn description(&self) -> &ModuleDescription {
         &self.desc
@@ -236,14 +241,16 @@ impl Module for LinearStateSpace {
         if vrs.len() != values.len() {
             return Err(ModuleError::invalid("value references and values differ in length"));
         }
+        let x = self.inst.x.as_slice();
         let u0 = self.inst.u.coeffs().column(0);
+        let u0 = u0.as_slice();
         for (vr, out) in vrs.iter().zip(values.iter_mut()) {
             *out = match self.layout().classify(*vr)? {
                 VarKind::Parameter(i) => self.params[i],
-                VarKind::State(i) => self.inst.x[i],
-                VarKind::Derivative(i) => (self.a.row(i) * &self.inst.x)[0] + (self.b.row(i) * u0)[0],
-                VarKind::Input(i) => self.inst.u.get(i, 0),
-                VarKind::Output(i) => (self.c.row(i) * &self.inst.x)[0] + (self.d.row(i) * u0)[0],
+                VarKind::State(i) => x[i],
+                VarKind::Derivative(i) => row_dot(&self.a, i, x) + row_dot(&self.b, i, u0),
+                VarKind::Input(i) => u0[i],
+                VarKind::Output(i) => row_dot(&self.c, i, x) + row_dot(&self.d, i, u0),
             };
         }
         Ok(())

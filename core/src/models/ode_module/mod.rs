@@ -92,6 +92,8 @@ pub struct OdeModule<M: OdeModel> {
     x_work: Vec<f64>,
     fd: FdBuffers,
     nx: usize,
+    /// Parameter values at construction (restored by `reset`).
+    params_start: Vec<f64>,
 }
 
 impl<M: OdeModel> OdeModule<M> {
@@ -126,6 +128,7 @@ impl<M: OdeModel> OdeModule<M> {
         let (nx, nu, ny) = (layout.nx, layout.nu, layout.ny);
         let x0 = DVector::from_iterator(nx, states.iter().map(|s| s.start));
         let u0 = inputs.iter().map(|s| s.start).collect();
+        let params_start = params.iter().map(|p| p.start).collect();
         let fd = FdBuffers {
             x: vec![0.0; nx],
             u: vec![0.0; nu],
@@ -143,6 +146,7 @@ impl<M: OdeModel> OdeModule<M> {
             x_work: vec![0.0; nx],
             fd,
             nx,
+            params_start,
         })
     }
 
@@ -273,6 +277,9 @@ impl<M: OdeModel> Module for OdeModule<M> {
     }
 
     fn reset(&mut self) -> Result<(), ModuleError> {
+        for (i, p) in self.params_start.iter().enumerate() {
+            self.model.set_parameter(i, *p)?;
+        }
         self.inst.reset();
         self.ws.step_hint = 0.0;
         Ok(())

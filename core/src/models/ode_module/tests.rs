@@ -137,6 +137,23 @@ fn dopri_module_state_round_trip_reproduces_a_step_bit_for_bit() {
 }
 
 #[test]
+fn reset_restores_start_parameters_states_and_inputs() {
+    use crate::models::two_mass_oscillator::{mass2_ode, Mass2Params};
+    let mut m = mass2_ode(&Mass2Params::default(), Integrator::Rk4(Rk4 { max_step: 1e-5 })).expect("model");
+    let (ck, x1, s1) = (vr(&m, "ck"), vr(&m, "x1"), vr(&m, "s1"));
+    m.set_float64(&[ck, x1], &[1.0, 0.5]).expect("set before init");
+    assert!(m.set_float64(&[ck], &[-1.0]).is_err(), "negative ck refused");
+    m.enter_initialization_mode(None, 0.0, None).expect("init");
+    m.exit_initialization_mode().expect("exit");
+    m.set_float64(&[s1], &[0.1]).expect("input");
+    m.do_step(0.0, 1e-4, true).expect("step");
+    m.reset().expect("reset");
+    let mut v = [0.0; 3];
+    m.get_float64(&[ck, x1, s1], &mut v).expect("get");
+    assert_eq!(v, [2e5, 0.0, 0.0]);
+}
+
+#[test]
 fn failed_step_is_an_error_and_leaves_the_state_unchanged() {
     for integrator in [Integrator::Rk4(Rk4 { max_step: 0.5 }), Integrator::Dopri45(Dopri45 { rtol: 1e-6, atol: 1e-6 })] {
         let mut m = started(Blowup, integrator);
