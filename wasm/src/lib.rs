@@ -1,4 +1,15 @@
-//! wasm-bindgen bindings of cosim-core for the page's Web Workers.
+//! wasm-bindgen bindings of cosim-core for the page's Web Worker.
+//!
+//! Bindings only, no numerics: [`simulation::JsSimulation`] wraps the core's `Simulation`
+//! (the one stateful object a worker holds), [`scenario`] has the stateless functions
+//! (presets, validation, model catalog), [`error`] turns core errors and panics into JS
+//! errors. Every export returns a `Result` or a plain value; none panics on user input.
+
+pub mod error;
+pub mod models;
+pub mod scenario;
+pub mod simulation;
+
 use wasm_bindgen::prelude::*;
 
 /// Version of the core, for the page footer.

@@ -1,0 +1,32 @@
+//! Stateless scenario functions for the page: the presets, validation without running,
+//! and the model catalog the editor builds its parameter fields from.
+
+use crate::error::to_js;
+use cosim_core::scenario;
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+
+/// One preset as the page sees it.
+#[derive(Serialize)]
+struct JsPreset {
+    id: &'static str,
+    title: String,
+    /// The scenario document, pretty JSON (exactly what `cosim preset ID` prints).
+    scenario: String,
+}
+
+/// The built-in presets, first is the default: `[{id, title, scenario}]`.
+#[wasm_bindgen]
+pub fn presets() -> Result<JsValue, JsError> {
+    let list: Vec<JsPreset> = scenario::presets()
+        .into_iter()
+        .map(|p| JsPreset { id: p.id, title: p.scenario.title.clone(), scenario: scenario::to_json(&p.scenario) })
+        .collect();
+    serde_wasm_bindgen::to_value(&list).map_err(to_js)
+}
+
+/// Parses and validates a scenario document without running it; the error names the field.
+#[wasm_bindgen]
+pub fn validate(scenario_json: &str) -> Result<(), JsError> {
+    scenario::parse(scenario_json).and_then(|s| s.validate()).map(|_| ()).map_err(to_js)
+}

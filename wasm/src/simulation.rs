@@ -1,0 +1,116 @@
+//! [`JsSimulation`]: one running scenario, owned by the page's worker.
+//!
+//! A thin newtype over [`cosim_core::scenario::Simulation`]. The worker calls
+//! [`JsSimulation::advance`] in chunks and [`JsSimulation::take_columns`] after each chunk;
+//! columns cross into JS as `Float64Array`s that the worker transfers to the page.
+//! Column layout (same as the CSV): `time`, one co-simulation column per output, then one
+//! reference column per output that has a reference.
+
+use crate::error::to_js;
+use cosim_core::scenario::{self, Simulation};
+use js_sys::{Array, Float64Array};
+use wasm_bindgen::prelude::*;
+
+/// A scenario being run, plus how many recorded rows JS has already taken.
+#[wasm_bindgen]
+pub struct JsSimulation {
+    sim: Simulation,
+    rows_taken: usize,
+}
+
+#[wasm_bindgen]
+impl JsSimulation {
+    /// Parses, validates and initialises `scenario_json`; nothing is stepped yet.
+    /// Errors name the JSON path of the field to fix (e.g. `modules[1].parameters.ck: ...`).
+    #[wasm_bindgen(constructor)]
+    pub fn new(scenario_json: &str) -> Result<JsSimulation, JsError> {
+        let validated = scenario::parse(scenario_json).and_then(|s| s.validate()).map_err(to_js)?;
+        let sim = Simulation::new(&validated).map_err(to_js)?;
+        Ok(JsSimulation { sim, rows_taken: 0 })
+    }
+
+    /// Takes up to `max_steps` macro-steps; `true` once the stop time is reached.
+    pub fn advance(&mut self, max_steps: u32) -> Result<bool, JsError> {
+        self.sim.advance(max_steps).map_err(to_js)
+    }
+
+    /// Macro-steps taken so far.
+    #[wasm_bindgen(getter, js_name = stepsDone)]
+    pub fn steps_done(&self) -> u32 {
+        self.sim.steps_done()
+    }
+
+    /// Macro-steps of the whole run.
+    #[wasm_bindgen(getter, js_name = totalSteps)]
+    pub fn total_steps(&self) -> u32 {
+        self.sim.total_steps()
+    }
+
+    /// Output names, `module.output`, in column order.
+    #[wasm_bindgen(js_name = signalNames)]
+    pub fn signal_names(&self) -> Vec<String> {
+        self.sim.result().signals.iter().map(|s| s.name.clone()).collect()
+    }
+
+    /// Output units, in column order.
+    #[wasm_bindgen(js_name = signalUnits)]
+    pub fn signal_units(&self) -> Vec<String> {
+        self.sim.result().signals.iter().map(|s| s.unit.clone()).collect()
+    }
+
+    /// Whether each output has a reference column.
+    #[wasm_bindgen(js_name = hasReference)]
+    pub fn has_reference(&self) -> Vec<u8> {
+        self.sim.result().signals.iter().map(|s| u8::from(s.reference.is_some())).collect()
+    }
+
+    /// Rows recorded since the previous call, as columns (layout in the module doc).
+    #[wasm_bindgen(js_name = takeColumns)]
+    pub fn take_columns(&mut self) -> Array {
+        let end = self.sim.result().time.len();
+        let start = self.rows_taken.min(end);
+        self.rows_taken = end;
+        self.columns_between(start, end)
+    }
+
+    /// Every row recorded so far, as columns (layout in the module doc).
+    pub fn columns(&self) -> Array {
+        self.columns_between(0, self.sim.result().time.len())
+    }
+
+    /// Global NRMSE over the steps taken so far; `undefined` without a reference.
+    #[wasm_bindgen(js_name = globalNrmse)]
+    pub fn global_nrmse(&self) -> Option<f64> {
+        self.sim.global_nrmse()
+    }
+
+    /// The recorded outputs as CSV, exactly as the CLI writes them.
+    #[wasm_bindgen(js_name = toCsv)]
+    pub fn to_csv(&self) -> String {
+        self.sim.to_csv()
+    }
+}
+
+impl JsSimulation {
+    /// Rows `start..end` of every column; each `Float64Array` is a copy in JS memory, so
+    /// the worker may transfer its buffer.
+    fn columns_between(&self, start: usize, end: usize) -> Array {
+        let r = self.sim.result();
+        let out = Array::new();
+        out.push(&copy(&r.time, start, end));
+        for s in &r.signals {
+            out.push(&copy(&s.cosim, start, end));
+        }
+        for reference in r.signals.iter().filter_map(|s| s.reference.as_ref()) {
+            out.push(&copy(reference, start, end));
+        }
+        out
+    }
+}
+
+/// `v[start..end]` as a new `Float64Array`, clipped to `v`'s length (never panics).
+fn copy(v: &[f64], start: usize, end: usize) -> Float64Array {
+    let end = end.min(v.len());
+    let start = start.min(end);
+    Float64Array::from(&v[start..end])
+}
