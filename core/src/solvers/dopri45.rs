@@ -77,7 +77,8 @@ impl Dopri45 {
         let mut s = 0.0;
         for i in 0..v.len() {
             let sc = self.atol + self.rtol * libm::fabs(x[i]).max(libm::fabs(y[i]));
-            let r = v[i] / sc;
+            // atol = 0 with a zero component: only an exact zero error is acceptable.
+            let r = if sc > 0.0 { v[i] / sc } else if v[i] == 0.0 { 0.0 } else { f64::INFINITY };
             s += r * r;
         }
         libm::sqrt(s / v.len() as f64)
@@ -283,6 +284,15 @@ mod tests {
         // No initial-step probe: 1 + 6 per trial step.
         assert_eq!(s.rhs_evals, 1 + 6 * (s.accepted + s.rejected));
         assert!(first_hint < 1.0);
+    }
+
+    #[test]
+    fn zero_state_with_zero_atol_is_not_a_failure() {
+        let mut x = [0.0, 0.0];
+        let d = Dopri45 { rtol: 1e-6, atol: 0.0 };
+        let s = d.integrate(&mut Oscillator { w: 2.0 }, 0.0, 1.0, &mut x, &mut Workspace::new(2)).expect("integrates");
+        assert_eq!(x, [0.0, 0.0]);
+        assert!(s.accepted > 0);
     }
 
     #[test]
