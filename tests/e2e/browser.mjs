@@ -21,7 +21,7 @@ const ARGS = [
 export async function launch() {
   const profile = mkdtempSync(join(tmpdir(), 'cosim-e2e-'));
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+    executablePath: process.env.COSIM_CHROMIUM || '/usr/bin/chromium',
     headless: true,
     args: ARGS,
     viewport: { width: 1280, height: 800 },

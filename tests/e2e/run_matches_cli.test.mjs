@@ -43,6 +43,37 @@ function assertClose(actual, expected, what) {
   assert.ok(worst <= TOLERANCE * scale, `${what}: differs by ${worst} at row ${at} (${actual[at]} vs ${expected[at]})`);
 }
 
+/** Runs preset `id` in the page and in the CLI and compares what is plotted. */
+async function comparePreset(page, cli, id) {
+  await page.selectOption('#preset', id);
+  const dir = mkdtempSync(join(tmpdir(), 'cosim-cli-'));
+  const scenarioFile = join(dir, 's.json');
+  const csvFile = join(dir, 'out.csv');
+  execFileSync('sh', ['-c', '"$0" preset "$1" > "$2"', cli, id, scenarioFile]);
+  execFileSync(cli, ['run', scenarioFile, '--out', csvFile], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const cliCsv = readFileSync(csvFile, 'utf8');
+  const expected = parseCsv(cliCsv);
+
+  assert.equal(await runAndWait(page), 'done', `${id}: ${await page.textContent('#message-text')}`);
+  const plotted = await page.evaluate(() => window.cosimPlayground.plotted());
+  assert.ok(plotted.length >= 1, `${id}: at least one output is plotted`);
+  for (const p of plotted) {
+    const what = `${id} ${p.name}`;
+    assertClose(p.time, expected.columns.get('time'), `${what} time`);
+    assert.ok(expected.columns.has(p.name), `CLI CSV has a column ${p.name}`);
+    assertClose(p.cosim, expected.columns.get(p.name), `${what} co-simulation`);
+    const refName = `${p.name}:reference`;
+    assert.equal(p.reference !== null, expected.columns.has(refName), `${what}: reference plotted iff the CLI has ${refName}`);
+    if (p.reference) assertClose(p.reference, expected.columns.get(refName), `${what} reference`);
+  }
+  // The CSV the page offers for download is the CLI's, byte for byte.
+  assert.equal(await page.evaluate(() => window.cosimPlayground.lastResult.csv), cliCsv, `${id}: CSV`);
+  // The global error shown is the one the run computed.
+  const shown = await page.textContent('#global-error');
+  const nrmse = await page.evaluate(() => window.cosimPlayground.lastResult.globalNrmse);
+  assert.equal(shown, typeof nrmse === 'number' ? nrmse.toExponential(3) : 'no reference');
+}
+
 test('default preset: plotted co-simulation and reference equal the CLI CSV', async () => {
   const cli = cliPath();
   const browser = await launch();
@@ -50,33 +81,21 @@ test('default preset: plotted co-simulation and reference equal the CLI CSV', as
     const page = await openPage(browser.context);
     const presetId = await page.$eval('#preset', (s) => s.value);
     assert.ok(presetId, 'a preset is selected on load');
+    await comparePreset(page, cli, presetId);
+    assert.deepEqual(page.problems, []);
+  } finally {
+    await browser.close();
+  }
+});
 
-    const dir = mkdtempSync(join(tmpdir(), 'cosim-cli-'));
-    const scenarioFile = join(dir, 's.json');
-    const csvFile = join(dir, 'out.csv');
-    execFileSync('sh', ['-c', `"$0" preset "$1" > "$2"`, cli, presetId, scenarioFile]);
-    execFileSync(cli, ['run', scenarioFile, '--out', csvFile], { stdio: ['ignore', 'ignore', 'inherit'] });
-    const expected = parseCsv(readFileSync(csvFile, 'utf8'));
-
-    assert.equal(await runAndWait(page), 'done', await page.textContent('#message-text'));
-    const plotted = await page.evaluate(() => window.cosimPlayground.plotted());
-    assert.ok(plotted.length >= 1, 'at least one output is plotted');
-    for (const p of plotted) {
-      assertClose(p.time, expected.columns.get('time'), `${p.name} time`);
-      assert.ok(expected.columns.has(p.name), `CLI CSV has a column ${p.name}`);
-      assertClose(p.cosim, expected.columns.get(p.name), `${p.name} co-simulation`);
-      const refName = `${p.name}:reference`;
-      assert.equal(p.reference !== null, expected.columns.has(refName), `${p.name}: reference plotted iff the CLI has ${refName}`);
-      if (p.reference) assertClose(p.reference, expected.columns.get(refName), `${p.name} reference`);
-    }
-
-    // The CSV the page offers for download is the CLI's, byte for byte.
-    const pageCsv = await page.evaluate(() => window.cosimPlayground.lastResult.csv);
-    assert.equal(pageCsv, readFileSync(csvFile, 'utf8'));
-    // The global error shown is the one the run computed.
-    const shown = await page.textContent('#global-error');
-    const nrmse = await page.evaluate(() => window.cosimPlayground.lastResult.globalNrmse);
-    assert.equal(shown, typeof nrmse === 'number' ? nrmse.toExponential(3) : 'no reference');
+test('every other preset: the page equals the CLI too', async () => {
+  const cli = cliPath();
+  const browser = await launch();
+  try {
+    const page = await openPage(browser.context);
+    const ids = await page.$$eval('#preset option', (os) => os.map((o) => o.value));
+    assert.ok(ids.length >= 2, `presets: ${ids}`);
+    for (const id of ids.slice(1)) await comparePreset(page, cli, id);
     assert.deepEqual(page.problems, []);
   } finally {
     await browser.close();
