@@ -25,7 +25,12 @@ pub fn catalog() -> Result<JsValue, JsError> {
     let list = models::catalog();
     let view: Vec<JsModel<'_>> = list
         .iter()
-        .map(|m| JsModel { id: m.id, summary: m.summary, parameters: &m.parameters, solvers: &m.solvers })
+        .map(|m| JsModel {
+            id: m.id,
+            summary: m.summary,
+            parameters: &m.parameters,
+            solvers: &m.solvers,
+        })
         .collect();
     // Plain objects (not Maps) so the page can read fields directly.
     let serializer = serde_wasm_bindgen::Serializer::json_compatible();

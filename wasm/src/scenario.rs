@@ -20,7 +20,11 @@ struct JsPreset {
 pub fn presets() -> Result<JsValue, JsError> {
     let list: Vec<JsPreset> = scenario::presets()
         .into_iter()
-        .map(|p| JsPreset { id: p.id, title: p.scenario.title.clone(), scenario: scenario::to_json(&p.scenario) })
+        .map(|p| JsPreset {
+            id: p.id,
+            title: p.scenario.title.clone(),
+            scenario: scenario::to_json(&p.scenario),
+        })
         .collect();
     serde_wasm_bindgen::to_value(&list).map_err(to_js)
 }
@@ -28,5 +32,8 @@ pub fn presets() -> Result<JsValue, JsError> {
 /// Parses and validates a scenario document without running it; the error names the field.
 #[wasm_bindgen]
 pub fn validate(scenario_json: &str) -> Result<(), JsError> {
-    scenario::parse(scenario_json).and_then(|s| s.validate()).map(|_| ()).map_err(to_js)
+    scenario::parse(scenario_json)
+        .and_then(|s| s.validate())
+        .map(|_| ())
+        .map_err(to_js)
 }

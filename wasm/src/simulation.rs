@@ -24,7 +24,9 @@ impl JsSimulation {
     /// Errors name the JSON path of the field to fix (e.g. `modules[1].parameters.ck: ...`).
     #[wasm_bindgen(constructor)]
     pub fn new(scenario_json: &str) -> Result<JsSimulation, JsError> {
-        let validated = scenario::parse(scenario_json).and_then(|s| s.validate()).map_err(to_js)?;
+        let validated = scenario::parse(scenario_json)
+            .and_then(|s| s.validate())
+            .map_err(to_js)?;
         let sim = Simulation::new(&validated).map_err(to_js)?;
         Ok(JsSimulation { sim, rows_taken: 0 })
     }
@@ -49,19 +51,34 @@ impl JsSimulation {
     /// Output names, `module.output`, in column order.
     #[wasm_bindgen(js_name = signalNames)]
     pub fn signal_names(&self) -> Vec<String> {
-        self.sim.result().signals.iter().map(|s| s.name.clone()).collect()
+        self.sim
+            .result()
+            .signals
+            .iter()
+            .map(|s| s.name.clone())
+            .collect()
     }
 
     /// Output units, in column order.
     #[wasm_bindgen(js_name = signalUnits)]
     pub fn signal_units(&self) -> Vec<String> {
-        self.sim.result().signals.iter().map(|s| s.unit.clone()).collect()
+        self.sim
+            .result()
+            .signals
+            .iter()
+            .map(|s| s.unit.clone())
+            .collect()
     }
 
     /// Whether each output has a reference column.
     #[wasm_bindgen(js_name = hasReference)]
     pub fn has_reference(&self) -> Vec<u8> {
-        self.sim.result().signals.iter().map(|s| u8::from(s.reference.is_some())).collect()
+        self.sim
+            .result()
+            .signals
+            .iter()
+            .map(|s| u8::from(s.reference.is_some()))
+            .collect()
     }
 
     /// Rows recorded since the previous call, as columns (layout in the module doc).
