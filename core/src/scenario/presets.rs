@@ -76,12 +76,14 @@ fn two_mass(algorithm: Algorithm, order: u32, h: f64, solver: SolverSpec) -> Sce
                 model: "TwoMassOscillator.Mass1".into(),
                 parameters: BTreeMap::new(),
                 solver: solver.clone(),
+                source: None,
             },
             ModuleSpec {
                 name: "mass2".into(),
                 model: "TwoMassOscillator.Mass2".into(),
                 parameters: BTreeMap::new(),
                 solver,
+                source: None,
             },
         ],
         connections: vec![
@@ -95,9 +97,11 @@ fn two_mass(algorithm: Algorithm, order: u32, h: f64, solver: SolverSpec) -> Sce
             extrapolation_order: order,
             sequence: Vec::new(),
             start_up: if exact { StartUp::ExactHistory } else { StartUp::RampUp },
+            correction: None,
         },
         run: RunSpec { start: 0.0, stop: 0.1 },
         reference: true,
         plot: vec!["mass1.s1".into(), "mass2.Fk".into()],
+        analysis: None,
     }
 }

@@ -36,6 +36,9 @@ pub struct Scenario {
     /// Outputs to plot (`module.output`); empty means all.
     #[serde(default)]
     pub plot: Vec<String>,
+    /// Stability/accuracy analysis settings (map axes and ranges), if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub analysis: Option<AnalysisSpec>,
 }
 
 fn default_true() -> bool {
@@ -56,6 +59,10 @@ pub struct ModuleSpec {
     /// How the module integrates its equations (models that offer a choice).
     #[serde(default)]
     pub solver: SolverSpec,
+    /// Source text of an equation module (model `Equations`): parameters, inputs,
+    /// outputs, states and equations such as `der(v) = (-c*x - d*v + F)/m`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
 }
 
 /// Integration method inside a module.
@@ -109,6 +116,95 @@ pub struct MasterSpec {
     /// How the extrapolation history is filled before it holds `order + 1` points.
     #[serde(default)]
     pub start_up: StartUp,
+    /// Model-based output and state correction (seed 000), Jacobi only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub correction: Option<CorrectionSpec>,
+}
+
+/// Settings of the model-based corrector (seed-000 digest §2).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CorrectionSpec {
+    /// Fraction α of the accumulated input-integral error compensated in the next step
+    /// (eqn 21); 1 is the common choice.
+    #[serde(default = "default_alpha")]
+    pub alpha: f64,
+    /// Where the subsystem Jacobians come from.
+    #[serde(default)]
+    pub jacobians: JacobianSource,
+}
+
+fn default_alpha() -> f64 {
+    1.0
+}
+
+/// Source of the Jacobians the corrector needs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum JacobianSource {
+    /// Directional derivatives when every module declares them (with exposed states),
+    /// otherwise finite differences with rollback.
+    #[default]
+    Auto,
+    /// `fmi3GetDirectionalDerivative` with exposed states.
+    DirectionalDerivatives,
+    /// Finite differences of the step map, with `fmi3GetFMUState`/`fmi3SetFMUState` rollback.
+    FiniteDifferences,
+}
+
+/// Which analysis view a scenario opens with, and its axes.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AnalysisSpec {
+    /// The view.
+    pub view: AnalysisView,
+    /// Horizontal axis (maps and sweeps).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub x: Option<AxisSpec>,
+    /// Vertical axis (maps).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub y: Option<AxisSpec>,
+    /// Macro-steps for overlaid contours or convergence studies, in s.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub macro_steps: Vec<f64>,
+    /// Extrapolation orders to compare (convergence), 0 to 4.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub orders: Vec<u32>,
+}
+
+/// Analysis views (seed 000, Figs. 4 to 9).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AnalysisView {
+    /// Time response, co-simulation against the reference.
+    TimeResponse,
+    /// Spectral radius of the propagation matrix over two parameters, with the ρ = 1 contour.
+    StabilityMap,
+    /// Global NRMSE over two parameters, with the e_g = 0.01 contour.
+    AccuracyMap,
+    /// ρ against the macro-step (Fig. 5).
+    RhoVersusStep,
+    /// Global NRMSE against one parameter (Fig. 7).
+    ErrorVersusParameter,
+    /// Local error against the macro-step, log-log, with fitted slopes (Fig. 8).
+    Convergence,
+}
+
+/// One axis of a map or sweep.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AxisSpec {
+    /// `module.parameter` (e.g. `mass2.ck`) or `master.macro_step`.
+    pub parameter: String,
+    /// First value, in the parameter's unit.
+    pub from: f64,
+    /// Last value.
+    pub to: f64,
+    /// Number of points (≥ 2).
+    pub points: u32,
+    /// Logarithmic spacing.
+    #[serde(default)]
+    pub log: bool,
 }
 
 /// Coupling scheme.

@@ -7,7 +7,7 @@ use super::validate::ValidatedScenario;
 use crate::analysis::{global_nrmse, LinearBlock, MonolithicReference};
 use crate::error::{CosimError, MasterError};
 use crate::master::{CoupledSystem, ExplicitCoupling, Observer, Run, Scheme};
-use crate::models;
+
 use alloc::boxed::Box;
 use alloc::format;
 use alloc::string::String;
@@ -63,7 +63,7 @@ impl Simulation {
         let s = &v.scenario;
         let mut modules = Vec::with_capacity(s.modules.len());
         for spec in &s.modules {
-            let m = models::instantiate(&spec.model, &spec.parameters, &spec.solver)?;
+            let m = super::build::build_module(spec)?;
             modules.push((spec.name.clone(), m));
         }
         let connections: Vec<(String, String)> =

@@ -49,6 +49,20 @@ impl Scenario {
                 format!("expected 0 to {MAX_EXTRAPOLATION_ORDER}, got {}", m.extrapolation_order),
             ));
         }
+        if let Some(c) = &m.correction {
+            if m.algorithm != Algorithm::Jacobi {
+                return Err(ScenarioError::at(
+                    "master.correction",
+                    "the model-based corrector is defined for Jacobi coupling only (seed 000)",
+                ));
+            }
+            if !(c.alpha.is_finite() && (0.0..=2.0).contains(&c.alpha)) {
+                return Err(ScenarioError::at(
+                    "master.correction.alpha",
+                    format!("expected a number from 0 to 2, got {}", c.alpha),
+                ));
+            }
+        }
         let grid = self.grid()?;
         let sequence = self.sequence()?;
         let reference_available = descriptions.iter().all(|(_, d)| {
@@ -129,7 +143,7 @@ impl Scenario {
                     ));
                 }
             }
-            let module = models::instantiate(&spec.model, &spec.parameters, &spec.solver)
+            let module = super::build::build_module(spec)
                 .map_err(|e| {
                     let msg = e.to_string();
                     let field = spec
