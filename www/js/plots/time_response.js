@@ -8,6 +8,9 @@ const COSIM_COLOR = '#c2410c';
 const REFERENCE_COLOR = '#1e3a8a';
 /** Rows allocated up front; a long run that is cancelled early never needs its full size. */
 const INITIAL_ROWS_MAX = 1 << 16;
+/** Above this many points a redraw costs several ms, so redraws are spaced out. */
+const LONG_SERIES_ROWS = 200_000;
+const LONG_SERIES_REDRAW_MS = 400;
 
 /** Compact tick labels: plain for ordinary magnitudes, exponent form otherwise. */
 function tick(v) {
@@ -23,7 +26,8 @@ export class TimeResponsePlots {
     this.signals = [];
     this.columns = null;   // {time, cosim[], reference[] (null entries when absent)}
     this.rows = 0;
-    this.frame = 0;
+    this.frame = 0;       // pending redraw: rAF id, -1 while throttled, 0 for none
+    this.lastDraw = 0;
     this.resize = new ResizeObserver(() => this.fit());
     this.resize.observe(container);
   }
@@ -98,11 +102,17 @@ export class TimeResponsePlots {
     this.schedule();
   }
 
-  /** Final data: replaces everything with the complete columns. */
+  /** Final data: adopts the complete columns (no copy; the accumulated chunks are dropped). */
   setAll(columns) {
-    const rows = columns.length ? columns[0].length : 0;
-    this.reset(rows);
-    this.append(columns);
+    const n = this.signals.length;
+    let k = 1 + n;
+    this.columns = {
+      time: columns[0],
+      cosim: this.signals.map((s, j) => columns[1 + j]),
+      reference: this.signals.map((s) => (s.hasReference ? columns[k++] : null)),
+    };
+    this.rows = columns[0].length;
+    this.schedule();
   }
 
   grow(min) {
@@ -122,18 +132,23 @@ export class TimeResponsePlots {
     return data;
   }
 
+  /** Redraws on the next frame; long series redraw less often so the page stays fluid. */
   schedule() {
     if (this.frame) return;
-    this.frame = requestAnimationFrame(() => { this.frame = 0; this.draw(); });
+    const wait = this.rows > LONG_SERIES_ROWS ? LONG_SERIES_REDRAW_MS - (performance.now() - this.lastDraw) : 0;
+    const go = () => { this.frame = requestAnimationFrame(() => { this.frame = 0; this.draw(); }); };
+    if (wait > 0) { this.frame = -1; setTimeout(() => { this.frame = 0; go(); }, wait); } else go();
   }
 
   draw() {
+    this.lastDraw = performance.now();
     for (const c of this.charts) c.plot.setData(this.dataFor(c.index, c.hasReference));
   }
 
   /** The arrays the charts hold (uPlot's own data), for tests: [{name, time, cosim, reference}]. */
   plotted() {
-    if (this.frame) { cancelAnimationFrame(this.frame); this.frame = 0; this.draw(); }
+    if (this.frame > 0) { cancelAnimationFrame(this.frame); this.frame = 0; }
+    this.draw();
     return this.charts.map((c) => {
       const [time, cosim, reference] = c.plot.data;
       return { name: c.name, time: Array.from(time), cosim: Array.from(cosim), reference: reference ? Array.from(reference) : null };
