@@ -72,3 +72,22 @@ test('keyboard: Tab reaches Run from the top of the page and Enter starts a run'
   assert.equal(await page.evaluate(() => window.cosimPlayground.lastResult.stepsDone), 200);
   await page.close();
 });
+
+test('difference view: co-simulation − reference on its own axis, equal to the columns subtracted', async () => {
+  const page = await openPage(browser.context);
+  assert.equal(await page.isHidden('#scenario-edited'), true, 'a fresh preset is not marked edited');
+  await page.fill('[data-path="run.stop"]', '0.02');
+  assert.equal(await page.isVisible('#scenario-edited'), true, 'an edit marks the scenario edited');
+  assert.equal(await runAndWait(page), 'done');
+  await page.check('#show-difference');
+  const plotted = await page.evaluate(() => window.cosimPlayground.plotted());
+  const withReference = plotted.filter((p) => p.reference);
+  assert.ok(withReference.length >= 1, 'the default preset has a reference');
+  for (const p of withReference) {
+    assert.equal(p.difference.length, p.cosim.length);
+    p.difference.forEach((d, i) => assert.equal(d, p.cosim[i] - p.reference[i]));
+  }
+  assert.ok(await page.locator('.chart').first().getByText('co-sim − reference').count() >= 1, 'legend names the series');
+  await page.screenshot({ path: join(OUT_DIR, 'page-difference-1280x800.png') });
+  await page.close();
+});

@@ -8,7 +8,8 @@ import { TimeResponsePlots } from './plots/time_response.js';
 
 const $ = (id) => document.getElementById(id);
 const ui = {
-  preset: $('preset'), title: $('scenario-title'), description: $('scenario-description'),
+  preset: $('preset'), title: $('scenario-title'), edited: $('scenario-edited'), description: $('scenario-description'),
+  showDifference: $('show-difference'),
   json: $('scenario-json'), jsonDetails: $('json-details'), applyJson: $('apply-json'), resetJson: $('reset-json'),
   run: $('run'), cancel: $('cancel'), progress: $('progress'), status: $('status'),
   message: $('message'), messageText: $('message-text'), messageGoto: $('message-goto'),
@@ -73,11 +74,12 @@ ui.messageGoto.addEventListener('click', () => {
 
 // ----- scenario state ----------------------------------------------------------------------
 
-function setScenario(scenario, { keepJsonText = false } = {}) {
+function setScenario(scenario, { keepJsonText = false, edited = true } = {}) {
   state.scenario = scenario;
   editor.setScenario(scenario);
   ui.title.textContent = typeof scenario.title === 'string' ? scenario.title : '';
   ui.description.textContent = typeof scenario.description === 'string' ? scenario.description : '';
+  ui.edited.hidden = !edited;
   if (!keepJsonText) writeJson();
 }
 
@@ -92,7 +94,7 @@ function loadPreset(id) {
   if (!p) return;
   ui.preset.value = p.id;
   clearMessage();
-  setScenario(JSON.parse(p.scenario));
+  setScenario(JSON.parse(p.scenario), { edited: false });
   validateSoon();
 }
 
@@ -111,6 +113,7 @@ function onEdit(opts = {}) {
     return;
   }
   if (!state.jsonDirty) writeJson();
+  ui.edited.hidden = false;
   const bad = editor.firstInvalid();
   if (bad) {
     showMessage(bad.message, { path: bad.path, source: 'form' });
@@ -313,6 +316,7 @@ const client = new SimulationWorker({
 });
 
 ui.preset.addEventListener('change', () => loadPreset(ui.preset.value));
+ui.showDifference.addEventListener('change', () => plots.setShowDifference(ui.showDifference.checked));
 
 // Enter in a settings field runs the scenario, as submitting a form would.
 $('scenario-form').addEventListener('keydown', (e) => {

@@ -1,11 +1,12 @@
 // Time-response view: one uPlot chart per chosen output, co-simulation against the
-// monolithic reference over time. Data arrive as columns (Float64Array views that uPlot
+// monolithic reference over time (optionally their difference on a second axis). Data arrive as columns (Float64Array views that uPlot
 // takes as AlignedData); redraws are batched to one per animation frame.
 
 import uPlot from '../../vendor/uPlot.esm.js';
 
 const COSIM_COLOR = '#c2410c';
 const REFERENCE_COLOR = '#1e3a8a';
+const DIFFERENCE_COLOR = '#15803d';
 /** Rows allocated up front; a long run that is cancelled early never needs its full size. */
 const INITIAL_ROWS_MAX = 1 << 16;
 /** Above this many points a redraw costs several ms, so redraws are spaced out. */
@@ -28,6 +29,8 @@ export class TimeResponsePlots {
     this.rows = 0;
     this.frame = 0;       // pending redraw: rAF id, -1 while throttled, 0 for none
     this.lastDraw = 0;
+    this.showDifference = false;
+    this.chosen = [];
     this.resize = new ResizeObserver(() => this.fit());
     this.resize.observe(container);
   }
@@ -40,6 +43,7 @@ export class TimeResponsePlots {
 
   /** Rebuilds the charts for the chosen output names (all when `chosen` is empty). */
   choose(chosen) {
+    this.chosen = chosen;
     for (const c of this.charts) c.plot.destroy();
     this.charts = [];
     this.container.replaceChildren();
@@ -57,21 +61,30 @@ export class TimeResponsePlots {
         { label: 't (s)', value: (u, v) => (v == null ? '–' : tick(v)) },
         { label: 'co-simulation', stroke: COSIM_COLOR, width: 1.5, value: (u, v) => (v == null ? '–' : v.toPrecision(6)) },
       ];
+      const axes = [
+        { label: 't (s)', values: (u, vals) => vals.map(tick) },
+        { label: s.unit || '', size: 64, values: (u, vals) => vals.map(tick) },
+      ];
       if (s.hasReference) {
         series.push({ label: 'reference', stroke: REFERENCE_COLOR, width: 1.5, dash: [6, 4],
           value: (u, v) => (v == null ? '–' : v.toPrecision(6)) });
+      }
+      const difference = s.hasReference && this.showDifference;
+      if (difference) {
+        // The coupling error is orders of magnitude below the signal: its own scale, right axis.
+        series.push({ label: 'co-sim − reference', stroke: DIFFERENCE_COLOR, width: 1, scale: 'diff',
+          value: (u, v) => (v == null ? '–' : v.toExponential(3)) });
+        axes.push({ scale: 'diff', side: 1, size: 64, label: `difference (${s.unit || '1'})`, grid: { show: false },
+          stroke: DIFFERENCE_COLOR, values: (u, vals) => vals.map(tick) });
       }
       const plot = new uPlot({
         width: this.width(), height: this.height(),
         scales: { x: { time: false } },
         series,
-        axes: [
-          { label: 't (s)', values: (u, vals) => vals.map(tick) },
-          { label: s.unit || '', size: 64, values: (u, vals) => vals.map(tick) },
-        ],
+        axes,
         cursor: { drag: { x: true, y: false } },
-      }, this.dataFor(index, s.hasReference), figure);
-      this.charts.push({ name: s.name, index, hasReference: s.hasReference, figure, plot });
+      }, this.dataFor(index, s.hasReference, difference), figure);
+      this.charts.push({ name: s.name, index, hasReference: s.hasReference, difference, figure, plot });
     });
   }
 
@@ -123,12 +136,22 @@ export class TimeResponsePlots {
     this.columns.reference = this.columns.reference.map(grow);
   }
 
-  dataFor(index, hasReference) {
+  /** Plots the difference co-simulation − reference on its own axis (rebuilds the charts). */
+  setShowDifference(on) {
+    this.showDifference = on;
+    this.choose(this.chosen);
+  }
+
+  dataFor(index, hasReference, difference = false) {
     const c = this.columns;
     const n = this.rows;
-    if (!c) return hasReference ? [[], [], []] : [[], []];
-    const data = [c.time.subarray(0, n), c.cosim[index].subarray(0, n)];
-    if (hasReference) data.push(c.reference[index].subarray(0, n));
+    const data = !c ? [[], []] : [c.time.subarray(0, n), c.cosim[index].subarray(0, n)];
+    if (hasReference) data.push(c ? c.reference[index].subarray(0, n) : []);
+    if (difference) {
+      const d = new Float64Array(c ? n : 0);
+      for (let i = 0; i < d.length; i++) d[i] = data[1][i] - data[2][i];
+      data.push(d);
+    }
     return data;
   }
 
@@ -142,7 +165,7 @@ export class TimeResponsePlots {
 
   draw() {
     this.lastDraw = performance.now();
-    for (const c of this.charts) c.plot.setData(this.dataFor(c.index, c.hasReference));
+    for (const c of this.charts) c.plot.setData(this.dataFor(c.index, c.hasReference, c.difference));
   }
 
   /** The arrays the charts hold (uPlot's own data), for tests: [{name, time, cosim, reference}]. */
@@ -150,8 +173,9 @@ export class TimeResponsePlots {
     if (this.frame > 0) { cancelAnimationFrame(this.frame); this.frame = 0; }
     this.draw();
     return this.charts.map((c) => {
-      const [time, cosim, reference] = c.plot.data;
-      return { name: c.name, time: Array.from(time), cosim: Array.from(cosim), reference: reference ? Array.from(reference) : null };
+      const [time, cosim, reference, difference] = c.plot.data;
+      const list = (a) => (a ? Array.from(a) : null);
+      return { name: c.name, time: list(time), cosim: list(cosim), reference: list(reference), difference: list(difference) };
     });
   }
 
