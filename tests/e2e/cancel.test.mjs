@@ -49,3 +49,39 @@ test('Cancel stops a million-step run and the page keeps working', async () => {
     await browser.close();
   }
 });
+
+test('Cancel replaces a worker that hangs inside a chunk', async () => {
+  const browser = await launch();
+  try {
+    // A stand-in worker that accepts a run and then never yields (a chunk that hangs).
+    let served = 0;
+    await browser.context.route('**/js/worker.js', (route) => {
+      served += 1;
+      route.fulfill({
+        contentType: 'text/javascript',
+        body: `import init, * as wasm from '../pkg/cosim_wasm.js';
+          await init();
+          postMessage({ type: 'ready', presets: wasm.presets(), catalog: wasm.catalog(), version: 'hang' });
+          self.onmessage = (e) => {
+            if (e.data.type !== 'run') return;
+            postMessage({ type: 'started', id: e.data.id, signals: [], totalSteps: 10 });
+            for (;;) { /* hung */ }
+          };`,
+      });
+    });
+    const page = await openPage(browser.context);
+    await page.evaluate(() => { delete document.body.dataset.runState; });
+    await page.click('#run');
+    await page.waitForFunction(() => /Running/.test(document.getElementById('status').textContent));
+    await page.click('#cancel');
+    await page.waitForFunction(() => document.body.dataset.runState, null, { timeout: 10_000 });
+    assert.equal(await page.evaluate(() => document.body.dataset.runState), 'cancelled');
+    assert.equal(await page.textContent('#status'), 'Cancelled (the worker was restarted).');
+    assert.equal(await page.isEnabled('#run'), true);
+    for (let i = 0; i < 100 && served < 2; i++) await new Promise((r) => setTimeout(r, 50));
+    assert.equal(served, 2, 'a fresh worker was started');
+    assert.deepEqual(page.problems, []);
+  } finally {
+    await browser.close();
+  }
+});
