@@ -85,3 +85,33 @@ test('Cancel replaces a worker that hangs inside a chunk', async () => {
     await browser.close();
   }
 });
+
+test('a fatal worker error (a panic) is shown and the worker is replaced', async () => {
+  const browser = await launch();
+  try {
+    // A stand-in worker whose run ends in the message the panic hook produces.
+    let served = 0;
+    await browser.context.route('**/js/worker.js', (route) => {
+      served += 1;
+      route.fulfill({
+        contentType: 'text/javascript',
+        body: `import init, * as wasm from '../pkg/cosim_wasm.js';
+          await init();
+          postMessage({ type: 'ready', presets: wasm.presets(), catalog: wasm.catalog(), version: 'panic' });
+          self.onmessage = (e) => {
+            if (e.data.type !== 'run') return;
+            postMessage({ type: 'error', id: e.data.id, fatal: true,
+              message: 'internal error (please report): panicked at core/src/x.rs:1:1' });
+          };`,
+      });
+    });
+    const page = await openPage(browser.context);
+    assert.equal(await runAndWait(page), 'error');
+    assert.match(await page.textContent('#message-text'), /^internal error \(please report\): panicked at/);
+    for (let i = 0; i < 100 && served < 2; i++) await new Promise((r) => setTimeout(r, 50));
+    assert.equal(served, 2, 'the unusable worker was replaced');
+    assert.equal(await page.isEnabled('#run'), true);
+  } finally {
+    await browser.close();
+  }
+});

@@ -176,9 +176,16 @@ export class ScenarioEditor {
     const legend = this.masterRoot.querySelector('legend');
     this.masterRoot.replaceChildren(legend);
     const grid = el('div', { className: 'grid' });
+    // The stepping order matters only for Gauss-Seidel.
+    const seq = this.textField({
+      label: 'Gauss-Seidel order', path: 'master.sequence', value: (m.sequence ?? []).join(', '),
+      hint: 'Module names, comma-separated; blank = scenario order.',
+      set: (v) => { m.sequence = v.split(',').map((x) => x.trim()).filter(Boolean); },
+    });
+    seq.hidden = m.algorithm !== 'gauss_seidel';
     grid.append(
       this.selectField({ label: 'Scheme', path: 'master.algorithm', options: ALGORITHMS, value: m.algorithm ?? 'jacobi',
-        set: (v) => { m.algorithm = v; } }),
+        set: (v) => { m.algorithm = v; seq.hidden = v !== 'gauss_seidel'; } }),
       this.numberField({ label: 'Macro-step ΔT', unit: 's', path: 'master.macro_step', value: m.macro_step,
         set: (v) => { m.macro_step = v; } }),
       this.selectField({ label: 'Extrapolation order', path: 'master.extrapolation_order',
@@ -189,11 +196,6 @@ export class ScenarioEditor {
       this.numberField({ label: 'Start time', unit: 's', path: 'run.start', value: r.start ?? 0, set: (v) => { r.start = v; } }),
       this.numberField({ label: 'Stop time', unit: 's', path: 'run.stop', value: r.stop, set: (v) => { r.stop = v; } }),
     );
-    const seq = this.textField({
-      label: 'Gauss-Seidel order', path: 'master.sequence', value: (m.sequence ?? []).join(', '),
-      hint: 'Module names, comma-separated; blank = scenario order.',
-      set: (v) => { m.sequence = v.split(',').map((x) => x.trim()).filter(Boolean); },
-    });
     const refId = `f${++uid}`;
     const ref = el('input', { id: refId, type: 'checkbox', checked: s.reference !== false, dataset: { path: 'reference' } });
     ref.addEventListener('change', () => { s.reference = ref.checked; this.onChange(); });
