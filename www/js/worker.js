@@ -25,11 +25,14 @@ let sim = null;       // the one JsSimulation
 let runId = null;     // id of the run in progress, or null
 let cancelled = false;
 
-// A MessageChannel hop yields to the event loop without setTimeout's 4 ms clamp, so a
-// 'cancel' message queued during a chunk is handled before the next chunk starts.
+// Between chunks the loop yields so that a queued 'cancel' is handled before the next
+// chunk. Browsers run it after one MessageChannel hop (no setTimeout 4 ms clamp); Node's
+// worker_threads drain MessageChannel traffic before the parent's messages, so a
+// setTimeout(0) follows. Scheduled from a message task, that timer is not nested and so
+// not clamped either.
 const tick = new MessageChannel();
 let resumeNext = null;
-tick.port1.onmessage = () => { const r = resumeNext; resumeNext = null; if (r) r(); };
+tick.port1.onmessage = () => { const r = resumeNext; resumeNext = null; if (r) setTimeout(r, 0); };
 const yieldToEvents = () => new Promise((resolve) => { resumeNext = resolve; tick.port2.postMessage(null); });
 
 /** Text of a thrown value; a wasm trap is replaced by the panic message the hook kept. */
