@@ -283,7 +283,12 @@ export class ScenarioEditor {
     if (!s) return;
     const chosen = Array.isArray(s.plot) ? s.plot : [];
     const fromConnections = (Array.isArray(s.connections) ? s.connections : []).map((c) => c?.from).filter(Boolean);
-    const names = [...new Set([...(this.outputs.length ? this.outputs : fromConnections), ...chosen])];
+    const known = this.outputs.length ? this.outputs : fromConnections;
+    // Before the first run the outputs come from the connections: list them in module order.
+    const moduleOrder = (Array.isArray(s.modules) ? s.modules : []).map((m) => m?.name);
+    const rank = (n) => { const i = moduleOrder.indexOf(n.split('.')[0]); return i < 0 ? moduleOrder.length : i; };
+    const names = [...new Set([...known, ...chosen])];
+    if (!this.outputs.length) names.sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0));
     this.plotRoot.replaceChildren(...names.map((name) => {
       const id = `f${++uid}`;
       const box = el('input', { id, type: 'checkbox', value: name, checked: chosen.length === 0 || chosen.includes(name) });

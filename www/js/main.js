@@ -164,6 +164,13 @@ function setRunning(running) {
   document.body.classList.toggle('running', running);
 }
 
+/** Blanks the result figures of a run that ended without a result. */
+function clearFigures() {
+  ui.globalError.textContent = '–';
+  ui.steps.textContent = '–';
+  ui.elapsed.textContent = '–';
+}
+
 function formatError(v) {
   return typeof v === 'number' ? v.toExponential(3) : 'no reference';
 }
@@ -283,13 +290,13 @@ const client = new SimulationWorker({
   cancelled(msg) {
     setRunning(false);
     ui.status.textContent = msg.restarted ? 'Cancelled (the worker was restarted).' : 'Cancelled.';
-    ui.globalError.textContent = '–';
+    clearFigures();
     document.body.dataset.runState = 'cancelled';
   },
   error(msg) {
     setRunning(false);
     ui.status.textContent = 'Failed.';
-    ui.globalError.textContent = '–';
+    clearFigures();
     const fromJson = state.runSource === 'json';
     const path = pathOf(msg.message);
     const text = fromJson && !path ? `Scenario JSON: ${msg.message}` : msg.message;
