@@ -201,7 +201,8 @@ impl Scenario {
                 format!("expected a time after run.start ({start} s), got {stop}"),
             ));
         }
-        let steps = (stop - start) / h;
+        // Rounded like the grid, so an interval that is exactly the limit passes.
+        let steps = libm::round((stop - start) / h);
         if steps > f64::from(MAX_MACRO_STEPS) {
             return Err(ScenarioError::at(
                 "master.macro_step",
