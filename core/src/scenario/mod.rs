@@ -2,6 +2,7 @@
 //! that the CLI and the page's worker drive.
 
 mod build;
+mod link;
 mod parse;
 mod presets;
 mod schema;
@@ -9,6 +10,9 @@ mod simulation;
 mod validate;
 
 pub use build::build_module;
+pub use link::{
+    decode_link, decode_link_json, encode_link, LINK_VERSION, MAX_LINK_CHARS, MAX_LINK_JSON_BYTES,
+};
 pub use parse::{parse, to_json, MAX_SCENARIO_BYTES};
 pub use presets::{preset, presets, Preset};
 pub use schema::*;
