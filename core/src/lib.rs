@@ -27,6 +27,8 @@ extern crate std;
 pub mod analysis;
 pub mod coupling;
 pub mod error;
+#[cfg(feature = "binary-modules")]
+pub mod fmu;
 pub mod master;
 pub mod models;
 pub mod module;

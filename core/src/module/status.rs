@@ -76,6 +76,14 @@ pub enum ModuleErrorKind {
     Numerical(String),
     /// A binary module trapped or ran out of fuel.
     Trap(String),
+    /// A binary module's FMI function returned `fmi3Discard`, `fmi3Error` or `fmi3Fatal`
+    /// where the call cannot be discarded; `log` is the end of the module's log.
+    Reported {
+        /// FMI function name (e.g. `fmi3DoStep`).
+        call: &'static str,
+        /// Last lines the module logged, possibly empty.
+        log: String,
+    },
 }
 
 /// A failed module call, with the FMI status it maps to (`Error` or `Fatal`).
@@ -119,6 +127,19 @@ impl fmt::Display for ModuleError {
             ModuleErrorKind::Unsupported(c) => write!(f, "capability {c} is not provided"),
             ModuleErrorKind::Numerical(m) => write!(f, "numerical failure: {m}"),
             ModuleErrorKind::Trap(m) => write!(f, "module trapped: {m}"),
+            ModuleErrorKind::Reported { call, log } => {
+                let status = match self.status {
+                    Status::Fatal => "fmi3Fatal",
+                    Status::Discard => "fmi3Discard",
+                    _ => "fmi3Error",
+                };
+                write!(f, "{call} returned {status}")?;
+                if log.is_empty() {
+                    Ok(())
+                } else {
+                    write!(f, "; module log: {log}")
+                }
+            }
         }
     }
 }

@@ -14,7 +14,7 @@ pub use link::{
     decode_link, decode_link_json, encode_link, LINK_VERSION, MAX_LINK_CHARS, MAX_LINK_JSON_BYTES,
 };
 pub use parse::{parse, to_json, MAX_SCENARIO_BYTES};
-pub use presets::{preset, presets, Preset};
+pub use presets::{preset, presets, Preset, TOPIC_TWO_MASS};
 pub use schema::*;
 pub use simulation::{summary, Signal, Simulation, SimulationResult};
 pub use validate::{ValidatedScenario, MAX_EXTRAPOLATION_ORDER, MAX_MACRO_STEPS};

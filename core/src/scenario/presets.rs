@@ -1,4 +1,6 @@
-//! Built-in scenarios. Each is plain data with a description of what it shows.
+//! Built-in scenarios. Each is plain data with a description of what it shows (3 to 6
+//! sentences, plain text), a topic that groups it in the page's picker, and a "try this
+//! next" suggestion the page shows under the description.
 
 use super::schema::{
     Algorithm, ConnectionSpec, MasterSpec, ModuleSpec, RunSpec, Scenario, SolverSpec, StartUp,
@@ -12,22 +14,46 @@ use alloc::vec::Vec;
 /// A named built-in scenario.
 #[derive(Clone, Debug)]
 pub struct Preset {
-    /// Identifier used by `cosim preset ID` and the page.
+    /// Identifier used by `cosim preset ID`, the page's picker and links (`#preset=ID`).
     pub id: &'static str,
+    /// Group in the page's picker, e.g. [`TOPIC_TWO_MASS`]; presets of one topic are listed
+    /// together, in the order of [`presets`].
+    pub topic: &'static str,
+    /// What to change next and what to look for, one or two sentences of plain text
+    /// (not part of the scenario JSON: a shared link carries the scenario only).
+    pub try_next: String,
     /// The scenario.
     pub scenario: Scenario,
 }
 
+/// Topic of the linear two-mass oscillator presets (seed 000).
+pub const TOPIC_TWO_MASS: &str = "Two-mass oscillator (linear, seed 000)";
+
 /// All built-in presets; the first is the page's default.
 pub fn presets() -> Vec<Preset> {
     vec![
-        Preset { id: "two-mass-oscillator", scenario: two_mass(Algorithm::Jacobi, 1, 1e-4, SolverSpec::Default) },
+        Preset {
+            id: "two-mass-oscillator",
+            topic: TOPIC_TWO_MASS,
+            try_next: "Raise the extrapolation order one step at a time and watch the global \
+                       error fall, then double the macro-step until the response blows up."
+                .into(),
+            scenario: two_mass(Algorithm::Jacobi, 1, 1e-4, SolverSpec::Default),
+        },
         Preset {
             id: "two-mass-gauss-seidel",
+            topic: TOPIC_TWO_MASS,
+            try_next: "Switch the scheme to Jacobi at the same macro-step and compare the global \
+                       error; then swap the Gauss-Seidel order to mass2, mass1."
+                .into(),
             scenario: two_mass(Algorithm::GaussSeidel, 0, 1e-5, SolverSpec::Default),
         },
         Preset {
             id: "two-mass-rk4",
+            topic: TOPIC_TWO_MASS,
+            try_next: "Shrink the RK4 micro-step of both modules and see where the error stops \
+                       improving: below that, coupling error dominates."
+                .into(),
             scenario: two_mass(Algorithm::Jacobi, 2, 1e-4, SolverSpec::Rk4 { step: 1e-5 }),
         },
     ]
@@ -63,8 +89,8 @@ fn two_mass(algorithm: Algorithm, order: u32, h: f64, solver: SolverSpec) -> Sce
     );
     description.push_str(integrator);
     description.push_str(
-        " Try next: raise the extrapolation order one step at a time and watch the global error, \
-         or double the macro-step until the response blows up.",
+        " The dashed line is the monolithic reference: the whole system solved exactly, \
+         without splitting.",
     );
     Scenario {
         schema_version: SCHEMA_VERSION,

@@ -1,0 +1,25 @@
+//! Binary modules: FMI 3.0 co-simulation FMUs compiled to wasm32 and packaged as `.fmu`
+//! archives (`modelDescription.xml` + `binaries/wasm32/<modelIdentifier>.wasm`), run in
+//! the pure-Rust `wasmi` interpreter. Because the interpreter is part of this crate, the
+//! same `.fmu` gives identical numbers in the CLI and in the page's worker (wasm in wasm).
+//!
+//! - [`archive`]: zip reading (stored and deflated entries, CRC-checked, size-limited).
+//! - [`model_description`]: `modelDescription.xml` into a [`crate::module::ModuleDescription`].
+//! - [`BinaryModule`]: [`crate::module::Module`] and the declared capability traits over
+//!   the module's `fmi3*` exports; ABI reference in `docs/modules.md`.
+
+mod abi;
+pub mod archive;
+pub mod base64;
+mod binary_module;
+mod error;
+pub mod model_description;
+mod runtime;
+
+pub use binary_module::BinaryModule;
+pub use error::FmuError;
+pub use model_description::ModelDescription;
+pub use runtime::{RuntimeLimits, WASI_PROVIDED};
+
+#[cfg(test)]
+mod tests;
