@@ -12,6 +12,11 @@ commands:
   validate SCENARIO.json            check a scenario and report the first problem
   run SCENARIO.json [--out FILE]    run a scenario; write time, every output and the
                                     reference as CSV to FILE (default: standard output)
+  link encode SCENARIO.json [--base URL]
+                                    print the scenario as a link fragment `s1.…`
+                                    (or `URL#s1.…` with --base)
+  link decode LINK                  print the scenario a link carries, as JSON; LINK
+                                    may be a whole URL, `#s1.…`, `s1.…` or `-`
 
 SCENARIO.json may be `-` for standard input.";
 
@@ -23,6 +28,8 @@ pub enum Command {
     Models,
     Validate(PathBuf),
     Run { scenario: PathBuf, out: Option<PathBuf> },
+    /// `link encode|decode` (cli/src/link.rs).
+    Link(crate::link::LinkCommand),
     Help,
 }
 
@@ -65,6 +72,7 @@ impl Command {
                 let scenario = scenario.ok_or("`run` needs a SCENARIO.json")?;
                 Ok(Command::Run { scenario, out })
             }
+            "link" => crate::link::parse(&rest).map(Command::Link),
             "help" | "--help" | "-h" => Ok(Command::Help),
             other => Err(format!("unknown command `{other}`")),
         }

@@ -40,6 +40,7 @@ pub fn execute(command: Command) -> Result<(), String> {
             println!("ok: {} modules, {} macro-steps", v.scenario.modules.len(), v.grid.steps);
             Ok(())
         }
+        Command::Link(link) => crate::link::execute(link),
         Command::Run { scenario, out } => {
             let v = load(&scenario)?;
             let mut sim = Simulation::new(&v).map_err(|e| e.to_string())?;

@@ -5,6 +5,7 @@
 
 mod args;
 mod commands;
+mod link;
 
 use std::process::ExitCode;
 

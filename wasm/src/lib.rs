@@ -2,10 +2,11 @@
 //!
 //! Bindings only, no numerics: [`simulation::JsSimulation`] wraps the core's `Simulation`
 //! (the one stateful object a worker holds), [`scenario`] has the stateless functions
-//! (presets, validation, model catalog), [`error`] turns core errors and panics into JS
-//! errors. Every export returns a `Result` or a plain value; none panics on user input.
+//! (presets, validation, model catalog), [`link`] encodes and decodes shared links,
+//! [`error`] turns core errors and panics into JS errors. Every export returns a `Result` or a plain value; none panics on user input.
 
 pub mod error;
+pub mod link;
 pub mod models;
 pub mod scenario;
 pub mod simulation;

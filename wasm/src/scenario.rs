@@ -11,11 +11,16 @@ use wasm_bindgen::prelude::*;
 struct JsPreset {
     id: &'static str,
     title: String,
+    /// Group in the picker.
+    topic: &'static str,
+    /// What to try next (plain text).
+    #[serde(rename = "tryNext")]
+    try_next: String,
     /// The scenario document, pretty JSON (exactly what `cosim preset ID` prints).
     scenario: String,
 }
 
-/// The built-in presets, first is the default: `[{id, title, scenario}]`.
+/// The built-in presets, first is the default: `[{id, title, topic, tryNext, scenario}]`.
 #[wasm_bindgen]
 pub fn presets() -> Result<JsValue, JsError> {
     let list: Vec<JsPreset> = scenario::presets()
@@ -23,6 +28,8 @@ pub fn presets() -> Result<JsValue, JsError> {
         .map(|p| JsPreset {
             id: p.id,
             title: p.scenario.title.clone(),
+            topic: p.topic,
+            try_next: p.try_next,
             scenario: scenario::to_json(&p.scenario),
         })
         .collect();

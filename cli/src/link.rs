@@ -1,0 +1,119 @@
+//! `cosim link encode|decode`: scenario links on the command line, through the same core
+//! functions the page uses (`cosim_core::scenario::{encode_link, decode_link}`), so a link
+//! made in the page decodes here to the identical scenario and vice versa.
+
+use cosim_core::scenario;
+use std::io::Read;
+use std::path::PathBuf;
+
+/// A `link` subcommand.
+#[derive(Debug, PartialEq)]
+pub enum LinkCommand {
+    /// Scenario file (or `-`) to a link, optionally prefixed by `base#`.
+    Encode {
+        scenario: PathBuf,
+        base: Option<String>,
+    },
+    /// Link text (or `-` for standard input) to the scenario JSON.
+    Decode { link: String },
+}
+
+/// Parses the arguments after `link`.
+pub fn parse(rest: &[&str]) -> Result<LinkCommand, String> {
+    match rest {
+        ["encode", file] if !file.starts_with("--") => Ok(LinkCommand::Encode {
+            scenario: file.into(),
+            base: None,
+        }),
+        ["encode", file, "--base", url] | ["encode", "--base", url, file] => {
+            Ok(LinkCommand::Encode {
+                scenario: file.into(),
+                base: Some(url.to_string()),
+            })
+        }
+        ["decode", link] => Ok(LinkCommand::Decode {
+            link: link.to_string(),
+        }),
+        [] => Err("`link` needs `encode SCENARIO.json` or `decode LINK`".into()),
+        [sub, ..] if *sub != "encode" && *sub != "decode" => Err(format!(
+            "unknown `link` subcommand `{sub}`; use encode or decode"
+        )),
+        _ => Err("usage: `link encode SCENARIO.json [--base URL]` or `link decode LINK`".into()),
+    }
+}
+
+/// Runs a `link` subcommand, printing its result to standard output.
+pub fn execute(command: LinkCommand) -> Result<(), String> {
+    match command {
+        LinkCommand::Encode {
+            scenario: path,
+            base,
+        } => {
+            let text = read(&path)?;
+            let s = scenario::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+            // A link to a scenario that cannot run would only fail later, in the page.
+            s.validate()
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+            let link = scenario::encode_link(&s);
+            match base {
+                Some(url) => println!("{}#{link}", url.split('#').next().unwrap_or("")),
+                None => println!("{link}"),
+            }
+            Ok(())
+        }
+        LinkCommand::Decode { link } => {
+            let text = if link == "-" {
+                read(&PathBuf::from("-"))?
+            } else {
+                link
+            };
+            let s = scenario::decode_link(text.trim()).map_err(|e| e.to_string())?;
+            println!("{}", scenario::to_json(&s));
+            Ok(())
+        }
+    }
+}
+
+fn read(path: &PathBuf) -> Result<String, String> {
+    if path.as_os_str() == "-" {
+        let mut s = String::new();
+        std::io::stdin()
+            .read_to_string(&mut s)
+            .map_err(|e| format!("cannot read standard input: {e}"))?;
+        Ok(s)
+    } else {
+        std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn subcommands_parse() {
+        assert_eq!(
+            parse(&["encode", "s.json"]),
+            Ok(LinkCommand::Encode {
+                scenario: "s.json".into(),
+                base: None
+            })
+        );
+        assert_eq!(
+            parse(&["encode", "s.json", "--base", "https://x/"]),
+            Ok(LinkCommand::Encode {
+                scenario: "s.json".into(),
+                base: Some("https://x/".into())
+            })
+        );
+        assert_eq!(
+            parse(&["decode", "s1.abc"]),
+            Ok(LinkCommand::Decode {
+                link: "s1.abc".into()
+            })
+        );
+        assert!(parse(&[]).is_err());
+        assert!(parse(&["zip", "a"]).unwrap_err().contains("unknown"));
+        assert!(parse(&["decode"]).is_err());
+    }
+}
