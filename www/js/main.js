@@ -5,6 +5,11 @@
 import { ScenarioEditor } from './editor.js';
 import { SimulationWorker } from './run_client.js';
 import { TimeResponsePlots } from './plots/time_response.js';
+import { initTheme } from './theme.js';
+import { readHash, setHash, shareLink } from './share.js';
+import { initFileOpen } from './files.js';
+import { confirmExternal, externalUrls } from './external.js';
+import { downloadBlob } from './plots/export.js';
 
 const $ = (id) => document.getElementById(id);
 const ui = {
@@ -15,7 +20,15 @@ const ui = {
   message: $('message'), messageText: $('message-text'), messageGoto: $('message-goto'),
   globalError: $('global-error'), steps: $('steps'), elapsed: $('elapsed'),
   downloadCsv: $('download-csv'), downloadScenario: $('download-scenario'), version: $('version'),
+  about: $('about'), tryNextBox: $('try-next-box'), tryNext: $('try-next'),
+  copyLink: $('copy-link'), openFile: $('open-file'), fileInput: $('file-input'), saveFile: $('save-file'),
+  shareBox: $('share-box'), shareNote: $('share-note'), shareField: $('share-field'), shareLink: $('share-link'),
+  shareDownload: $('share-download'), dropOverlay: $('drop-overlay'),
+  externalDialog: $('external-dialog'), externalList: $('external-list'),
 };
+
+/** Label of the picker entry for a scenario that is not (or no longer) a preset. */
+const CUSTOM = '';
 
 const state = {
   presets: [],
@@ -28,6 +41,7 @@ const state = {
   messageSource: null,  // 'validation' | 'run' | 'form' | null
   messagePath: null,
   csvUrl: null,
+  presetId: null,       // the preset the editor started from, if any
 };
 
 let resolveReady;
@@ -80,7 +94,21 @@ function setScenario(scenario, { keepJsonText = false, edited = true } = {}) {
   ui.title.textContent = typeof scenario.title === 'string' ? scenario.title : '';
   ui.description.textContent = typeof scenario.description === 'string' ? scenario.description : '';
   ui.edited.hidden = !edited;
+  showTryNext();
   if (!keepJsonText) writeJson();
+}
+
+/** "Try this next" of the preset the scenario came from (presets only; links carry none). */
+function showTryNext() {
+  const p = state.presets.find((x) => x.id === state.presetId);
+  ui.tryNext.textContent = p?.tryNext ?? '';
+  ui.tryNextBox.hidden = !p?.tryNext;
+}
+
+/** Shows `id` in the picker, or the "custom scenario" entry. */
+function selectInPicker(id) {
+  state.presetId = id;
+  ui.preset.value = id ?? CUSTOM;
 }
 
 function writeJson() {
@@ -89,13 +117,95 @@ function writeJson() {
   state.jsonDirty = false;
 }
 
-function loadPreset(id) {
+function loadPreset(id, { updateHash = true } = {}) {
   const p = state.presets.find((x) => x.id === id) ?? state.presets[0];
   if (!p) return;
-  ui.preset.value = p.id;
+  selectInPicker(p.id);
   clearMessage();
   setScenario(JSON.parse(p.scenario), { edited: false });
+  if (updateHash) setHash(`preset=${encodeURIComponent(p.id)}`);
   validateSoon();
+}
+
+/** The picker: presets grouped by topic (in preset order), plus a "custom" entry. */
+function fillPicker() {
+  const groups = new Map();
+  for (const p of state.presets) {
+    const topic = p.topic || 'Other';
+    if (!groups.has(topic)) groups.set(topic, []);
+    const o = document.createElement('option');
+    o.value = p.id;
+    o.textContent = p.title || p.id;
+    groups.get(topic).push(o);
+  }
+  const custom = document.createElement('option');
+  custom.value = CUSTOM;
+  custom.textContent = 'Custom scenario (from a link, a file or the JSON view)';
+  custom.disabled = true;
+  ui.preset.replaceChildren(...[...groups].map(([topic, options]) => {
+    const g = document.createElement('optgroup');
+    g.label = topic;
+    g.append(...options);
+    return g;
+  }), custom);
+}
+
+/** The preset whose scenario equals `scenario` exactly, if any. */
+function presetMatching(scenario) {
+  const text = JSON.stringify(scenario);
+  return state.presets.find((p) => JSON.stringify(JSON.parse(p.scenario)) === text)?.id ?? null;
+}
+
+/**
+ * Opens scenario JSON text from a link or a file: into the editor when it is an object
+ * (the core then validates it and names the field of any problem), otherwise only into
+ * the JSON view with the message. Returns true when the form holds the scenario.
+ */
+function openScenarioText(text, source) {
+  ui.json.value = text;
+  let parsed = null;
+  try { parsed = JSON.parse(text); } catch { /* reported by the core below */ }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    state.jsonDirty = true;
+    ui.jsonDetails.open = true;
+    ui.json.setAttribute('aria-invalid', 'true');
+    state.validateSource = 'json';
+    state.validateId = client.validate(text);
+    ui.status.textContent = `${source}: not a scenario (the JSON view shows the text).`;
+    return false;
+  }
+  clearMessage();
+  selectInPicker(presetMatching(parsed));
+  setScenario(parsed, { keepJsonText: true, edited: false });
+  state.jsonDirty = false;
+  ui.json.removeAttribute('aria-invalid');
+  state.validateSource = 'json';
+  state.validateId = client.validate(text);
+  return true;
+}
+
+/** Opens what the address names (a shared link or a preset) and runs it; false if nothing. */
+async function openFromAddress() {
+  const want = readHash();
+  if (!want) return false;
+  if (want.kind === 'preset') {
+    if (!state.presets.some((p) => p.id === want.id)) {
+      showMessage(`The address asks for a preset \`${want.id}\`, which this version does not have; showing the default.`, { source: 'run', path: null });
+      return false;
+    }
+    loadPreset(want.id, { updateHash: false });
+    startRun();
+    return true;
+  }
+  ui.status.textContent = 'Opening the shared scenario…';
+  const reply = await client.request('decodeLink', { link: want.link });
+  if (reply.message) {
+    showMessage(`This link cannot be opened: ${reply.message}`, { source: 'run', path: null });
+    ui.status.textContent = 'Ready.';
+    return false;
+  }
+  if (openScenarioText(reply.value, 'Link')) startRun();
+  return true;
 }
 
 let validateTimer = 0;
@@ -175,7 +285,10 @@ function formatError(v) {
   return typeof v === 'number' ? v.toExponential(3) : 'no reference';
 }
 
-ui.run.addEventListener('click', () => {
+ui.run.addEventListener('click', () => startRun());
+
+/** Runs the form's scenario, or the JSON view's text when it holds unapplied edits. */
+async function startRun() {
   if (client.busy) return;
   let text;
   if (state.jsonDirty) {
@@ -195,6 +308,19 @@ ui.run.addEventListener('click', () => {
     text = JSON.stringify(state.scenario);
     state.runSource = 'form';
   }
+  // Nothing is fetched from another site unless the person agrees first.
+  let doc = null;
+  try { doc = JSON.parse(text); } catch { /* the core reports it */ }
+  const urls = doc ? externalUrls(doc) : [];
+  if (urls.length) {
+    document.body.dataset.runState = 'confirming';
+    if (!(await confirmExternal(ui.externalDialog, ui.externalList, urls))) {
+      ui.status.textContent = 'Not run: loading the external files was declined.';
+      document.body.dataset.runState = 'declined';
+      return;
+    }
+    delete document.body.dataset.runState;
+  }
   clearTimeout(validateTimer);
   clearMessage();
   ui.progress.value = 0;
@@ -204,7 +330,7 @@ ui.run.addEventListener('click', () => {
   ui.elapsed.textContent = '…';
   setRunning(true);
   client.run(text);
-});
+}
 
 ui.cancel.addEventListener('click', () => {
   ui.status.textContent = 'Cancelling…';
@@ -216,6 +342,34 @@ ui.downloadScenario.addEventListener('click', () => {
   const url = URL.createObjectURL(blob);
   ui.downloadScenario.href = url;
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
+});
+
+/** The scenario as a .json file named after its preset (or "scenario"). */
+function saveScenario() {
+  const text = state.jsonDirty ? ui.json.value : JSON.stringify(state.scenario, null, 2);
+  downloadBlob(new Blob([text], { type: 'application/json' }), `${state.presetId ?? 'scenario'}.json`);
+}
+ui.saveFile.addEventListener('click', saveScenario);
+ui.shareDownload.addEventListener('click', saveScenario);
+
+ui.copyLink.addEventListener('click', async () => {
+  const text = state.jsonDirty ? ui.json.value : JSON.stringify(state.scenario);
+  const r = await shareLink(client, text, {
+    box: ui.shareBox, note: ui.shareNote, field: ui.shareField, input: ui.shareLink, download: ui.shareDownload,
+  });
+  if (r.message) showMessage(`No link: ${r.message}`, { source: 'validation' });
+});
+
+initFileOpen({
+  button: ui.openFile, input: ui.fileInput, overlay: ui.dropOverlay,
+  onText: (text, name) => {
+    if (client.busy) client.cancel();
+    if (openScenarioText(text, name)) {
+      setHash('');
+      ui.status.textContent = `Opened ${name}. Press Run.`;
+    }
+  },
+  onError: (message) => showMessage(message, { source: 'validation', path: null }),
 });
 
 ui.downloadCsv.addEventListener('click', (e) => {
@@ -242,17 +396,13 @@ const client = new SimulationWorker({
     state.presets = Array.isArray(msg.presets) ? msg.presets : [];
     editor.setCatalog(msg.catalog);
     ui.version.textContent = msg.version;
-    ui.preset.replaceChildren(...state.presets.map((p) => {
-      const o = document.createElement('option');
-      o.value = p.id;
-      o.textContent = p.title || p.id;
-      return o;
-    }));
+    fillPicker();
     ui.preset.disabled = false;
     ui.run.disabled = false;
     ui.status.textContent = 'Ready.';
-    loadPreset(state.presets[0]?.id);
-    resolveReady();
+    // The default preset first, so the page is complete even if the address fails to open.
+    loadPreset(state.presets[0]?.id, { updateHash: false });
+    openFromAddress().finally(resolveReady);
   },
   started(msg) {
     plots.setSignals(msg.signals, chosenOutputs());
@@ -323,6 +473,11 @@ const client = new SimulationWorker({
 });
 
 ui.preset.addEventListener('change', () => loadPreset(ui.preset.value));
+// A link pasted into the address bar of an open page.
+window.addEventListener('hashchange', () => { if (!client.busy) openFromAddress(); });
+initTheme($('theme'));
+// On a phone the description would push Run half a screen down: start it collapsed.
+if (window.matchMedia('(max-width: 640px)').matches) ui.about.open = false;
 ui.showDifference.addEventListener('change', () => plots.setShowDifference(ui.showDifference.checked));
 
 // Enter in a settings field runs the scenario, as submitting a form would.
@@ -340,4 +495,6 @@ window.cosimPlayground = {
   get scenario() { return state.scenario; },
   get busy() { return client.busy; },
   plotted: () => plots.plotted(),
+  svgOf: (name) => plots.svgOf(name),
+  get presetId() { return state.presetId; },
 };

@@ -1,9 +1,24 @@
 // Page side of the worker protocol (see worker.js): starts the module worker, tags each
 // run with an id, drops replies from runs that are no longer current, and on Cancel
 // terminates and replaces a worker that does not answer within a grace period.
+// The wasm binary is fetched and compiled once, here, and the compiled module is handed
+// to every worker this page starts (a replaced worker does not fetch it again).
 
 /** How long a cancelled run may take to reach its next chunk boundary, in ms. */
 const CANCEL_GRACE_MS = 750;
+
+/**
+ * The core compiled once per page load. `undefined` (not rejected) when streaming
+ * compilation is unavailable or fails: each worker then loads the binary itself.
+ */
+const compiledCore = (async () => {
+  try {
+    const url = new URL('../pkg/cosim_wasm_bg.wasm', import.meta.url);
+    return await WebAssembly.compileStreaming(fetch(url));
+  } catch {
+    return undefined;
+  }
+})();
 
 export class SimulationWorker {
   /**
@@ -17,6 +32,7 @@ export class SimulationWorker {
     this.current = null;   // id of the run in progress
     this.cancelTimer = 0;
     this.starts = 0;
+    this.pending = new Map(); // id -> resolve, for request()
     this.spawn();
   }
 
@@ -25,6 +41,8 @@ export class SimulationWorker {
     const restarted = this.starts > 1;
     this.worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
     this.worker.onmessage = (e) => this.receive(e.data, restarted);
+    const worker = this.worker;
+    compiledCore.then((module) => worker.postMessage({ type: 'init', module }));
     this.worker.onerror = (e) => {
       e.preventDefault?.();
       this.finish();
@@ -47,6 +65,18 @@ export class SimulationWorker {
     const id = this.nextId++;
     this.worker.postMessage({ type: 'validate', id, scenario: scenarioText });
     return id;
+  }
+
+  /**
+   * A stateless question for the worker ('encodeLink' {scenario} or 'decodeLink' {link});
+   * resolves with the reply {id, value} or {id, message} (an error), whichever comes.
+   */
+  request(type, payload) {
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      this.pending.set(id, resolve);
+      this.worker.postMessage({ type, id, ...payload });
+    });
   }
 
   requestCsv() {
@@ -84,6 +114,12 @@ export class SimulationWorker {
       case 'csv':
         this.on.csv?.(msg);
         return;
+      case 'reply': {
+        const resolve = this.pending.get(msg.id);
+        this.pending.delete(msg.id);
+        resolve?.(msg);
+        return;
+      }
       default:
         break;
     }

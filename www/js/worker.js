@@ -4,13 +4,16 @@
 //
 // Protocol (every message is tagged by `type`; `id` ties replies to a run):
 //   page -> worker: {type:'run', id, scenario: string}, {type:'cancel', id},
-//                   {type:'validate', id, scenario}, {type:'csv', id}
+//                   {type:'validate', id, scenario}, {type:'csv', id},
+//                   {type:'init', module?: WebAssembly.Module} (first; see loadCore),
+//                   {type:'encodeLink', id, scenario}, {type:'decodeLink', id, link}
 //   worker -> page: {type:'ready', presets, catalog, version}
 //                   {type:'started', id, signals:[{name, unit, hasReference}], totalSteps}
 //                   {type:'progress', id, stepsDone, totalSteps, columns}
 //                   {type:'result', id, stepsDone, totalSteps, columns, globalNrmse, csv, elapsedMs}
 //                   {type:'cancelled', id}, {type:'validated', id, message|null}, {type:'csv', id, csv}
 //                   {type:'error', id, message, fatal}
+//                   {type:'reply', id, value} | {type:'reply', id, message} (link requests)
 // Column layout (as the CSV): time, one co-simulation column per signal, then one
 // reference column per signal that has a reference.
 
@@ -122,6 +125,16 @@ function handle(msg) {
       try { postMessage({ type: 'csv', id: msg.id, csv: sim ? sim.toCsv() : null }); }
       catch (err) { postError(msg.id, err); }
       break;
+    case 'encodeLink':
+      try { postMessage({ type: 'reply', id: msg.id, value: wasm.encodeLink(String(msg.scenario)) }); }
+      catch (err) { postMessage({ type: 'reply', id: msg.id, message: describe(err).message }); }
+      break;
+    case 'decodeLink':
+      try { postMessage({ type: 'reply', id: msg.id, value: wasm.decodeLink(String(msg.link)) }); }
+      catch (err) { postMessage({ type: 'reply', id: msg.id, message: describe(err).message }); }
+      break;
+    case 'init':
+      break; // already initialised (a second init is harmless)
     default:
       postMessage({ type: 'error', id: msg?.id ?? null, message: `unknown message type ${msg?.type}`, fatal: false });
   }
@@ -131,12 +144,20 @@ function handle(msg) {
 let queue = Promise.resolve();
 let ready = false;
 const pending = [];
-self.onmessage = (e) => { if (ready) handle(e.data); else pending.push(e.data); };
+let receiveInit = null;
+const initMessage = new Promise((resolve) => { receiveInit = resolve; });
+self.onmessage = (e) => {
+  if (!ready && e.data?.type === 'init') receiveInit(e.data);
+  else if (ready) handle(e.data);
+  else pending.push(e.data);
+};
 
 /**
- * Instantiates the wasm core. Served pages fetch it next to the JS glue; under Node (the
- * protocol test runs this worker through the `web-worker` package) fetch cannot read
- * file: URLs, so the bytes are read from disk instead.
+ * Instantiates the wasm core. In the page, the first message is {type:'init', module}
+ * with the module the page compiled once (run_client.js), so a replacement worker does
+ * not fetch the binary again; without a module it is fetched next to the JS glue. Under
+ * Node (the protocol test runs this worker through the `web-worker` package) fetch cannot
+ * read file: URLs, so the bytes are read from disk instead.
  */
 async function loadCore() {
   const url = new URL('../pkg/cosim_wasm_bg.wasm', import.meta.url);
@@ -144,7 +165,8 @@ async function loadCore() {
     const { readFile } = await import('node:fs/promises');
     return init({ module_or_path: await readFile(url) });
   }
-  return init();
+  const { module } = await initMessage;
+  return module instanceof WebAssembly.Module ? init({ module_or_path: module }) : init();
 }
 
 try {

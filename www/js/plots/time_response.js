@@ -3,10 +3,15 @@
 // takes as AlignedData); redraws are batched to one per animation frame.
 
 import uPlot from '../../vendor/uPlot.esm.js';
+import { cssColor, currentTheme, onThemeChange } from '../theme.js';
+import { chartPng, downloadBlob, figureSvg, fileStem } from './export.js';
 
-const COSIM_COLOR = '#c2410c';
-const REFERENCE_COLOR = '#1e3a8a';
-const DIFFERENCE_COLOR = '#15803d';
+/** Series colours per theme (contrast ≥ 4.5:1 on the panel background of each). */
+const PALETTE = {
+  light: { cosim: '#c2410c', reference: '#1e3a8a', difference: '#15803d' },
+  dark: { cosim: '#fb923c', reference: '#93c5fd', difference: '#4ade80' },
+};
+const REFERENCE_DASH = [6, 4];
 /** Rows allocated up front; a long run that is cancelled early never needs its full size. */
 const INITIAL_ROWS_MAX = 1 << 16;
 /** Above this many points a redraw costs several ms, so redraws are spaced out. */
@@ -33,6 +38,13 @@ export class TimeResponsePlots {
     this.chosen = [];
     this.resize = new ResizeObserver(() => this.fit());
     this.resize.observe(container);
+    // New colours: rebuild the charts (uPlot reads axis and series colours at creation).
+    onThemeChange(() => { if (this.charts.length) { this.choose(this.chosen); this.schedule(); } });
+  }
+
+  /** Colours of the current theme: series palette plus axes, grid and background. */
+  colors() {
+    return { ...PALETTE[currentTheme()], ink: cssColor('--ink'), muted: cssColor('--muted'), grid: cssColor('--grid'), bg: cssColor('--panel') };
   }
 
   /** Which outputs exist (from the worker's 'started') and which to chart. */
@@ -48,34 +60,38 @@ export class TimeResponsePlots {
     this.charts = [];
     this.container.replaceChildren();
     const want = new Set(chosen);
+    const colors = this.colors();
+    const axis = { stroke: colors.muted, grid: { stroke: colors.grid }, ticks: { stroke: colors.grid } };
     this.signals.forEach((s, index) => {
       if (want.size && !want.has(s.name)) return;
       const figure = document.createElement('figure');
       figure.className = 'chart';
       figure.dataset.signal = s.name;
       const caption = document.createElement('figcaption');
-      caption.textContent = s.unit ? `${s.name} (${s.unit})` : s.name;
+      const title = document.createElement('span');
+      title.textContent = s.unit ? `${s.name} (${s.unit})` : s.name;
+      caption.append(title, this.exportButton(s.name, 'PNG'), this.exportButton(s.name, 'SVG'));
       figure.append(caption);
       this.container.append(figure);
       const series = [
         { label: 't (s)', value: (u, v) => (v == null ? '–' : tick(v)) },
-        { label: 'co-simulation', stroke: COSIM_COLOR, width: 1.5, value: (u, v) => (v == null ? '–' : v.toPrecision(6)) },
+        { label: 'co-simulation', stroke: colors.cosim, width: 1.5, value: (u, v) => (v == null ? '–' : v.toPrecision(6)) },
       ];
       const axes = [
-        { label: 't (s)', values: (u, vals) => vals.map(tick) },
-        { label: s.unit || '', size: 64, values: (u, vals) => vals.map(tick) },
+        { ...axis, label: 't (s)', values: (u, vals) => vals.map(tick) },
+        { ...axis, label: s.unit ? `${s.name} (${s.unit})` : `${s.name} (1)`, size: 64, values: (u, vals) => vals.map(tick) },
       ];
       if (s.hasReference) {
-        series.push({ label: 'reference', stroke: REFERENCE_COLOR, width: 1.5, dash: [6, 4],
+        series.push({ label: 'reference', stroke: colors.reference, width: 1.5, dash: REFERENCE_DASH,
           value: (u, v) => (v == null ? '–' : v.toPrecision(6)) });
       }
       const difference = s.hasReference && this.showDifference;
       if (difference) {
         // The coupling error is orders of magnitude below the signal: its own scale, right axis.
-        series.push({ label: 'co-sim − reference', stroke: DIFFERENCE_COLOR, width: 1, scale: 'diff',
+        series.push({ label: 'co-sim − reference', stroke: colors.difference, width: 1, scale: 'diff',
           value: (u, v) => (v == null ? '–' : v.toExponential(3)) });
         axes.push({ scale: 'diff', side: 1, size: 64, label: `difference (${s.unit || '1'})`, grid: { show: false },
-          stroke: DIFFERENCE_COLOR, values: (u, vals) => vals.map(tick) });
+          ticks: { stroke: colors.grid }, stroke: colors.difference, values: (u, vals) => vals.map(tick) });
       }
       const plot = new uPlot({
         width: this.width(), height: this.height(),
@@ -84,8 +100,52 @@ export class TimeResponsePlots {
         axes,
         cursor: { drag: { x: true, y: false } },
       }, this.dataFor(index, s.hasReference, difference), figure);
-      this.charts.push({ name: s.name, index, hasReference: s.hasReference, difference, figure, plot });
+      this.charts.push({ name: s.name, unit: s.unit, index, hasReference: s.hasReference, difference, figure, plot });
     });
+  }
+
+  exportButton(name, kind) {
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.className = 'small';
+    b.textContent = kind;
+    b.dataset.export = kind.toLowerCase();
+    b.setAttribute('aria-label', `Download the ${name} plot as ${kind}`);
+    b.addEventListener('click', () => this.export(name, kind.toLowerCase()));
+    return b;
+  }
+
+  /** The series of one chart as the exporters take them. */
+  figureOf(chart) {
+    const colors = this.colors();
+    const [x, cosim, reference, difference] = this.dataFor(chart.index, chart.hasReference, chart.difference);
+    const series = [{ label: 'co-simulation', color: colors.cosim, y: cosim }];
+    if (chart.hasReference) series.push({ label: 'reference', color: colors.reference, dash: REFERENCE_DASH, y: reference });
+    if (chart.difference) series.push({ label: 'co-sim − reference', color: colors.difference, y: difference, right: true });
+    const unit = chart.unit || '1';
+    return {
+      title: chart.unit ? `${chart.name} (${chart.unit})` : chart.name,
+      xLabel: 't (s)', yLabel: `${chart.name} (${unit})`, y2Label: `difference (${unit})`, x, series, colors,
+    };
+  }
+
+  /** Downloads one chart as 'png' (uPlot's canvas) or 'svg' (drawn from the data). */
+  async export(name, kind) {
+    const chart = this.charts.find((c) => c.name === name);
+    if (!chart) return;
+    const fig = this.figureOf(chart);
+    if (kind === 'svg') {
+      downloadBlob(new Blob([figureSvg(fig)], { type: 'image/svg+xml' }), `${fileStem(name)}.svg`);
+    } else {
+      this.draw();
+      downloadBlob(await chartPng(chart.plot, fig), `${fileStem(name)}.png`);
+    }
+  }
+
+  /** SVG text of one chart (for tests and the export button). */
+  svgOf(name) {
+    const chart = this.charts.find((c) => c.name === name);
+    return chart ? figureSvg(this.figureOf(chart)) : null;
   }
 
   /** New run: empty columns with room for `rows` points (capped; `append` grows them). */

@@ -1,0 +1,41 @@
+// Opening scenario files: a file picker and drag-and-drop anywhere on the page. The text
+// goes to the same path as "Apply JSON" (the core validates it, errors name the field,
+// and the text stays in the JSON view); nothing here interprets the scenario.
+
+/** Larger files are refused before reading (the core's limit is 4 MiB too). */
+const MAX_FILE_BYTES = 4 << 20;
+
+/**
+ * @param {object} o {button, input (type=file), overlay (shown while dragging),
+ *   onText(text, fileName), onError(message)}
+ */
+export function initFileOpen({ button, input, overlay, onText, onError }) {
+  async function open(file) {
+    if (!file) return;
+    if (file.size > MAX_FILE_BYTES) {
+      onError(`${file.name}: the file is ${file.size.toLocaleString('en')} bytes; scenarios are at most ${MAX_FILE_BYTES.toLocaleString('en')}`);
+      return;
+    }
+    try {
+      onText(await file.text(), file.name);
+    } catch (e) {
+      onError(`${file.name}: cannot read the file (${e.message})`);
+    }
+  }
+  button.addEventListener('click', () => input.click());
+  input.addEventListener('change', () => { open(input.files?.[0]); input.value = ''; });
+
+  // Counting enter/leave pairs keeps the overlay steady while the pointer crosses children.
+  let depth = 0;
+  const hasFiles = (e) => [...(e.dataTransfer?.types ?? [])].includes('Files');
+  window.addEventListener('dragenter', (e) => { if (!hasFiles(e)) return; e.preventDefault(); depth += 1; overlay.hidden = false; });
+  window.addEventListener('dragover', (e) => { if (hasFiles(e)) e.preventDefault(); });
+  window.addEventListener('dragleave', () => { depth = Math.max(0, depth - 1); if (!depth) overlay.hidden = true; });
+  window.addEventListener('drop', (e) => {
+    if (!hasFiles(e)) return;
+    e.preventDefault();
+    depth = 0;
+    overlay.hidden = true;
+    open(e.dataTransfer.files?.[0]);
+  });
+}
