@@ -88,7 +88,7 @@ pub fn expm(a: &DMatrix<f64>) -> Option<DMatrix<f64>> {
 /// Parlett–Reinsch balancing with radix 2 (Parlett & Reinsch 1969, Numer. Math. 13;
 /// LAPACK `dgebal` without permutation): returns `B = D⁻¹ A D` and the diagonal of `D`,
 /// with off-diagonal row and column 1-norms of `B` of similar size.
-fn balance(a: &DMatrix<f64>) -> (DMatrix<f64>, alloc::vec::Vec<f64>) {
+pub(crate) fn balance(a: &DMatrix<f64>) -> (DMatrix<f64>, alloc::vec::Vec<f64>) {
     let n = a.nrows();
     let mut b = a.clone();
     let mut d = alloc::vec![1.0; n];

@@ -1,0 +1,13 @@
+//! Propagation matrices of explicit co-simulation of linear blocks (seed-000 digest §3):
+//! the method ([`PropagationMethod`]), the information-vector [`Layout`], Φ
+//! ([`PropagationMatrix`]) and the reference `Φ*` ([`reference_matrix`]).
+
+mod matrix;
+mod method;
+mod step;
+
+#[cfg(test)]
+mod tests;
+
+pub use matrix::{reference_matrix, PropagationMatrix};
+pub use method::{Layout, PropagationMethod, STATE_CORRECTION_WEIGHT};

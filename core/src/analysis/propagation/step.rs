@@ -1,0 +1,311 @@
+//! [`StepOperator`]: one macro-step of the co-simulation of exactly solved linear blocks as
+//! a linear map `z_n → z_{n+1}` on the information vector (seed-000 digest §3.4 "Robust
+//! construction"). It mirrors the time-domain master step for step:
+//!
+//! - **Inputs** (`master::ExplicitCoupling`): each input is the Taylor polynomial at `T_n`
+//!   of the polynomial through the last `p + 1` output samples; in Gauss-Seidel an input
+//!   whose source module already stepped uses the polynomial through the new sample
+//!   `y_{n+1}` and `y_n … y_{n−p+1}` instead. With scaled derivatives `a_k = ΔT^k ũ^(k)`:
+//!   `x_{n+1} = A_d x_n + Σ_k (B_dk/ΔT^k) a_k` (eqn 38) and the end-of-step feedthrough
+//!   `y_{n+1} = C x_{n+1} + D ũ(T_{n+1})`, `ũ(T_{n+1}) = Σ_k a_k/k!` (digest §8 item 5).
+//! - **Corrector** (Jacobi only): `δu` enters only the constant term `a_0`;
+//!   `ȳ_{n+1} = (I − G_p L)⁻¹(y_{n+1} − G_p L P_ext(T_{n+1}) − G_0 δu_n)` (eqns 16/18/19,
+//!   general order p in §2.6) and `δu_{n+1} = (1−α) δu_n + α c_p L ∇^{p+1}ȳ_{n+1}`
+//!   (eqns 24/25, §2.7). The history holds the corrected ȳ (digest §8 item 1).
+
+use super::method::{
+    backward_difference_weights, extrapolated_end_weights, true_input_shape, Layout, PropagationMethod,
+    STATE_CORRECTION_WEIGHT,
+};
+use crate::analysis::LinearBlock;
+use crate::error::MasterError;
+use crate::master::{Extrapolation, Scheme, TaylorWeights, MAX_ORDER};
+use crate::solvers::{discretize, one_norm};
+use alloc::format;
+use alloc::vec;
+use alloc::vec::Vec;
+use core::ops::Range;
+use nalgebra::{DMatrix, DVector};
+
+/// One block's exact discretisation and where its variables sit in the stacked vectors.
+#[derive(Clone, Debug)]
+struct BlockStep {
+    ad: DMatrix<f64>,
+    /// `Γ'_k = B_dk / ΔT^k`, `k = 0..=p`: multiplies the scaled derivative `a_k`.
+    gamma: Vec<DMatrix<f64>>,
+    c: DMatrix<f64>,
+    d: DMatrix<f64>,
+    x: Range<usize>,
+    u: Range<usize>,
+    y: Range<usize>,
+}
+
+/// The corrector's constant matrices for one macro-step size.
+#[derive(Clone, Debug)]
+struct Corrector {
+    /// `S = (I − G_p L)⁻¹`.
+    s: DMatrix<f64>,
+    /// `G_p L`.
+    gp_l: DMatrix<f64>,
+    /// `G_0 = C B_d0 + D`.
+    g0: DMatrix<f64>,
+    alpha: f64,
+    /// `c_p`.
+    cp: f64,
+    /// 1-norm condition number of `I − G_p L`.
+    condition: f64,
+}
+
+/// The linear step `z_n → z_{n+1}`.
+#[derive(Clone, Debug)]
+pub(super) struct StepOperator {
+    layout: Layout,
+    blocks: Vec<BlockStep>,
+    /// Nonzero entries `(output, weight)` of each row of `L`.
+    l_rows: Vec<Vec<(usize, f64)>>,
+    l: DMatrix<f64>,
+    sequence: Vec<usize>,
+    gauss_seidel: bool,
+    output_block: Vec<usize>,
+    /// Extrapolation: `a_k = Σ_j extrapolation[k][j] y_{n−j}`.
+    extrapolation: [[f64; MAX_ORDER + 1]; MAX_ORDER + 1],
+    /// Interpolation (Gauss-Seidel): weights on `y_{n+1}, y_n, …, y_{n−p+1}`.
+    interpolation: TaylorWeights,
+    corrector: Option<Corrector>,
+}
+
+/// Checks shapes and returns `(n_x, n_u, n_y)`.
+pub(super) fn check_shapes(blocks: &[LinearBlock], l: &DMatrix<f64>) -> Result<(usize, usize, usize), MasterError> {
+    let consistent = blocks.iter().all(|k| {
+        let (n, m, q) = (k.a.nrows(), k.b.ncols(), k.c.nrows());
+        k.a.ncols() == n && k.b.nrows() == n && k.c.ncols() == n && k.d.shape() == (q, m) && k.x0.len() == n
+    });
+    let n_x = blocks.iter().map(|b| b.a.nrows()).sum();
+    let n_u = blocks.iter().map(|b| b.b.ncols()).sum();
+    let n_y = blocks.iter().map(|b| b.c.nrows()).sum();
+    if !consistent || l.shape() != (n_u, n_y) || blocks.is_empty() {
+        return Err(MasterError::InvalidSettings(format!(
+            "propagation matrix: block shapes or coupling matrix ({}×{}) do not fit {n_u} inputs and {n_y} outputs",
+            l.nrows(),
+            l.ncols()
+        )));
+    }
+    Ok((n_x, n_u, n_y))
+}
+
+fn invalid(msg: &str) -> MasterError {
+    MasterError::InvalidSettings(format!("propagation matrix: {msg}"))
+}
+
+impl StepOperator {
+    pub(super) fn new(
+        blocks: &[LinearBlock],
+        l: &DMatrix<f64>,
+        method: &PropagationMethod,
+        h: f64,
+    ) -> Result<Self, MasterError> {
+        let (n_x, n_u, n_y) = check_shapes(blocks, l)?;
+        let p = method.order as usize;
+        let extrapolation = Extrapolation::new(method.order)
+            .ok_or_else(|| invalid(&format!("extrapolation order {} is not supported (0 to {MAX_ORDER})", method.order)))?
+            .uniform_rows();
+        if !(h.is_finite() && h > 0.0) {
+            return Err(invalid(&format!("macro-step {h} s must be finite and positive")));
+        }
+        let (sequence, gauss_seidel) = match &method.scheme {
+            Scheme::Jacobi => ((0..blocks.len()).collect::<Vec<_>>(), false),
+            Scheme::GaussSeidel(seq) => {
+                let mut sorted = seq.clone();
+                sorted.sort_unstable();
+                if sorted != (0..blocks.len()).collect::<Vec<_>>() {
+                    return Err(invalid("the Gauss-Seidel sequence must list every block exactly once"));
+                }
+                (seq.clone(), true)
+            }
+        };
+        if method.correction.is_some() && gauss_seidel {
+            return Err(invalid("the model-based corrector is defined for Jacobi coupling only (seed 000)"));
+        }
+        let mut steps = Vec::with_capacity(blocks.len());
+        let (mut xs, mut us, mut ys) = (0, 0, 0);
+        let mut output_block = Vec::with_capacity(n_y);
+        for (i, b) in blocks.iter().enumerate() {
+            let (n, m, q) = (b.a.nrows(), b.b.ncols(), b.c.nrows());
+            let disc = discretize(&b.a, &b.b, h, p)
+                .ok_or_else(|| invalid(&format!("the matrix exponential of block {i} failed at ΔT = {h} s")))?;
+            let mut hk = 1.0;
+            let gamma = disc
+                .gamma
+                .into_iter()
+                .map(|g| {
+                    let scaled = g / hk;
+                    hk *= h;
+                    scaled
+                })
+                .collect();
+            steps.push(BlockStep {
+                ad: disc.ad,
+                gamma,
+                c: b.c.clone(),
+                d: b.d.clone(),
+                x: xs..xs + n,
+                u: us..us + m,
+                y: ys..ys + q,
+            });
+            output_block.extend(core::iter::repeat(i).take(q));
+            xs += n;
+            us += m;
+            ys += q;
+        }
+        let l_rows = (0..n_u)
+            .map(|i| (0..n_y).filter(|&o| l[(i, o)] != 0.0).map(|o| (o, l[(i, o)])).collect())
+            .collect();
+        let times: [f64; MAX_ORDER + 1] = core::array::from_fn(|j| 1.0 - j as f64);
+        let interpolation = TaylorWeights::through(&times[..=p], 0.0).ok_or_else(|| invalid("interpolation weights"))?;
+        let layout = Layout { n_x, n_y, n_u, order: p, corrected: method.correction.is_some() };
+        let mut op = StepOperator {
+            layout,
+            blocks: steps,
+            l_rows,
+            l: l.clone(),
+            sequence,
+            gauss_seidel,
+            output_block,
+            extrapolation,
+            interpolation,
+            corrector: None,
+        };
+        if let Some(alpha) = method.correction {
+            if !alpha.is_finite() {
+                return Err(invalid(&format!("correction α = {alpha} must be finite")));
+            }
+            op.corrector = Some(op.corrector(alpha)?);
+        }
+        Ok(op)
+    }
+
+    /// `G_p`, `G_0` and `(I − G_p L)⁻¹` from the blocks' own (exact) Jacobians: perfect
+    /// model knowledge, as in the paper's analysis (digest §3.3).
+    fn corrector(&self, alpha: f64) -> Result<Corrector, MasterError> {
+        let Layout { n_y, n_u, order: p, .. } = self.layout;
+        let b = true_input_shape(p);
+        let mut gp = DMatrix::zeros(n_y, n_u);
+        let mut g0 = DMatrix::zeros(n_y, n_u);
+        for blk in &self.blocks {
+            let mut sum = DMatrix::zeros(blk.x.len(), blk.u.len());
+            let mut fact = 1.0;
+            for (k, gk) in blk.gamma.iter().enumerate() {
+                if k > 0 {
+                    fact *= k as f64;
+                }
+                if b[k] != 0.0 {
+                    sum += gk * (b[k] * fact);
+                }
+            }
+            gp.view_mut((blk.y.start, blk.u.start), (blk.y.len(), blk.u.len())).copy_from(&(&blk.c * sum + &blk.d));
+            g0.view_mut((blk.y.start, blk.u.start), (blk.y.len(), blk.u.len()))
+                .copy_from(&(&blk.c * &blk.gamma[0] + &blk.d));
+        }
+        let gp_l = &gp * &self.l;
+        let m = DMatrix::identity(n_y, n_y) - &gp_l;
+        let singular = MasterError::SingularMatrix { t: 0.0, what: "I - G_p L" };
+        let s = m.clone().lu().try_inverse().ok_or(singular.clone())?;
+        if s.iter().any(|v| !v.is_finite()) {
+            return Err(singular);
+        }
+        let condition = one_norm(&m) * one_norm(&s);
+        Ok(Corrector { s, gp_l, g0, alpha, cp: STATE_CORRECTION_WEIGHT[p], condition })
+    }
+
+    pub(super) fn layout(&self) -> Layout {
+        self.layout
+    }
+
+    /// Condition number of `I − G_p L` (1 for plain methods).
+    pub(super) fn corrector_condition(&self) -> f64 {
+        self.corrector.as_ref().map_or(1.0, |c| c.condition)
+    }
+
+    /// `out = step(z)`.
+    pub(super) fn apply(&self, z: &DVector<f64>, out: &mut DVector<f64>) {
+        let lay = self.layout;
+        let p = lay.order;
+        out.fill(0.0);
+        let mut stepped = vec![false; self.blocks.len()];
+        // a[k][i]: scaled derivative k of input i.
+        let mut a = [(); MAX_ORDER + 1].map(|_| vec![0.0; lay.n_u]);
+        let du = lay.du().map(|r| z.rows(r.start, r.len()).into_owned());
+        let y_new = lay.y(0);
+        for &m in &self.sequence {
+            let blk = &self.blocks[m];
+            for i in blk.u.clone() {
+                for ak in a.iter_mut().take(p + 1) {
+                    ak[i] = 0.0;
+                }
+                for &(o, w) in &self.l_rows[i] {
+                    let from_new = self.gauss_seidel && stepped[self.output_block[o]];
+                    for (k, ak) in a.iter_mut().enumerate().take(p + 1) {
+                        let v: f64 = if from_new {
+                            // Samples y_{n+1}, y_n, …, y_{n−p+1}.
+                            (0..=p)
+                                .map(|j| {
+                                    let s = if j == 0 { out[y_new.start + o] } else { z[lay.y(j - 1).start + o] };
+                                    self.interpolation.weight(k, j) * s
+                                })
+                                .sum()
+                        } else {
+                            (0..=p).map(|j| self.extrapolation[k][j] * z[lay.y(j).start + o]).sum()
+                        };
+                        ak[i] += w * v;
+                    }
+                }
+                if let Some(du) = &du {
+                    a[0][i] += du[i]; // δu only shifts the constant term (digest §8 item 3)
+                }
+            }
+            let x = z.rows(blk.x.start, blk.x.len());
+            let mut x_new = &blk.ad * x;
+            let mut u_end = DVector::zeros(blk.u.len());
+            let mut fact = 1.0;
+            for k in 0..=p {
+                if k > 0 {
+                    fact *= k as f64;
+                }
+                let ak = DVector::from_column_slice(&a[k][blk.u.clone()]);
+                x_new.gemv(1.0, &blk.gamma[k], &ak, 1.0);
+                u_end.axpy(1.0 / fact, &ak, 1.0);
+            }
+            let mut y = &blk.c * &x_new;
+            y.gemv(1.0, &blk.d, &u_end, 1.0);
+            out.rows_mut(blk.x.start, blk.x.len()).copy_from(&x_new);
+            out.rows_mut(y_new.start + blk.y.start, blk.y.len()).copy_from(&y);
+            stepped[m] = true;
+        }
+        if let (Some(c), Some(du)) = (&self.corrector, &du) {
+            let pe = extrapolated_end_weights(p);
+            let mut p_ext = DVector::zeros(lay.n_y);
+            for (j, w) in pe.iter().enumerate().take(p + 1) {
+                p_ext.axpy(*w, &z.rows(lay.y(j).start, lay.n_y), 1.0);
+            }
+            let mut rhs = out.rows(y_new.start, lay.n_y).into_owned();
+            rhs.gemv(-1.0, &c.gp_l, &p_ext, 1.0);
+            rhs.gemv(-1.0, &c.g0, du, 1.0);
+            let ybar = &c.s * rhs;
+            let nb = backward_difference_weights(p);
+            let mut nabla = &ybar * nb[0];
+            for (j, w) in nb.iter().enumerate().take(p + 2).skip(1) {
+                nabla.axpy(*w, &z.rows(lay.y(j - 1).start, lay.n_y), 1.0);
+            }
+            let mut du_new = du * (1.0 - c.alpha);
+            du_new.gemv(c.alpha * c.cp, &self.l, &nabla, 1.0);
+            out.rows_mut(y_new.start, lay.n_y).copy_from(&ybar);
+            if let Some(r) = lay.du() {
+                out.rows_mut(r.start, r.len()).copy_from(&du_new);
+            }
+        }
+        for j in 1..=p {
+            let src = z.rows(lay.y(j - 1).start, lay.n_y).into_owned();
+            out.rows_mut(lay.y(j).start, lay.n_y).copy_from(&src);
+        }
+    }
+}
