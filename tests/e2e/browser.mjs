@@ -36,19 +36,26 @@ export async function launch() {
 }
 
 /**
- * Opens the page and waits until the worker reported 'ready' (presets loaded).
+ * Opens the page (with the address fragment `hash`, e.g. `#s1.…`, if given) and waits
+ * until the worker reported 'ready' (presets loaded) and the address was acted on.
  * Collects uncaught page errors and console errors into `page.problems`.
  */
-export async function openPage(context, viewport) {
+export async function openPage(context, viewport, hash = '') {
   const page = await context.newPage();
   if (viewport) await page.setViewportSize(viewport);
   page.problems = [];
   page.on('pageerror', (e) => page.problems.push(`pageerror: ${e.message}`));
   page.on('console', (m) => { if (m.type() === 'error') page.problems.push(`console: ${m.text()}`); });
-  await page.goto(BASE_URL);
+  await page.goto(BASE_URL + hash);
   await page.waitForFunction(() => window.cosimPlayground && document.querySelector('#run:not([disabled])'), null, { timeout: 30_000 });
   await page.evaluate(() => window.cosimPlayground.ready);
   return page;
+}
+
+/** Waits for a run started by the page itself (e.g. on opening a link) to end. */
+export async function waitForRunEnd(page, timeout = 60_000) {
+  await page.waitForFunction(() => document.body.dataset.runState && !window.cosimPlayground.busy, null, { timeout });
+  return page.evaluate(() => document.body.dataset.runState);
 }
 
 /** Clicks Run and waits for the run to end; returns the body's run state. */

@@ -4,44 +4,11 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launch, openPage, runAndWait } from './browser.mjs';
-
-const TOLERANCE = 1e-9;
-
-function cliPath() {
-  const cli = process.env.COSIM_CLI;
-  assert.ok(cli && existsSync(cli), `set COSIM_CLI to the built \`cosim\` binary (got ${cli})`);
-  return cli;
-}
-
-/** CSV text -> {header, columns: Map(name -> number[])}. */
-function parseCsv(text) {
-  const lines = text.trim().split('\n');
-  const header = lines[0].split(',');
-  const columns = new Map(header.map((h) => [h, []]));
-  for (const line of lines.slice(1)) {
-    const cells = line.split(',');
-    assert.equal(cells.length, header.length, `CSV row has ${cells.length} cells: ${line}`);
-    cells.forEach((c, i) => columns.get(header[i]).push(Number(c)));
-  }
-  return { header, columns };
-}
-
-/** Largest |a - b| relative to the column's scale (at least 1). */
-function assertClose(actual, expected, what) {
-  assert.equal(actual.length, expected.length, `${what}: ${actual.length} points plotted, CLI has ${expected.length}`);
-  const scale = Math.max(1, ...expected.map(Math.abs));
-  let worst = 0;
-  let at = -1;
-  for (let i = 0; i < expected.length; i++) {
-    const d = Math.abs(actual[i] - expected[i]);
-    if (!(d <= worst)) { worst = d; at = i; }
-  }
-  assert.ok(worst <= TOLERANCE * scale, `${what}: differs by ${worst} at row ${at} (${actual[at]} vs ${expected[at]})`);
-}
+import { cliPath, parseCsv, assertClose } from './cli.mjs';
 
 /** Runs preset `id` in the page and in the CLI and compares what is plotted. */
 async function comparePreset(page, cli, id) {
