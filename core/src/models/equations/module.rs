@@ -1,0 +1,381 @@
+//! [`EquationModule`]: an equation source compiled once and run as an FMI-like module.
+//! States are integrated across each communication step by RK4 or Dopri45 with the
+//! polynomial input `ũ(t + s) = Σ_k u^(k) s^k / k!`, exactly like the built-in
+//! [`OdeModule`](crate::models::OdeModule); Jacobians (`fmi3GetDirectionalDerivative`)
+//! and the first output derivative come from forward-mode AD over the compiled tapes,
+//! so they are exact (no finite-difference step).
+
+use super::compile::{Program, Slots, Tape};
+use super::pipeline::{compile_source, Compiled};
+use crate::models::instance::{Instance, Snapshot};
+use crate::models::layout::{Layout, VarKind};
+use crate::models::parameters::{check, Range};
+use crate::module::{
+    DirectionalDerivatives, InputDerivatives, Module, ModuleDescription, ModuleError, ModuleState,
+    OutputDerivatives, StateSnapshot, StepReport, ValueRef,
+};
+use crate::solvers::{Integrator, OdeSystem, TaylorInput, Workspace};
+use alloc::boxed::Box;
+use alloc::collections::BTreeMap;
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec;
+use alloc::vec::Vec;
+use nalgebra::DVector;
+
+/// A module defined by equations.
+#[derive(Clone, Debug)]
+pub struct EquationModule {
+    program: Program,
+    integrator: Integrator,
+    ws: Workspace,
+    desc: ModuleDescription,
+    inst: Instance,
+    /// Current parameter values.
+    params: Vec<f64>,
+    /// Parameter values at construction (restored by `reset`).
+    params_start: Vec<f64>,
+    /// Candidate state during a step (committed only on success).
+    x_work: Vec<f64>,
+    /// Register files of the `der()` and output tapes.
+    regs_rhs: Vec<f64>,
+    regs_out: Vec<f64>,
+    /// Tangent registers for AD.
+    dots_rhs: Vec<f64>,
+    dots_out: Vec<f64>,
+}
+
+/// The `der()` tape driven by the polynomial input of the current step.
+struct Driven<'a> {
+    tape: &'a Tape,
+    slots: Slots,
+    regs: &'a mut [f64],
+    u: &'a TaylorInput,
+    t0: f64,
+}
+
+impl OdeSystem for Driven<'_> {
+    fn dim(&self) -> usize {
+        self.slots.nx
+    }
+    fn rhs(&mut self, t: f64, x: &[f64], dx: &mut [f64]) {
+        let s = self.slots;
+        self.regs[Slots::TIME] = t;
+        self.regs[s.state(0)..s.state(0) + s.nx].copy_from_slice(x);
+        self.u.eval_into(t - self.t0, &mut self.regs[s.input(0)..s.input(0) + s.nu]);
+        self.tape.eval(self.regs);
+        for (i, d) in dx.iter_mut().enumerate() {
+            *d = self.tape.target(self.regs, i);
+        }
+    }
+}
+
+impl EquationModule {
+    /// Compiles `source`; entries of `overrides` replace the default of the parameter or
+    /// the start value of the state of that name. Source errors read
+    /// `line L, column C: message`; override errors name the parameter.
+    pub fn new(source: &str, overrides: &BTreeMap<String, f64>, integrator: Integrator) -> Result<Self, ModuleError> {
+        let compiled = compile_source(source).map_err(|e| ModuleError::invalid(e.to_string()))?;
+        Self::from_compiled(compiled, overrides, integrator)
+    }
+
+    fn from_compiled(c: Compiled, overrides: &BTreeMap<String, f64>, integrator: Integrator) -> Result<Self, ModuleError> {
+        let m = &c.model;
+        let mut params: Vec<f64> = m.params.iter().map(|p| p.start).collect();
+        let mut starts: Vec<f64> = m.states.iter().map(|s| s.start).collect();
+        for (name, value) in overrides {
+            let slot = if let Some(i) = m.params.iter().position(|p| p.name == *name) {
+                &mut params[i]
+            } else if let Some(i) = m.states.iter().position(|s| s.name == *name) {
+                &mut starts[i]
+            } else {
+                let known: Vec<&str> = m.params.iter().chain(&m.states).map(|d| d.name.as_str()).collect();
+                return Err(ModuleError::invalid(format!(
+                    "parameter `{name}`: the equations declare no parameter or state of this name (known: {})",
+                    known.join(", ")
+                )));
+            };
+            *slot = check(name, *value, Range::Finite)?;
+        }
+        let (desc, layout) = c.describe(&params, &starts).map_err(|e| ModuleError::invalid(e.to_string()))?;
+        let u0: Vec<f64> = m.inputs.iter().map(|i| i.start).collect();
+        let program = c.program;
+        let nx = layout.nx;
+        let mut module = EquationModule {
+            integrator,
+            ws: Workspace::new(nx),
+            desc,
+            inst: Instance::new(layout, DVector::from_vec(starts), u0),
+            params_start: params.clone(),
+            params,
+            x_work: vec![0.0; nx],
+            regs_rhs: vec![0.0; program.rhs.registers()],
+            regs_out: vec![0.0; program.out.registers()],
+            dots_rhs: vec![0.0; program.rhs.registers()],
+            dots_out: vec![0.0; program.out.registers()],
+            program,
+        };
+        module.load_params();
+        Ok(module)
+    }
+
+    /// The compiled tapes (evaluated on every call; the source is not kept).
+    pub fn program(&self) -> &Program {
+        &self.program
+    }
+
+    /// The integrator.
+    pub fn integrator(&self) -> &Integrator {
+        &self.integrator
+    }
+
+    /// Current states.
+    pub fn state(&self) -> &[f64] {
+        self.inst.x.as_slice()
+    }
+
+    fn layout(&self) -> Layout {
+        self.inst.layout
+    }
+
+    fn load_params(&mut self) {
+        let s = self.program.slots;
+        for regs in [&mut self.regs_rhs, &mut self.regs_out] {
+            regs[s.param(0)..s.param(0) + s.np].copy_from_slice(&self.params);
+        }
+    }
+
+    /// Loads time, states and input values of the current communication point into both
+    /// register files and evaluates both tapes.
+    fn eval_point(&mut self) {
+        let s = self.program.slots;
+        for regs in [&mut self.regs_rhs, &mut self.regs_out] {
+            regs[Slots::TIME] = self.inst.t;
+            regs[s.state(0)..s.state(0) + s.nx].copy_from_slice(self.inst.x.as_slice());
+            for i in 0..s.nu {
+                regs[s.input(i)] = self.inst.u.get(i, 0);
+            }
+        }
+        self.program.rhs.eval(&mut self.regs_rhs);
+        self.program.out.eval(&mut self.regs_out);
+    }
+
+    /// Writes the seed (time, states, inputs; parameters 0) into both tangent files.
+    fn seed(&mut self, dt: f64, dx: &[f64], du: &[f64]) {
+        let s = self.program.slots;
+        for dots in [&mut self.dots_rhs, &mut self.dots_out] {
+            dots[..s.lead()].fill(0.0);
+            dots[Slots::TIME] = dt;
+            dots[s.state(0)..s.state(0) + s.nx].copy_from_slice(dx);
+            dots[s.input(0)..s.input(0) + s.nu].copy_from_slice(du);
+        }
+    }
+}
+
+impl Module for EquationModule {
+    fn description(&self) -> &ModuleDescription {
+        &self.desc
+    }
+
+    fn enter_initialization_mode(&mut self, _tol: Option<f64>, start_time: f64, _stop: Option<f64>) -> Result<(), ModuleError> {
+        self.inst.t_start = start_time;
+        self.inst.t = start_time;
+        Ok(())
+    }
+
+    fn exit_initialization_mode(&mut self) -> Result<(), ModuleError> {
+        Ok(())
+    }
+
+    fn set_float64(&mut self, vrs: &[ValueRef], values: &[f64]) -> Result<(), ModuleError> {
+        if vrs.len() != values.len() {
+            return Err(ModuleError::invalid("value references and values differ in length"));
+        }
+        for (vr, v) in vrs.iter().zip(values) {
+            let kind = self.layout().classify(*vr)?;
+            if !self.inst.set(kind, *vr, *v)? {
+                if let VarKind::Parameter(i) = kind {
+                    let name = &self.desc.variables[i].name;
+                    self.params[i] = check(name, *v, Range::Finite)?;
+                    self.load_params();
+                    // Parameters change the model; forget the adaptive step.
+                    self.ws.step_hint = 0.0;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn get_float64(&mut self, vrs: &[ValueRef], values: &mut [f64]) -> Result<(), ModuleError> {
+        if vrs.len() != values.len() {
+            return Err(ModuleError::invalid("value references and values differ in length"));
+        }
+        self.eval_point();
+        for (vr, out) in vrs.iter().zip(values.iter_mut()) {
+            *out = match self.layout().classify(*vr)? {
+                VarKind::Parameter(i) => self.params[i],
+                VarKind::State(i) => self.inst.x[i],
+                VarKind::Derivative(i) => self.program.rhs.target(&self.regs_rhs, i),
+                VarKind::Input(i) => self.inst.u.get(i, 0),
+                VarKind::Output(i) => self.program.out.target(&self.regs_out, i),
+            };
+        }
+        Ok(())
+    }
+
+    fn do_step(&mut self, t: f64, h: f64, _no_set_state_prior: bool) -> Result<StepReport, ModuleError> {
+        self.x_work.copy_from_slice(self.inst.x.as_slice());
+        let hint = self.ws.step_hint;
+        let mut sys = Driven {
+            tape: &self.program.rhs,
+            slots: self.program.slots,
+            regs: &mut self.regs_rhs,
+            u: &self.inst.u,
+            t0: t,
+        };
+        let r = self.integrator.integrate(&mut sys, t, t + h, &mut self.x_work, &mut self.ws);
+        if let Err(e) = r {
+            // The module is unchanged on failure (FMI: the master may restore or reset).
+            self.ws.step_hint = hint;
+            return Err(ModuleError::numerical(format!("{}: {e}", self.desc.model_name)));
+        }
+        self.inst.x.copy_from_slice(&self.x_work);
+        self.inst.finish_step(t, h);
+        Ok(StepReport::completed(t + h))
+    }
+
+    fn reset(&mut self) -> Result<(), ModuleError> {
+        self.params.copy_from_slice(&self.params_start);
+        self.load_params();
+        self.inst.reset();
+        self.ws.step_hint = 0.0;
+        Ok(())
+    }
+
+    fn state_snapshot(&mut self) -> Option<&mut dyn StateSnapshot> {
+        Some(self)
+    }
+
+    fn directional_derivatives(&mut self) -> Option<&mut dyn DirectionalDerivatives> {
+        Some(self)
+    }
+
+    fn output_derivatives(&mut self) -> Option<&mut dyn OutputDerivatives> {
+        Some(self)
+    }
+
+    fn input_derivatives(&mut self) -> Option<&mut dyn InputDerivatives> {
+        Some(self)
+    }
+}
+
+impl StateSnapshot for EquationModule {
+    fn get_state(&mut self) -> Result<ModuleState, ModuleError> {
+        Ok(self.inst.snapshot(self.params.clone(), self.ws.step_hint))
+    }
+
+    fn set_state(&mut self, state: &ModuleState) -> Result<(), ModuleError> {
+        let snap = self.inst.restore(state)?;
+        if snap.params.len() != self.params.len() {
+            return Err(ModuleError::invalid("the state was saved by a module of another shape"));
+        }
+        self.params.copy_from_slice(&snap.params);
+        self.ws.step_hint = snap.step_hint;
+        self.load_params();
+        Ok(())
+    }
+
+    fn serialize_state(&mut self, state: &ModuleState) -> Result<Vec<u8>, ModuleError> {
+        let s = state
+            .0
+            .downcast_ref::<Snapshot>()
+            .ok_or_else(|| ModuleError::invalid("the state was not saved by a built-in module"))?;
+        Ok(s.to_bytes())
+    }
+
+    fn deserialize_state(&mut self, bytes: &[u8]) -> Result<ModuleState, ModuleError> {
+        let s = Snapshot::from_bytes(bytes, self.inst.shape(), self.layout().np)?;
+        Ok(ModuleState(Box::new(s)))
+    }
+}
+
+impl DirectionalDerivatives for EquationModule {
+    /// Exact `J · seed` by one forward-mode AD pass over each tape that an unknown needs.
+    fn directional_derivative(
+        &mut self,
+        unknowns: &[ValueRef],
+        knowns: &[ValueRef],
+        seed: &[f64],
+        sensitivity: &mut [f64],
+    ) -> Result<(), ModuleError> {
+        if seed.len() != knowns.len() || sensitivity.len() != unknowns.len() {
+            return Err(ModuleError::invalid("seed/sensitivity lengths do not match knowns/unknowns"));
+        }
+        let layout = self.layout();
+        let mut dx = vec![0.0; layout.nx];
+        let mut du = vec![0.0; layout.nu];
+        for (k, s) in knowns.iter().zip(seed) {
+            match layout.classify(*k)? {
+                VarKind::State(j) => dx[j] += s,
+                VarKind::Input(j) => du[j] += s,
+                _ => return Err(ModuleError::invalid(format!("known {} is not a state or an input", k.0))),
+            }
+        }
+        let (mut need_rhs, mut need_out) = (false, false);
+        for u in unknowns {
+            match layout.classify(*u)? {
+                VarKind::Derivative(_) => need_rhs = true,
+                VarKind::Output(_) => need_out = true,
+                _ => return Err(ModuleError::invalid(format!("unknown {} is not an output or der(state)", u.0))),
+            }
+        }
+        self.eval_point();
+        self.seed(0.0, &dx, &du);
+        if need_rhs {
+            self.program.rhs.tangent(&self.regs_rhs, &mut self.dots_rhs);
+        }
+        if need_out {
+            self.program.out.tangent(&self.regs_out, &mut self.dots_out);
+        }
+        for (u, s) in unknowns.iter().zip(sensitivity.iter_mut()) {
+            *s = match layout.classify(*u)? {
+                VarKind::Derivative(i) => self.program.rhs.target(&self.dots_rhs, i),
+                VarKind::Output(i) => self.program.out.target(&self.dots_out, i),
+                _ => 0.0,
+            };
+        }
+        Ok(())
+    }
+}
+
+impl OutputDerivatives for EquationModule {
+    /// Order 1, exact: `dy/dt = ∂g/∂t + ∂g/∂x · f + ∂g/∂u · u'`, one AD pass along
+    /// `(1, f, u')` with `u'` the input derivative set for the next step.
+    fn get_output_derivatives(&mut self, vrs: &[ValueRef], orders: &[u32], values: &mut [f64]) -> Result<(), ModuleError> {
+        if vrs.len() != orders.len() || vrs.len() != values.len() {
+            return Err(ModuleError::invalid("lengths of vrs, orders and values differ"));
+        }
+        if orders.iter().any(|&k| k != 1) {
+            return Err(ModuleError::invalid("equation modules provide output derivatives of order 1 only"));
+        }
+        self.eval_point();
+        let layout = self.layout();
+        let f: Vec<f64> = (0..layout.nx).map(|i| self.program.rhs.target(&self.regs_rhs, i)).collect();
+        let du: Vec<f64> = (0..layout.nu).map(|i| self.inst.u.get(i, 1)).collect();
+        self.seed(1.0, &f, &du);
+        self.program.out.tangent(&self.regs_out, &mut self.dots_out);
+        for (vr, out) in vrs.iter().zip(values.iter_mut()) {
+            match layout.classify(*vr)? {
+                VarKind::Output(i) => *out = self.program.out.target(&self.dots_out, i),
+                _ => return Err(ModuleError::invalid(format!("{} is not an output", vr.0))),
+            }
+        }
+        Ok(())
+    }
+}
+
+impl InputDerivatives for EquationModule {
+    fn set_input_derivatives(&mut self, vrs: &[ValueRef], orders: &[u32], values: &[f64]) -> Result<(), ModuleError> {
+        self.inst.set_input_derivatives(vrs, orders, values)
+    }
+}
