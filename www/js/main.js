@@ -496,5 +496,6 @@ window.cosimPlayground = {
   get busy() { return client.busy; },
   plotted: () => plots.plotted(),
   svgOf: (name) => plots.svgOf(name),
+  restartWorker: () => client.restart(),
   get presetId() { return state.presetId; },
 };

@@ -91,11 +91,18 @@ export class SimulationWorker {
     clearTimeout(this.cancelTimer);
     this.cancelTimer = setTimeout(() => {
       if (this.current !== id) return;
-      this.worker.terminate();
-      this.finish();
-      this.spawn();
+      this.restart();
       this.on.cancelled({ id, restarted: true });
     }, CANCEL_GRACE_MS);
+  }
+
+  /** Replaces the worker (as Cancel does for a worker that hangs); a run in progress is dropped. */
+  restart() {
+    this.worker.terminate();
+    this.finish();
+    for (const resolve of this.pending.values()) resolve({ message: 'the simulation worker was restarted' });
+    this.pending.clear();
+    this.spawn();
   }
 
   finish() {
@@ -132,7 +139,7 @@ export class SimulationWorker {
       case 'cancelled': this.finish(); this.on.cancelled({ id: msg.id, restarted: false }); break;
       case 'error':
         this.finish();
-        if (msg.fatal) { this.worker.terminate(); this.spawn(); }
+        if (msg.fatal) this.restart();
         this.on.error(msg);
         break;
       default: break;
