@@ -1,6 +1,7 @@
 //! The list of built-in models ([`catalog`]) and how a scenario entry becomes a module
 //! ([`instantiate`]).
 
+use super::equations::{self, EQUATIONS_ID, EXAMPLE_SOURCE};
 use super::parameters::{check, Range};
 use super::two_mass_oscillator::{
     mass1_linear, mass1_ode, mass1_variables, mass2_linear, mass2_ode, mass2_variables, Mass1Params, Mass2Params,
@@ -56,7 +57,7 @@ fn linear_solvers() -> Vec<SolverSpec> {
 
 /// All built-in models.
 pub fn catalog() -> Vec<ModelInfo> {
-    vec![
+    let mut models = vec![
         ModelInfo {
             id: MASS1_ID,
             summary: "Two-mass oscillator, subsystem I: mass m1 on spring c1 and damper d1, \
@@ -71,7 +72,20 @@ pub fn catalog() -> Vec<ModelInfo> {
             parameters: mass2_variables(),
             solvers: linear_solvers(),
         },
-    ]
+        ModelInfo {
+            id: EQUATIONS_ID,
+            summary: "Equation module: parameters, inputs, states, der() equations and outputs written as \
+                      text (scenario field `source`); exact Jacobians by automatic differentiation.",
+            parameters: Vec::new(),
+            solvers: vec![
+                SolverSpec::Default,
+                SolverSpec::Rk4 { step: DEFAULT_RK4_STEP },
+                SolverSpec::Dopri45 { rtol: DEFAULT_RTOL, atol: DEFAULT_ATOL },
+            ],
+        },
+    ];
+    models.extend(super::reference_fmus::infos());
+    models
 }
 
 /// The integrator for a numeric solver; `None` for `Default` and `Exact`.
@@ -117,7 +131,12 @@ pub fn instantiate(id: &str, params: &BTreeMap<String, f64>, solver: &SolverSpec
                 Some(i) => Box::new(mass2_ode(&p, i)?),
             })
         }
+        // Without a scenario `source`, the catalog entry is the example (mass 1).
+        EQUATIONS_ID => equations::build(EXAMPLE_SOURCE, params, solver),
         _ => {
+            if let Some(module) = super::reference_fmus::instantiate(id, params, solver) {
+                return module;
+            }
             let known: Vec<&str> = catalog().iter().map(|m| m.id).collect();
             Err(ModuleError::invalid(format!("unknown model `{id}` (known: {})", known.join(", "))))
         }

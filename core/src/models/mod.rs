@@ -3,15 +3,17 @@
 //! - [`LinearStateSpace`]: `x' = A x + B u, y = C x + D u`, solved exactly per step.
 //! - [`OdeModule`]: any [`OdeModel`] integrated by RK4 or Dopri45.
 //! - [`two_mass_oscillator`]: the test model of seed 000 in both forms.
+//! - [`reference_fmus`]: the FMI Reference FMUs (BouncingBall, Dahlquist, ...) with their
+//!   own fixed-step forward-Euler co-simulation wrapper.
 //! - [`catalog`] and [`instantiate`]: what a scenario's `modules[].model` may name.
 
 mod catalog;
-pub mod equations;
 mod instance;
 mod layout;
 mod linear_state_space;
 mod ode_module;
 mod parameters;
+pub mod reference_fmus;
 pub mod two_mass_oscillator;
 
 #[cfg(test)]

@@ -1,0 +1,184 @@
+//! Equivalents of the FMI Reference FMUs (`modelica/Reference-FMUs`, BSD-2-Clause) as
+//! built-in modules, one file per model, sharing the Reference FMUs' co-simulation wrapper
+//! ([`engine`]: forward Euler at `fixedInternalStepSize`, event checks after every
+//! internal step). Equations, value references, start values, default experiments and
+//! capability flags follow landscape note §6 and the models' `model.c` / `config.h`;
+//! `tests` reproduce the published `*_out.csv` files to the printed digits.
+//!
+//! Differences from the Reference FMUs (the module interface is Float64-only and has no
+//! intermediate-update callback):
+//! - `providesIntermediateUpdate`, `canReturnEarlyAfterIntermediateUpdate` and
+//!   `providesAdjointDerivatives` are false, so Dahlquist and VanDerPol do not return early
+//!   (they only would after an intermediate-update request);
+//! - non-Float64 variables are omitted (Feedthrough) or carried as Float64 with discrete
+//!   variability (Stair's `counter`); StateSpace's arrays are flattened (see its docs);
+//! - BouncingBall's `h_ft` alias (height in feet) is omitted.
+//!
+//! Each model declares `canHandleVariableCommunicationStepSize`, `fixedInternalStepSize`,
+//! `canGetAndSetFMUState` and `canSerializeFMUState` as the Reference FMUs do.
+
+mod bouncing_ball;
+mod dahlquist;
+mod engine;
+mod feedthrough;
+mod stair;
+mod state_space;
+mod van_der_pol;
+
+#[cfg(test)]
+mod tests;
+
+use super::catalog::ModelInfo;
+use super::parameters::{check, Range};
+use crate::module::{Capabilities, Causality, Module, ModuleError, Variability, Variable};
+use crate::scenario::SolverSpec;
+use alloc::boxed::Box;
+use alloc::collections::BTreeMap;
+use alloc::format;
+use alloc::string::String;
+use alloc::vec;
+use alloc::vec::Vec;
+use engine::{RefFmu, RefModel};
+
+/// Model id of [`bouncing_ball`].
+pub const BOUNCING_BALL_ID: &str = "ReferenceFMU.BouncingBall";
+/// Model id of [`dahlquist`].
+pub const DAHLQUIST_ID: &str = "ReferenceFMU.Dahlquist";
+/// Model id of [`feedthrough`].
+pub const FEEDTHROUGH_ID: &str = "ReferenceFMU.Feedthrough";
+/// Model id of [`stair`].
+pub const STAIR_ID: &str = "ReferenceFMU.Stair";
+/// Model id of [`state_space`].
+pub const STATE_SPACE_ID: &str = "ReferenceFMU.StateSpace";
+/// Model id of [`van_der_pol`].
+pub const VAN_DER_POL_ID: &str = "ReferenceFMU.VanDerPol";
+
+/// A variable with a description.
+fn var(
+    name: &str,
+    vr: u32,
+    causality: Causality,
+    variability: Variability,
+    start: Option<f64>,
+    unit: &str,
+    description: &str,
+) -> Variable {
+    Variable::new(name, vr, causality, variability, start, unit).described(description)
+}
+
+/// Flags every Reference FMU declares in its `<CoSimulation>` element (as far as this
+/// interface can honour them).
+fn base_capabilities(fixed_step: f64) -> Capabilities {
+    Capabilities {
+        can_handle_variable_communication_step_size: true,
+        fixed_internal_step_size: Some(fixed_step),
+        can_get_and_set_fmu_state: true,
+        can_serialize_fmu_state: true,
+        ..Capabilities::default()
+    }
+}
+
+/// Parameters and state start values a scenario may set by name: causality `Parameter`
+/// (not constant) and outputs or locals with a start value that are states.
+fn settable<M: RefModel>() -> Vec<Variable> {
+    let d = M::description();
+    let states: Vec<String> = d.states().iter().map(|(x, _)| x.name.clone()).collect();
+    d.variables
+        .iter()
+        .filter(|v| {
+            (v.causality == Causality::Parameter && v.variability != Variability::Constant)
+                || states.contains(&v.name)
+        })
+        .cloned()
+        .collect()
+}
+
+fn info<M: RefModel>(id: &'static str, summary: &'static str) -> ModelInfo {
+    ModelInfo { id, summary, parameters: settable::<M>(), solvers: vec![SolverSpec::Default] }
+}
+
+/// Catalog entries of the Reference FMU equivalents.
+pub(super) fn infos() -> Vec<ModelInfo> {
+    vec![
+        info::<bouncing_ball::BouncingBall>(
+            BOUNCING_BALL_ID,
+            "Reference FMU BouncingBall: a ball dropped from 1 m bounces with restitution e; state event \
+             at h = 0 located to the 1 ms Euler step, early return and Event Mode; outputs h, v.",
+        ),
+        info::<dahlquist::Dahlquist>(
+            DAHLQUIST_ID,
+            "Reference FMU Dahlquist: der(x) = -k x integrated by forward Euler with a fixed 0.1 s step \
+             (x(n 0.1) = 0.9^n); output x.",
+        ),
+        info::<van_der_pol::VanDerPol>(
+            VAN_DER_POL_ID,
+            "Reference FMU VanDerPol: the Van der Pol oscillator (mu = 1) by forward Euler with a fixed \
+             10 ms step; exact directional derivatives; outputs x0, x1.",
+        ),
+        info::<stair::Stair>(
+            STAIR_ID,
+            "Reference FMU Stair: a counter incremented by a time event every second; asks to terminate \
+             the simulation at 10; output counter.",
+        ),
+        info::<feedthrough::Feedthrough>(
+            FEEDTHROUGH_ID,
+            "Reference FMU Feedthrough (Float64 part): each output equals its input immediately \
+             (direct feedthrough); continuous and discrete pairs.",
+        ),
+        info::<state_space::StateSpace>(
+            STATE_SPACE_ID,
+            "Reference FMU StateSpace: der(x) = A x + B u, y = C x + D u with A = B = C = D = I3, \
+             u = [1, 2, 3], forward Euler with a fixed 1 ms step.",
+        ),
+    ]
+}
+
+/// The module for a Reference FMU id, or `None` if `id` is not one. Parameters are
+/// checked by name (finite; `e` of BouncingBall within 0.5…1 as the FMU declares).
+pub(super) fn instantiate(
+    id: &str,
+    params: &BTreeMap<String, f64>,
+    solver: &SolverSpec,
+) -> Option<Result<Box<dyn Module>, ModuleError>> {
+    let build: fn(&BTreeMap<String, f64>) -> Result<Box<dyn Module>, ModuleError> = match id {
+        BOUNCING_BALL_ID => build::<bouncing_ball::BouncingBall>,
+        DAHLQUIST_ID => build::<dahlquist::Dahlquist>,
+        VAN_DER_POL_ID => build::<van_der_pol::VanDerPol>,
+        STAIR_ID => build::<stair::Stair>,
+        FEEDTHROUGH_ID => build::<feedthrough::Feedthrough>,
+        STATE_SPACE_ID => build::<state_space::StateSpace>,
+        _ => return None,
+    };
+    if *solver != SolverSpec::Default {
+        return Some(Err(ModuleError::invalid(format!(
+            "{id} integrates with its own fixed-step forward Euler (like the Reference FMU); \
+             its solver must be `default`"
+        ))));
+    }
+    Some(build(params))
+}
+
+fn build<M: RefModel>(params: &BTreeMap<String, f64>) -> Result<Box<dyn Module>, ModuleError> {
+    let d = M::description();
+    let allowed = settable::<M>();
+    let mut overrides = Vec::with_capacity(params.len());
+    for (name, &value) in params {
+        if !allowed.iter().any(|v| v.name == *name) {
+            let known: Vec<&str> = allowed.iter().map(|v| v.name.as_str()).collect();
+            return Err(ModuleError::invalid(format!(
+                "parameter `{name}`: {} has no parameter or state of this name (known: {})",
+                d.model_name,
+                known.join(", ")
+            )));
+        }
+        let value = check(name, value, Range::Finite)?;
+        if d.model_name == BOUNCING_BALL_ID && name == "e" && !(0.5..=1.0).contains(&value) {
+            return Err(ModuleError::invalid(format!(
+                "parameter `e`: expected a number from 0.5 to 1, got {value}"
+            )));
+        }
+        let slot = d.variables.iter().position(|v| v.name == *name).unwrap_or_default();
+        overrides.push((slot, value));
+    }
+    Ok(Box::new(RefFmu::<M>::new(&overrides)))
+}
