@@ -8,6 +8,7 @@
 //! - [`catalog`] and [`instantiate`]: what a scenario's `modules[].model` may name.
 
 mod catalog;
+pub mod equations;
 mod instance;
 mod layout;
 mod linear_state_space;
