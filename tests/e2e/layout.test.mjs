@@ -1,6 +1,8 @@
-// The page at a desktop (1280x800) and a phone (390x844) width: screenshots for a person
-// to look at (tests/e2e/out/, gitignored), no horizontal scrolling, a label on every
-// control, scenario text shown as text (never HTML), and Run reachable by keyboard.
+// The page at a desktop (1280x800) and a phone (390x844) width, light and dark:
+// screenshots for a person to look at (tests/e2e/out/, gitignored), no horizontal
+// scrolling, a label on every control, Run in the top half of a phone screen (the preset
+// description starts collapsed there), plot space reserved before the first run (no
+// jump when results arrive), scenario text shown as text, and Run reachable by keyboard.
 
 import test from 'node:test';
 import assert from 'node:assert/strict';
@@ -14,11 +16,24 @@ test.after(async () => { await browser?.close(); });
 for (const [width, height] of [[1280, 800], [390, 844]]) {
   test(`layout at ${width}x${height}: fits the width, labelled controls, screenshots`, async () => {
     const page = await openPage(browser.context, { width, height });
+    const runTop = await page.$eval('#run', (b) => b.getBoundingClientRect().top);
+    assert.ok(runTop < height / 2, `Run starts at ${runTop}px, below half the screen`);
+    assert.equal(await page.$eval('#about', (d) => d.open), width > 640, 'description open on wide screens only');
+    const plotsBefore = await page.$eval('#plots', (p) => p.getBoundingClientRect().height);
+    const settingsBefore = await page.$eval('#settings-heading', (h) => h.getBoundingClientRect().top);
+    await page.screenshot({ path: join(OUT_DIR, `page-${width}x${height}-before-run.png`) });
     assert.equal(await runAndWait(page), 'done');
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     await page.screenshot({ path: join(OUT_DIR, `page-${width}x${height}.png`) });
     await page.screenshot({ path: join(OUT_DIR, `page-${width}x${height}-full.png`), fullPage: true });
 
+    // Reserved space: the plots area grows by at most a little when two charts arrive.
+    const plotsAfter = await page.$eval('#plots', (p) => p.getBoundingClientRect().height);
+    assert.ok(plotsAfter - plotsBefore < 40, `plots area grew from ${plotsBefore}px to ${plotsAfter}px`);
+    if (width > 960) {
+      const settingsAfter = await page.$eval('#settings-heading', (h) => h.getBoundingClientRect().top);
+      assert.equal(settingsAfter, settingsBefore, 'the settings column does not move');
+    }
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     assert.ok(overflow <= 0, `page is ${overflow}px wider than the viewport`);
     const charts = await page.$$eval('.chart', (cs) => cs.map((c) => c.getBoundingClientRect().right));
@@ -29,6 +44,30 @@ for (const [width, height] of [[1280, 800], [390, 844]]) {
       .filter((e) => e.labels?.length === 0 && !e.getAttribute('aria-label'))
       .map((e) => e.id || e.outerHTML.slice(0, 80)));
     assert.deepEqual(unlabelled, []);
+    assert.deepEqual(page.problems, []);
+    await page.close();
+  });
+}
+
+for (const [width, height] of [[1280, 800], [390, 844]]) {
+  test(`dark theme at ${width}x${height}: screenshots with the difference axis`, async () => {
+    const page = await openPage(browser.context, { width, height });
+    await page.click('#theme');
+    await page.click('#theme');
+    assert.equal(await page.getAttribute('html', 'data-theme'), 'dark');
+    await page.check('#show-difference');
+    assert.equal(await runAndWait(page), 'done');
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    await page.screenshot({ path: join(OUT_DIR, `page-dark-${width}x${height}.png`) });
+    if (width < 640) {
+      await page.click('#about summary');
+      await page.screenshot({ path: join(OUT_DIR, `page-dark-${width}x${height}-about-open.png`) });
+    }
+    await page.click('#copy-link');
+    await page.waitForSelector('#share-box:not([hidden])');
+    await page.locator('#share-box').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(OUT_DIR, `page-dark-${width}x${height}-share.png`) });
+    await page.click('#theme'); // back to auto for the other tests (the choice is stored)
     assert.deepEqual(page.problems, []);
     await page.close();
   });
