@@ -1,6 +1,7 @@
 //! The list of built-in models ([`catalog`]) and how a scenario entry becomes a module
 //! ([`instantiate`]).
 
+use super::equations::{self, EQUATIONS_ID, EXAMPLE_SOURCE};
 use super::parameters::{check, Range};
 use super::two_mass_oscillator::{
     mass1_linear, mass1_ode, mass1_variables, mass2_linear, mass2_ode, mass2_variables, Mass1Params, Mass2Params,
@@ -71,6 +72,17 @@ pub fn catalog() -> Vec<ModelInfo> {
             parameters: mass2_variables(),
             solvers: linear_solvers(),
         },
+        ModelInfo {
+            id: EQUATIONS_ID,
+            summary: "Equation module: parameters, inputs, states, der() equations and outputs written as \
+                      text (scenario field `source`); exact Jacobians by automatic differentiation.",
+            parameters: Vec::new(),
+            solvers: vec![
+                SolverSpec::Default,
+                SolverSpec::Rk4 { step: DEFAULT_RK4_STEP },
+                SolverSpec::Dopri45 { rtol: DEFAULT_RTOL, atol: DEFAULT_ATOL },
+            ],
+        },
     ];
     models.extend(super::reference_fmus::infos());
     models
@@ -119,6 +131,8 @@ pub fn instantiate(id: &str, params: &BTreeMap<String, f64>, solver: &SolverSpec
                 Some(i) => Box::new(mass2_ode(&p, i)?),
             })
         }
+        // Without a scenario `source`, the catalog entry is the example (mass 1).
+        EQUATIONS_ID => equations::build(EXAMPLE_SOURCE, params, solver),
         _ => {
             if let Some(module) = super::reference_fmus::instantiate(id, params, solver) {
                 return module;

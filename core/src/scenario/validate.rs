@@ -5,7 +5,7 @@ use super::schema::{Algorithm, Scenario, StartUp};
 use crate::coupling::CouplingGraph;
 use crate::error::{CouplingError, ScenarioError};
 use crate::models;
-use crate::module::ModuleDescription;
+use crate::module::{Causality, ModuleDescription};
 use crate::time::FixedGrid;
 use alloc::format;
 use alloc::string::{String, ToString};
@@ -129,8 +129,19 @@ impl Scenario {
                     format!("unknown model `{}`; built-in models are {}", spec.model, known.join(", ")),
                 ));
             };
+            let settable: Vec<String> = if spec.model == models::equations::EQUATIONS_ID {
+                equation_names(spec.source.as_deref(), &path)?
+            } else {
+                if spec.source.is_some() {
+                    return Err(ScenarioError::at(
+                        format!("{path}.source"),
+                        format!("only model `{}` takes a source", models::equations::EQUATIONS_ID),
+                    ));
+                }
+                info.parameters.iter().map(|p| p.name.clone()).collect()
+            };
             for (name, value) in &spec.parameters {
-                if !info.parameters.iter().any(|p| p.name == *name) {
+                if !settable.contains(name) {
                     return Err(ScenarioError::at(
                         format!("{path}.parameters.{name}"),
                         format!("model `{}` has no parameter `{name}`", spec.model),
@@ -251,4 +262,17 @@ impl Scenario {
         }
         Ok(order)
     }
+}
+
+/// Parameter and state names an equation module's `parameters` may set; errors in the
+/// source are reported at `modules[i].source` with their line and column.
+fn equation_names(source: Option<&str>, path: &str) -> Result<Vec<String>, ScenarioError> {
+    let at = || format!("{path}.source");
+    let source =
+        source.ok_or_else(|| ScenarioError::at(at(), "model `Equations` needs a `source` with its equations"))?;
+    let desc = models::equations::describe_equations(source).map_err(|e| ScenarioError::at(at(), e.to_string()))?;
+    let settable = |v: &&crate::module::Variable| {
+        v.causality == Causality::Parameter || (v.causality == Causality::Local && !v.name.starts_with("der("))
+    };
+    Ok(desc.variables.iter().filter(settable).map(|v| v.name.clone()).collect())
 }

@@ -56,6 +56,6 @@ mod tests;
 
 pub use compile::{Program, Tape};
 pub use error::SourceError;
-pub use module::EquationModule;
+pub use module::{build, EquationModule};
 pub use parser::{MAX_DEPTH, MAX_TREE_DEPTH};
 pub use pipeline::{describe_equations, EQUATIONS_ID, EXAMPLE_SOURCE, MAX_SOURCE_BYTES};

@@ -14,7 +14,9 @@ use crate::module::{
     DirectionalDerivatives, InputDerivatives, Module, ModuleDescription, ModuleError, ModuleState,
     OutputDerivatives, StateSnapshot, StepReport, ValueRef,
 };
-use crate::solvers::{Integrator, OdeSystem, TaylorInput, Workspace};
+use crate::models::{integrator_for, DEFAULT_ATOL, DEFAULT_RTOL};
+use crate::scenario::SolverSpec;
+use crate::solvers::{Dopri45, Integrator, OdeSystem, TaylorInput, Workspace};
 use alloc::boxed::Box;
 use alloc::collections::BTreeMap;
 use alloc::format;
@@ -22,6 +24,27 @@ use alloc::string::{String, ToString};
 use alloc::vec;
 use alloc::vec::Vec;
 use nalgebra::DVector;
+
+/// Builds an equation module for a scenario entry: `solver` `default` is Dopri45 with
+/// the catalog's tolerances ([`DEFAULT_RTOL`], [`DEFAULT_ATOL`]); `exact` is refused
+/// (equation modules always integrate numerically).
+pub fn build(
+    source: &str,
+    overrides: &BTreeMap<String, f64>,
+    solver: &SolverSpec,
+) -> Result<Box<dyn Module>, ModuleError> {
+    let integrator = match solver {
+        SolverSpec::Default => Integrator::Dopri45(Dopri45 { rtol: DEFAULT_RTOL, atol: DEFAULT_ATOL }),
+        SolverSpec::Exact => {
+            return Err(ModuleError::invalid(
+                "solver `exact` is only available for built-in linear models; equation modules \
+                 integrate with `rk4` or `dopri45` (`default` is dopri45)",
+            ))
+        }
+        other => integrator_for(other)?.ok_or_else(|| ModuleError::invalid("no integrator for this solver"))?,
+    };
+    Ok(Box::new(EquationModule::new(source, overrides, integrator)?))
+}
 
 /// A module defined by equations.
 #[derive(Clone, Debug)]
