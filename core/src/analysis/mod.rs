@@ -6,12 +6,18 @@
 //! - [`global_nrmse`]: the accuracy metric of seed 000, eqn (33).
 //! - [`propagation`]: `z_{n+1} = Φ z_n` for a co-simulation method (seed 000 §3).
 //! - [`spectrum`]: eigenvalues and `ρ(Φ)` with the stability tolerance.
+//! - [`accuracy`]: local and global NRMSE over a horizon with exact start-up (eqns 31–33).
+//! - [`sweep`]: maps, sweeps and stability crossings over any scenario parameter.
+//! - [`convergence`]: local error against the macro-step with fitted slopes (Fig. 8).
 
+pub mod accuracy;
+pub mod convergence;
 mod linear_block;
 mod monolithic;
 mod nrmse;
 pub mod propagation;
 mod spectral;
+pub mod sweep;
 
 #[cfg(test)]
 mod tests;

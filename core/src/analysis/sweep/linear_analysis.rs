@@ -1,0 +1,233 @@
+//! [`LinearAnalysis`]: a validated scenario as linear blocks, coupling matrix, method,
+//! macro-step and horizon, ready to be evaluated at any point of a parameter sweep.
+//! Blocks are built exactly as a run builds its modules ([`crate::scenario::build_module`],
+//! [`Subsystem`], [`LinearBlock::from_subsystem`]); a point rebuilds only the modules whose
+//! parameters it changes.
+
+use super::cell::{Cell, CellStatus, MapMetric};
+use super::parameter::Parameter;
+use crate::analysis::accuracy::error_measures;
+use crate::analysis::{spectrum, LinearBlock, MonolithicReference, PropagationMatrix, PropagationMethod};
+use crate::coupling::CouplingGraph;
+use crate::error::{CosimError, MasterError, ScenarioError};
+use crate::master::Scheme;
+use crate::module::{InstantiateOptions, ModuleDescription, Subsystem};
+use crate::scenario::{build_module, Algorithm, ModuleSpec, ValidatedScenario};
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+use nalgebra::DMatrix;
+
+/// Condition number of `I − G_p L` above which corrected results are flagged
+/// [`CellStatus::IllConditioned`]: rounding in ȳ is then amplified beyond ~1e-6.
+pub const CORRECTOR_CONDITION_LIMIT: f64 = 1e10;
+
+/// A linear scenario prepared for propagation-matrix analysis.
+#[derive(Clone, Debug)]
+pub struct LinearAnalysis {
+    specs: Vec<ModuleSpec>,
+    names: Vec<String>,
+    t_start: f64,
+    blocks: Vec<LinearBlock>,
+    l: DMatrix<f64>,
+    method: PropagationMethod,
+    macro_step: f64,
+    horizon: f64,
+}
+
+impl LinearAnalysis {
+    /// Reads the blocks at the modules' start values. Every module must be linear with
+    /// exposed states and directional derivatives (error at `modules`).
+    pub fn new(v: &ValidatedScenario) -> Result<Self, CosimError> {
+        let s = &v.scenario;
+        if !v.reference_available {
+            return Err(ScenarioError::at(
+                "modules",
+                "propagation-matrix analysis needs every module linear time-invariant, with exposed states \
+                 and directional derivatives",
+            )
+            .into());
+        }
+        let t_start = v.grid.t_start;
+        let mut blocks = Vec::with_capacity(s.modules.len());
+        let mut descriptions: Vec<(String, ModuleDescription)> = Vec::with_capacity(s.modules.len());
+        for (i, spec) in s.modules.iter().enumerate() {
+            let (block, desc) = read_block(spec, t_start).map_err(|e| ScenarioError::at(format!("modules[{i}]"), e))?;
+            blocks.push(block);
+            descriptions.push((spec.name.clone(), desc));
+        }
+        let pairs: Vec<(String, String)> = s.connections.iter().map(|c| (c.from.clone(), c.to.clone())).collect();
+        let graph = CouplingGraph::build(&descriptions, &pairs)?;
+        let scheme = match s.master.algorithm {
+            Algorithm::Jacobi => Scheme::Jacobi,
+            Algorithm::GaussSeidel => Scheme::GaussSeidel(v.sequence.clone()),
+        };
+        let method = PropagationMethod {
+            scheme,
+            order: s.master.extrapolation_order,
+            correction: s.master.correction.as_ref().map(|c| c.alpha),
+        };
+        Ok(LinearAnalysis {
+            specs: s.modules.clone(),
+            names: s.modules.iter().map(|m| m.name.clone()).collect(),
+            t_start,
+            blocks,
+            l: graph.coupling_matrix(),
+            method,
+            macro_step: s.master.macro_step,
+            horizon: v.grid.time(v.grid.steps) - t_start,
+        })
+    }
+
+    /// Blocks at the scenario's parameter values, in module order.
+    pub fn blocks(&self) -> &[LinearBlock] {
+        &self.blocks
+    }
+
+    /// `L` (rows: stacked inputs, columns: stacked outputs).
+    pub fn coupling(&self) -> &DMatrix<f64> {
+        &self.l
+    }
+
+    /// The scenario's method.
+    pub fn method(&self) -> &PropagationMethod {
+        &self.method
+    }
+
+    /// The scenario's macro-step in s.
+    pub fn macro_step(&self) -> f64 {
+        self.macro_step
+    }
+
+    /// Run length in s (error measures use it as the horizon).
+    pub fn horizon(&self) -> f64 {
+        self.horizon
+    }
+
+    /// The same analysis with another method (e.g. each order of a convergence study).
+    pub fn with_method(&self, method: PropagationMethod) -> Self {
+        LinearAnalysis { method, ..self.clone() }
+    }
+
+    /// Resolves `module.parameter`, `master.macro_step` or `master.correction.alpha`; a
+    /// module parameter is checked by building the module with it. `path` names the field
+    /// in errors.
+    pub fn parameter(&self, name: &str, path: &str) -> Result<Parameter, ScenarioError> {
+        let p = Parameter::parse(name, &self.names).map_err(|m| ScenarioError::at(path, m))?;
+        match &p {
+            Parameter::Module { module, name: param } => {
+                let mut spec = self.specs[*module].clone();
+                if !spec.parameters.contains_key(param) {
+                    // Probe with a harmless value only to learn whether the name exists.
+                    let probe = build_module(&spec).ok().and_then(|m| {
+                        m.description().variables.iter().find(|v| v.name == *param).and_then(|v| v.start)
+                    });
+                    spec.parameters.insert(param.clone(), probe.unwrap_or(1.0));
+                }
+                build_module(&spec).map_err(|e| ScenarioError::at(path, format!("`{name}`: {e}")))?;
+            }
+            Parameter::Alpha if self.method.correction.is_none() => {
+                return Err(ScenarioError::at(path, "`master.correction.alpha` needs master.correction"));
+            }
+            _ => {}
+        }
+        Ok(p)
+    }
+
+    /// Blocks with `overrides` applied; only modules listed in `rebuild` are rebuilt from
+    /// their specs (all overrides of that module applied), the others come from `from`.
+    pub(super) fn rebuild(
+        &self,
+        from: &[LinearBlock],
+        rebuild: &[usize],
+        overrides: &[(&Parameter, f64)],
+    ) -> Result<Vec<LinearBlock>, MasterError> {
+        let mut blocks = from.to_vec();
+        for &m in rebuild {
+            let mut spec = self.specs[m].clone();
+            for (p, v) in overrides {
+                if let Parameter::Module { module, name } = p {
+                    if *module == m {
+                        spec.parameters.insert(name.clone(), *v);
+                    }
+                }
+            }
+            blocks[m] = read_block(&spec, self.t_start)
+                .map_err(|e| MasterError::InvalidSettings(format!("module `{}`: {e}", self.names[m])))?
+                .0;
+        }
+        Ok(blocks)
+    }
+
+    /// Macro-step and method at a point (the master parameters of `overrides` applied).
+    pub(super) fn master_at(&self, overrides: &[(&Parameter, f64)]) -> (f64, PropagationMethod) {
+        let mut h = self.macro_step;
+        let mut method = self.method.clone();
+        for (p, v) in overrides {
+            match p {
+                Parameter::MacroStep => h = *v,
+                Parameter::Alpha => method.correction = Some(*v),
+                Parameter::Module { .. } => {}
+            }
+        }
+        (h, method)
+    }
+
+    /// `metric` at the scenario's own parameter values.
+    pub fn evaluate(&self, metric: MapMetric) -> Cell {
+        self.evaluate_blocks(metric, &self.blocks, &[])
+    }
+
+    /// `metric` with `overrides` applied (modules they touch are rebuilt).
+    pub fn evaluate_at(&self, metric: MapMetric, overrides: &[(&Parameter, f64)]) -> Cell {
+        let mut modules: Vec<usize> = overrides.iter().filter_map(|(p, _)| p.module()).collect();
+        modules.sort_unstable();
+        modules.dedup();
+        match self.rebuild(&self.blocks, &modules, overrides) {
+            Ok(blocks) => self.evaluate_blocks(metric, &blocks, overrides),
+            Err(e) => Cell::failed(e),
+        }
+    }
+
+    /// `metric` for `blocks` with the master parameters of `overrides`.
+    pub(super) fn evaluate_blocks(&self, metric: MapMetric, blocks: &[LinearBlock], overrides: &[(&Parameter, f64)]) -> Cell {
+        let (h, method) = self.master_at(overrides);
+        let pm = match PropagationMatrix::build(blocks, &self.l, &method, h) {
+            Ok(pm) => pm,
+            Err(e) => return Cell::failed(e),
+        };
+        let shaky = pm.corrector_condition() > CORRECTOR_CONDITION_LIMIT;
+        match metric {
+            MapMetric::SpectralRadius => match spectrum(pm.phi()) {
+                Some(s) => Cell::new(s.radius, if shaky || s.is_ill_conditioned() { CellStatus::IllConditioned } else { CellStatus::Ok }),
+                None => Cell::failed(MasterError::InvalidSettings(
+                    "eigenvalues of Φ: non-finite entries or no convergence of the Schur iteration".into(),
+                )),
+            },
+            MapMetric::GlobalError | MapMetric::LocalError => {
+                let reference = match MonolithicReference::new(blocks, &self.l) {
+                    Ok(r) => r,
+                    Err(e) => return Cell::failed(e),
+                };
+                match error_measures(&pm, &reference, self.horizon) {
+                    Ok(m) if m.diverged => Cell::new(f64::INFINITY, CellStatus::Diverged),
+                    Ok(m) => {
+                        let v = if metric == MapMetric::GlobalError { m.global } else { m.local };
+                        Cell::new(v, if shaky { CellStatus::IllConditioned } else { CellStatus::Ok })
+                    }
+                    Err(e) => Cell::failed(e),
+                }
+            }
+        }
+    }
+}
+
+/// Builds, instantiates and initialises one module and reads its linear block.
+fn read_block(spec: &ModuleSpec, t_start: f64) -> Result<(LinearBlock, ModuleDescription), String> {
+    let module = build_module(spec).map_err(|e| format!("{e}"))?;
+    let desc = module.description().clone();
+    let mut sub = Subsystem::instantiate(module, InstantiateOptions::default()).map_err(|e| format!("{e}"))?;
+    sub.enter_initialization_mode(None, t_start, None).map_err(|e| format!("{e}"))?;
+    let block = LinearBlock::from_subsystem(&mut sub).map_err(|e| format!("{e}"))?;
+    Ok((block, desc))
+}

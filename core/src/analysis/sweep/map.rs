@@ -1,0 +1,101 @@
+//! [`ParameterMap`]: a metric over two parameters, computed in tiles of rows so callers
+//! can spread tiles over threads (CLI) or Web Workers (page) and draw each as it arrives.
+
+use super::{Axis, Cell, CellStatus, LinearAnalysis, MapMetric};
+use crate::error::ScenarioError;
+use crate::scenario::AxisSpec;
+use alloc::vec::Vec;
+use core::ops::Range;
+
+/// Map definition; cells are computed on demand by [`ParameterMap::compute_rows`].
+#[derive(Clone, Debug)]
+pub struct ParameterMap {
+    analysis: LinearAnalysis,
+    x: Axis,
+    y: Axis,
+    metric: MapMetric,
+}
+
+/// Rows `rows` of a map: `values[r * nx + i]` is the cell at `(x[i], y[rows.start + r])`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MapTile {
+    /// Row range (indices into the y values).
+    pub rows: Range<u32>,
+    /// Row-major values.
+    pub values: Vec<f64>,
+    /// Row-major statuses.
+    pub status: Vec<CellStatus>,
+}
+
+impl ParameterMap {
+    /// Checks both axes (errors name `analysis.x…`/`analysis.y…`).
+    pub fn new(analysis: LinearAnalysis, x: &AxisSpec, y: &AxisSpec, metric: MapMetric) -> Result<Self, ScenarioError> {
+        let x = Axis::new(&analysis, x, "analysis.x")?;
+        let y = Axis::new(&analysis, y, "analysis.y")?;
+        Ok(ParameterMap { analysis, x, y, metric })
+    }
+
+    /// x sample values.
+    pub fn x_values(&self) -> &[f64] {
+        &self.x.values
+    }
+
+    /// y sample values.
+    pub fn y_values(&self) -> &[f64] {
+        &self.y.values
+    }
+
+    /// The metric.
+    pub fn metric(&self) -> MapMetric {
+        self.metric
+    }
+
+    /// Computes the rows `rows` (clamped to the map). Blocks changed only by the y
+    /// parameter are built once per row; each cell rebuilds only the module x changes.
+    pub fn compute_rows(&self, rows: Range<u32>) -> MapTile {
+        let ny = self.y.values.len() as u32;
+        let rows = rows.start.min(ny)..rows.end.min(ny);
+        let nx = self.x.values.len();
+        let mut values = Vec::with_capacity(rows.len() * nx);
+        let mut status = Vec::with_capacity(rows.len() * nx);
+        for r in rows.clone() {
+            let yv = self.y.values[r as usize];
+            let ym: Vec<usize> = self.y.parameter.module().into_iter().collect();
+            let row_blocks = self.analysis.rebuild(self.analysis.blocks(), &ym, &[(&self.y.parameter, yv)]);
+            for &xv in &self.x.values {
+                let overrides = [(&self.x.parameter, xv), (&self.y.parameter, yv)];
+                let cell = match &row_blocks {
+                    Err(e) => Cell::failed(e.clone()),
+                    Ok(base) => {
+                        let xm: Vec<usize> = self.x.parameter.module().into_iter().collect();
+                        match self.analysis.rebuild(base, &xm, &overrides) {
+                            Ok(blocks) => self.analysis.evaluate_blocks(self.metric, &blocks, &overrides),
+                            Err(e) => Cell::failed(e),
+                        }
+                    }
+                };
+                values.push(cell.value);
+                status.push(cell.status);
+            }
+        }
+        MapTile { rows, values, status }
+    }
+}
+
+/// The metric along one axis (Fig. 5: ρ against ΔT; Fig. 7: e_g against c_k).
+pub fn sweep(analysis: &LinearAnalysis, axis: &AxisSpec, metric: MapMetric) -> Result<Vec<(f64, Cell)>, ScenarioError> {
+    let axis = Axis::new(analysis, axis, "analysis.x")?;
+    let modules: Vec<usize> = axis.parameter.module().into_iter().collect();
+    Ok(axis
+        .values
+        .iter()
+        .map(|&v| {
+            let overrides = [(&axis.parameter, v)];
+            let cell = match analysis.rebuild(analysis.blocks(), &modules, &overrides) {
+                Ok(blocks) => analysis.evaluate_blocks(metric, &blocks, &overrides),
+                Err(e) => Cell::failed(e),
+            };
+            (v, cell)
+        })
+        .collect())
+}
