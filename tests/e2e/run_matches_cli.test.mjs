@@ -60,7 +60,7 @@ test('every other preset: the page equals the CLI too', async () => {
   const browser = await launch();
   try {
     const page = await openPage(browser.context);
-    const ids = await page.$$eval('#preset option', (os) => os.map((o) => o.value));
+    const ids = await page.$$eval('#preset option', (os) => os.map((o) => o.value).filter(Boolean));
     assert.ok(ids.length >= 2, `presets: ${ids}`);
     for (const id of ids.slice(1)) await comparePreset(page, cli, id);
     assert.deepEqual(page.problems, []);
