@@ -10,6 +10,7 @@ import { readHash, setHash, shareLink } from './share.js';
 import { initFileOpen } from './files.js';
 import { confirmExternal, externalUrls } from './external.js';
 import { downloadBlob } from './plots/export.js';
+import { fillPicker, presetMatching } from './picker.js';
 
 const $ = (id) => document.getElementById(id);
 const ui = {
@@ -127,35 +128,6 @@ function loadPreset(id, { updateHash = true } = {}) {
   validateSoon();
 }
 
-/** The picker: presets grouped by topic (in preset order), plus a "custom" entry. */
-function fillPicker() {
-  const groups = new Map();
-  for (const p of state.presets) {
-    const topic = p.topic || 'Other';
-    if (!groups.has(topic)) groups.set(topic, []);
-    const o = document.createElement('option');
-    o.value = p.id;
-    o.textContent = p.title || p.id;
-    groups.get(topic).push(o);
-  }
-  const custom = document.createElement('option');
-  custom.value = CUSTOM;
-  custom.textContent = 'Custom scenario (from a link, a file or the JSON view)';
-  custom.disabled = true;
-  ui.preset.replaceChildren(...[...groups].map(([topic, options]) => {
-    const g = document.createElement('optgroup');
-    g.label = topic;
-    g.append(...options);
-    return g;
-  }), custom);
-}
-
-/** The preset whose scenario equals `scenario` exactly, if any. */
-function presetMatching(scenario) {
-  const text = JSON.stringify(scenario);
-  return state.presets.find((p) => JSON.stringify(JSON.parse(p.scenario)) === text)?.id ?? null;
-}
-
 /**
  * Opens scenario JSON text from a link or a file: into the editor when it is an object
  * (the core then validates it and names the field of any problem), otherwise only into
@@ -175,7 +147,7 @@ function openScenarioText(text, source) {
     return false;
   }
   clearMessage();
-  selectInPicker(presetMatching(parsed));
+  selectInPicker(presetMatching(state.presets, parsed));
   setScenario(parsed, { keepJsonText: true, edited: false });
   state.jsonDirty = false;
   ui.json.removeAttribute('aria-invalid');
@@ -396,7 +368,7 @@ const client = new SimulationWorker({
     state.presets = Array.isArray(msg.presets) ? msg.presets : [];
     editor.setCatalog(msg.catalog);
     ui.version.textContent = msg.version;
-    fillPicker();
+    fillPicker(ui.preset, state.presets, CUSTOM);
     ui.preset.disabled = false;
     ui.run.disabled = false;
     ui.status.textContent = 'Ready.';
