@@ -43,6 +43,21 @@ pub fn parse(json: &str) -> Result<Scenario, ScenarioError> {
 }
 
 /// Upgrades a document of `from` to the current schema in place.
+///
+/// Version 1 is the only version so far, so there is nothing to upgrade yet, and no
+/// "version 0" was ever written (0 is refused above). When a change to [`Scenario`] would
+/// make old files or shared links fail to parse (a renamed or restructured field; adding
+/// an optional field with a serde default needs no new version), the change is:
+/// 1. bump [`SCHEMA_VERSION`] to 2 and write the new shape in `schema.rs`;
+/// 2. add a step here, on the untyped JSON, before deserialising:
+///    `if from < 2 { /* e.g. move doc["master"]["order"] to doc["master"]["extrapolation_order"] */ }`,
+///    then set `doc["schema_version"] = 2`; steps chain (`from < 2`, `from < 3`, …) so a
+///    version-1 document passes through every later step;
+/// 3. keep a hand-written version-1 document as a test fixture that must parse into the
+///    same [`Scenario`] as its version-2 rewrite.
+///
+/// Links (`link.rs`) carry the document's JSON with its `schema_version`, and decoding
+/// goes through [`parse`], so links made by older builds open through the same steps.
 fn migrate(_doc: &mut serde_json::Value, from: u64) {
     debug_assert!(from <= u64::from(SCHEMA_VERSION));
 }
