@@ -20,7 +20,11 @@ mod spectral;
 pub mod sweep;
 
 #[cfg(test)]
+mod convergence_tests;
+#[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod time_domain_tests;
 
 pub use linear_block::LinearBlock;
 pub use monolithic::MonolithicReference;

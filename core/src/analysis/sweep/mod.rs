@@ -10,7 +10,7 @@ mod map;
 mod parameter;
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 pub use axis::{Axis, MAX_AXIS_POINTS};
 pub use cell::{Cell, CellStatus, MapMetric};
