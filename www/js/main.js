@@ -94,6 +94,7 @@ function setScenario(scenario, { keepJsonText = false, edited = true } = {}) {
   editor.setScenario(scenario);
   ui.title.textContent = typeof scenario.title === 'string' ? scenario.title : '';
   ui.description.textContent = typeof scenario.description === 'string' ? scenario.description : '';
+  document.title = ui.title.textContent ? `${ui.title.textContent} · Cosim Playground` : 'Cosim Playground';
   ui.edited.hidden = !edited;
   showTryNext();
   if (!keepJsonText) writeJson();
