@@ -1,7 +1,7 @@
 // Scenario text is data, never markup: an <img onerror> payload in the title, the
 // description and a module name, arriving by the JSON view, a file or a shared link, is
-// shown as text and its handler never runs. A scenario that names files on other sites is
-// fetched from only after the person confirms in a dialog.
+// shown as text and its handler never runs. A binary module's archive named by URL is
+// fetched only after the person confirms in a dialog.
 
 import test from 'node:test';
 import assert from 'node:assert/strict';
@@ -67,13 +67,18 @@ test('the same payloads arriving by a shared link and by a file stay text', asyn
   await opened.close();
 });
 
-test('a scenario naming a file on another site: nothing is fetched unless the person confirms', async () => {
+test('a binary module whose archive is at a URL: fetched only after the person confirms', async () => {
   const page = await openPage(browser.context);
   const requested = [];
-  await page.route('**/remote/**', (route) => { requested.push(route.request().url()); route.fulfill({ status: 404, body: '' }); });
+  let status = 404;
+  await page.route('**/remote/**', (route) => {
+    requested.push(route.request().url());
+    route.fulfill({ status, contentType: 'application/zip', body: Buffer.from('PK not really an archive') });
+  });
   const s = await page.evaluate(() => window.cosimPlayground.scenario);
   const url = `${new URL(page.url()).origin}/remote/model.fmu?${encodeURIComponent(PAYLOAD)}`;
-  s.modules[1].fmu = { url };
+  s.modules[1].model = 'Binary';
+  s.modules[1].source = url;
   await page.evaluate(() => { document.getElementById('json-details').open = true; });
   await page.fill('#scenario-json', JSON.stringify(s));
 
@@ -88,22 +93,25 @@ test('a scenario naming a file on another site: nothing is fetched unless the pe
   assert.equal(await page.evaluate(() => window.cosimPlayground.busy), false);
   assert.deepEqual(requested, []);
 
-  // Confirmed: the run goes ahead (fetching is then up to the module loader).
+  // Confirmed: fetched once; a failed fetch names the field.
   await page.click('#run');
   await page.waitForSelector('#external-dialog[open]');
   await page.click('#external-dialog button[value="load"]');
-  await page.waitForFunction(() => ['done', 'error'].includes(document.body.dataset.runState), null, { timeout: 60_000 });
-  assert.notEqual(await page.evaluate(() => document.body.dataset.runState), 'declined');
+  await page.waitForFunction(() => document.body.dataset.runState === 'error', null, { timeout: 60_000 });
+  assert.deepEqual(requested, [url]);
+  assert.match(await page.textContent('#message-text'), /^modules\[1\]\.source: could not fetch .*HTTP 404/);
+
+  // Once confirmed, the same address is not asked about again in this page; the archive
+  // reaches the core inside the scenario (which judges it; this one is not a real .fmu).
+  status = 200;
+  await page.click('#run');
+  await page.waitForFunction(() => ['done', 'error'].includes(document.body.dataset.runState) && !window.cosimPlayground.busy, null, { timeout: 60_000 });
+  assert.equal(await page.isVisible('#external-dialog'), false);
+  assert.equal(requested.length, 2);
+  assert.doesNotMatch(await page.textContent('#message-text'), /could not fetch/);
   assert.equal(await page.evaluate(() => window.__xss), undefined);
 
-  // A link also asks before running. The schema has no `fmu` field yet (the core refuses
-  // to encode it), so this link carries the address in a string the parser accepts;
-  // the gate looks at every string that is an http(s) address.
-  const t = await page.evaluate(() => window.cosimPlayground.scenario);
-  delete t.modules[1].fmu;
-  t.plot = [url];
-  await page.fill('#scenario-json', JSON.stringify(t));
-  await page.click('#apply-json');
+  // A shared link to such a scenario asks before fetching, too.
   await page.click('#copy-link');
   await page.waitForFunction(() => document.getElementById('share-link').value.includes('#s1.'));
   const link = await page.inputValue('#share-link');

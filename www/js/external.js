@@ -1,14 +1,36 @@
-// Confirmation before a scenario makes the browser fetch anything from elsewhere. A
-// scenario may name files by URL (for example a binary module's `fmu: {url}`); opening a
-// shared link must not make the page contact another site on its own. Every such URL is
-// listed (as text) in a dialog, and the run starts only after the person agrees.
+// Confirmation before a scenario makes the browser fetch anything. A scenario may name
+// files by address: a binary module (model "Binary") has its `.fmu` in `source`, as a
+// path relative to the page or a URL (core/src/scenario/binary.rs). Opening a shared link
+// must not make the page contact any site on its own, so every such address is listed (as
+// text) in a dialog, and files are fetched, and the run starts, only after the person
+// agrees. The fetched archive then travels to the worker inside the scenario, as the
+// `data:` URL the core expects; the editor and links keep the short address.
 
 /** Keys whose string values are addresses of files to fetch. */
 const URL_KEYS = new Set(['url', 'href', 'src']);
 
-/** Every external address in a scenario object: values under url/href/src keys and any string that is an http(s) URL. */
+/** The `model` of binary modules (core: scenario::binary::BINARY_MODEL). */
+const BINARY_MODEL = 'Binary';
+
+/** Modules whose archive must be fetched: [{index, address (absolute URL)}]. */
+export function binarySources(scenario) {
+  const modules = Array.isArray(scenario?.modules) ? scenario.modules : [];
+  const out = [];
+  modules.forEach((m, index) => {
+    if (m?.model !== BINARY_MODEL || typeof m.source !== 'string' || m.source.startsWith('data:') || !m.source.trim()) return;
+    let address;
+    try { address = new URL(m.source.trim(), window.location.href).href; } catch { return; }
+    out.push({ index, address });
+  });
+  return out;
+}
+
+/**
+ * Every address a scenario would fetch: binary module sources, values under url/href/src
+ * keys, and any string that is an http(s) URL.
+ */
 export function externalUrls(scenario) {
-  const found = new Set();
+  const found = new Set(binarySources(scenario).map((b) => b.address));
   const walk = (v, key) => {
     if (typeof v === 'string') {
       const t = v.trim();
@@ -51,4 +73,36 @@ export function confirmExternal(dialog, list, urls) {
     dialog.returnValue = '';
     dialog.showModal();
   });
+}
+
+/** Base64 of bytes (chunked: String.fromCharCode takes a bounded number of arguments). */
+function base64(bytes) {
+  let s = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(s);
+}
+
+/** Largest archive fetched, in bytes (the core refuses larger scenarios anyway). */
+const MAX_ARCHIVE_BYTES = 3 << 20;
+
+/**
+ * A copy of `scenario` whose binary modules carry their fetched archives as `data:` URLs.
+ * Call only after `confirmExternal`. Rejects with an Error whose message names the field.
+ */
+export async function embedBinarySources(scenario) {
+  const copy = structuredClone(scenario);
+  for (const { index, address } of binarySources(scenario)) {
+    const path = `modules[${index}].source`;
+    let response;
+    try {
+      response = await fetch(address, { credentials: 'omit' });
+    } catch (e) {
+      throw new Error(`${path}: could not fetch ${address} (${e.message})`);
+    }
+    if (!response.ok) throw new Error(`${path}: could not fetch ${address}: HTTP ${response.status}`);
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    if (bytes.length > MAX_ARCHIVE_BYTES) throw new Error(`${path}: ${address} is ${bytes.length} bytes; the limit is ${MAX_ARCHIVE_BYTES}`);
+    copy.modules[index].source = `data:application/zip;base64,${base64(bytes)}`;
+  }
+  return copy;
 }

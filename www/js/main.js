@@ -8,7 +8,7 @@ import { TimeResponsePlots } from './plots/time_response.js';
 import { initTheme } from './theme.js';
 import { readHash, setHash, shareLink } from './share.js';
 import { initFileOpen } from './files.js';
-import { confirmExternal, externalUrls } from './external.js';
+import { binarySources, confirmExternal, embedBinarySources, externalUrls } from './external.js';
 import { downloadBlob } from './plots/export.js';
 import { fillPicker, presetMatching } from './picker.js';
 
@@ -293,6 +293,17 @@ async function startRun() {
       return;
     }
     delete document.body.dataset.runState;
+  }
+  if (doc && binarySources(doc).length) {
+    ui.status.textContent = 'Fetching module archives…';
+    try {
+      text = JSON.stringify(await embedBinarySources(doc));
+    } catch (e) {
+      showMessage(e.message, { source: 'run' });
+      ui.status.textContent = 'Failed.';
+      document.body.dataset.runState = 'error';
+      return;
+    }
   }
   clearTimeout(validateTimer);
   clearMessage();
