@@ -73,6 +73,23 @@ for (const [width, height] of [[1280, 800], [390, 844]]) {
   });
 }
 
+test('preset picker: grouped by topic; every preset shows its description and what to try next', async () => {
+  const page = await openPage(browser.context);
+  const groups = await page.$$eval('#preset optgroup', (gs) => gs.map((g) => ({ label: g.label, n: g.querySelectorAll('option').length })));
+  assert.ok(groups.length >= 1 && groups.every((g) => g.label && g.n >= 1), JSON.stringify(groups));
+  const ids = await page.$$eval('#preset optgroup option', (os) => os.map((o) => o.value));
+  for (const id of ids) {
+    await page.selectOption('#preset', id);
+    const description = await page.textContent('#scenario-description');
+    const sentences = description.split(/(?<=[.!?])\s+(?=[A-Z])/).filter(Boolean).length;
+    assert.ok(sentences >= 2 && sentences <= 7, `${id}: description has ${sentences} sentences`);
+    assert.equal(await page.isVisible('#try-next-box'), true, `${id}: try-next shown`);
+    assert.ok((await page.textContent('#try-next')).length > 20, `${id}: try-next text`);
+    assert.equal(await page.evaluate(() => window.location.hash), `#preset=${id}`);
+  }
+  await page.close();
+});
+
 test('scenario title and description are shown as text, not HTML', async () => {
   const page = await openPage(browser.context);
   const s = JSON.parse(await page.inputValue('#scenario-json'));
