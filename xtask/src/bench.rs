@@ -69,11 +69,18 @@ pub fn bench(steps: u32) -> Result<()> {
     let browser_version = json_string_after(line, "\"browser\":").unwrap_or_default();
     println!("browser: {browser:.0} macro-steps/s ({steps} steps, median of {BROWSER_RUNS})");
 
+    let wasm_rustc = match tc.wasm {
+        setup::WasmRoute::Rustup => "the same rustc".to_string(),
+        setup::WasmRoute::Debian { .. } => output(Command::new("/usr/bin/rustc").arg("--version"))
+            .map(|v| format!("Debian {} with -Z build-std", v.trim()))
+            .unwrap_or_default(),
+    };
     let report = Report {
         native,
         browser,
         steps,
         browser_version,
+        wasm_rustc,
         wasm_gzip: size.gzip,
         wasm_raw: size.raw,
     };
@@ -87,6 +94,7 @@ struct Report {
     browser: f64,
     steps: u32,
     browser_version: String,
+    wasm_rustc: String,
     wasm_gzip: u64,
     wasm_raw: u64,
 }
@@ -106,8 +114,13 @@ impl Report {
             .map(|n| n.get())
             .unwrap_or(0);
         let rustc = output(Command::new("rustc").arg("--version")).unwrap_or_default();
+        // Other work on the machine slows both numbers; record it next to them.
+        let load = fs::read_to_string("/proc/loadavg")
+            .map(|l| l.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+            .unwrap_or_else(|_| "unknown".into());
         format!(
-            "Measured {date} on {cpu}, {cores} cores; {rustc}; Chromium {browser}.\n\n\
+            "Measured {date} on {cpu}, {cores} cores (load average {load} when done); native {rustc}, \
+             wasm {wasm_rustc}; Chromium {browser}.\n\n\
              | what | macro-steps/s | note |\n|---|---:|---|\n\
              | native (criterion mean) | {native:.0} | `two-mass-oscillator`, {steps} steps per run |\n\
              | wasm in headless Chromium | {wasm:.0} | same scenario, median of {runs} runs, main thread |\n\
@@ -115,6 +128,7 @@ impl Report {
              Page wasm (`www/pkg/cosim_wasm_bg.wasm`): {raw} bytes, **{gz} bytes gzipped** ({gzk:.1} KiB).",
             date = date.trim(),
             rustc = rustc.trim(),
+            wasm_rustc = self.wasm_rustc,
             browser = self.browser_version,
             native = self.native,
             steps = DEFAULT_STEPS,
