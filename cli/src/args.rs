@@ -1,5 +1,6 @@
 //! Command-line parsing (small enough not to need a parser crate).
 
+use crate::analysis::MapArgs;
 use std::path::PathBuf;
 
 pub const USAGE: &str = "\
@@ -12,6 +13,17 @@ commands:
   validate SCENARIO.json            check a scenario and report the first problem
   run SCENARIO.json [--out FILE]    run a scenario; write time, every output and the
                                     reference as CSV to FILE (default: standard output)
+  stability SCENARIO.json           spectral radius and eigenvalues of the propagation
+                                    matrix for the scenario's method and macro-step
+  map SCENARIO.json --x PARAM:FROM:TO:N[:log] --y PARAM:FROM:TO:N[:log]
+      [--metric rho|eg|el] [--out FILE] [--threads N]
+                                    metric over two parameters as CSV x,y,value,status;
+                                    PARAM is module.parameter (e.g. mass2.ck),
+                                    master.macro_step or master.correction.alpha;
+                                    threads default to all cores
+  convergence SCENARIO.json [--out FILE]
+                                    local error against the macro-step for orders 0-4
+                                    (with and without correction) as CSV, plus slopes
   link encode SCENARIO.json [--base URL]
                                     print the scenario as a link fragment `s1.…`
                                     (or `URL#s1.…` with --base)
@@ -28,6 +40,9 @@ pub enum Command {
     Models,
     Validate(PathBuf),
     Run { scenario: PathBuf, out: Option<PathBuf> },
+    Stability(PathBuf),
+    Map(MapArgs),
+    Convergence { scenario: PathBuf, out: Option<PathBuf> },
     /// `link encode|decode` (cli/src/link.rs).
     Link(crate::link::LinkCommand),
     Help,
@@ -50,7 +65,9 @@ impl Command {
             "models" => Ok(Command::Models),
             "preset" => positional(1, "NAME").map(Command::Preset),
             "validate" => positional(1, "SCENARIO.json").map(|p| Command::Validate(p.into())),
-            "run" => {
+            "stability" => positional(1, "SCENARIO.json").map(|p| Command::Stability(p.into())),
+            "map" => MapArgs::parse(&rest).map(Command::Map),
+            "run" | "convergence" => {
                 let mut scenario = None;
                 let mut out = None;
                 let mut i = 0;
@@ -69,8 +86,12 @@ impl Command {
                         extra => return Err(format!("unexpected argument `{extra}`")),
                     }
                 }
-                let scenario = scenario.ok_or("`run` needs a SCENARIO.json")?;
-                Ok(Command::Run { scenario, out })
+                let scenario = scenario.ok_or(format!("`{cmd}` needs a SCENARIO.json"))?;
+                if cmd == "run" {
+                    Ok(Command::Run { scenario, out })
+                } else {
+                    Ok(Command::Convergence { scenario, out })
+                }
             }
             "link" => crate::link::parse(&rest).map(Command::Link),
             "help" | "--help" | "-h" => Ok(Command::Help),
@@ -106,5 +127,27 @@ mod tests {
         assert!(parse("run a.json b.json").unwrap_err().contains("unexpected"));
         assert!(parse("run a.json --out").unwrap_err().contains("--out"));
         assert!(parse("preset").is_err());
+        assert!(parse("map s.json --x mass2.ck:1:2 --y mass2.dk:1:2:3").unwrap_err().contains("--x"));
+        assert!(parse("map s.json --x mass2.ck:1:2:3:lin --y mass2.dk:1:2:3").unwrap_err().contains("log"));
+        assert!(parse("map s.json --x mass2.ck:1:2:3").unwrap_err().contains("--y"));
+        assert!(parse("map s.json --x a.b:1:2:3 --y a.c:1:2:3 --threads 0").unwrap_err().contains("--threads"));
+        assert!(parse("map s.json --x a.b:1:2:3 --y a.c:1:2:3 --metric foo").unwrap_err().contains("rho"));
+        assert!(parse("stability").is_err());
+    }
+
+    #[test]
+    fn analysis_commands_parse() {
+        assert_eq!(parse("stability s.json"), Ok(Command::Stability("s.json".into())));
+        assert_eq!(
+            parse("convergence s.json --out c.csv"),
+            Ok(Command::Convergence { scenario: "s.json".into(), out: Some("c.csv".into()) })
+        );
+        let Ok(Command::Map(m)) = parse("map s.json --x mass2.ck:1:1e10:64:log --y master.macro_step:1e-6:1e-3:8 --metric eg --threads 3")
+        else {
+            panic!("map parses")
+        };
+        assert_eq!((m.x.points, m.x.log, m.x.to, m.y.log, m.threads), (64, true, 1e10, false, Some(3)));
+        assert_eq!(m.y.parameter, "master.macro_step");
+        assert_eq!(m.metric, cosim_core::analysis::sweep::MapMetric::GlobalError);
     }
 }

@@ -1,5 +1,6 @@
 //! What each command does. Errors come back as the message printed after `error:`.
 
+use crate::analysis;
 use crate::args::{Command, USAGE};
 use cosim_core::scenario::{self, Simulation};
 use std::io::{Read, Write};
@@ -56,6 +57,37 @@ pub fn execute(command: Command) -> Result<(), String> {
             eprintln!("{}", scenario::summary(&sim));
             Ok(())
         }
+        Command::Stability(path) => {
+            print!("{}", analysis::stability(&load(&path)?)?);
+            Ok(())
+        }
+        Command::Map(args) => {
+            let (csv, summary) = analysis::map(&load(&args.scenario)?, &args)?;
+            write_out(args.out.as_deref(), &csv)?;
+            eprintln!("{summary}");
+            Ok(())
+        }
+        Command::Convergence { scenario, out } => {
+            let (csv, slopes) = analysis::convergence(&load(&scenario)?)?;
+            write_out(out.as_deref(), &csv)?;
+            // Slopes go with the CSV's destination: stdout when the CSV went to a file.
+            if out.is_some() {
+                print!("{slopes}");
+            } else {
+                eprint!("{slopes}");
+            }
+            Ok(())
+        }
+    }
+}
+
+/// Writes `text` to `out`, or to standard output.
+fn write_out(out: Option<&Path>, text: &str) -> Result<(), String> {
+    match out {
+        Some(file) => std::fs::write(file, text).map_err(|e| format!("cannot write {}: {e}", file.display())),
+        None => std::io::stdout()
+            .write_all(text.as_bytes())
+            .map_err(|e| format!("cannot write to standard output: {e}")),
     }
 }
 

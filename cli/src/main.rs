@@ -3,6 +3,7 @@
 //! Exit status: 0 on success, 1 when the scenario or the run fails (the message names the
 //! field or the module and time), 2 for a wrong command line.
 
+mod analysis;
 mod args;
 mod commands;
 mod link;
