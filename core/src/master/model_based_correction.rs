@@ -1,0 +1,506 @@
+//! [`ModelBasedCorrection`]: the model-based corrector (MBCorr) of seed 000 in the time
+//! domain, for Jacobi coupling with polynomial extrapolation of order `p = 0..=4`
+//! (digest §2, runtime pseudo-code §2.8).
+//!
+//! After every macro-step the master
+//! 1. collects the raw outputs `y_{n+1}` of all modules (all stepped in parallel on
+//!    extrapolated inputs);
+//! 2. gets the gains `G_q` and `G_0` ([`super::jacobians`]: directional derivatives at
+//!    `T_{n+1}` or finite differences of the step map with rollback);
+//! 3. corrects the outputs (digest §2.6):
+//!    `ȳ_{n+1} = (I − G_q L)⁻¹ (y_{n+1} − G_q L P_ext(T_{n+1}) − G_0 δu_n)`,
+//!    where `P_ext(T_{n+1})` is the extrapolation polynomial at the step end;
+//! 4. updates the constant input offset (digest §2.7, general order):
+//!    `δu_{n+1} = (1 − α) δu_n + α c_q L ∇^{q+1} ȳ_{n+1}`;
+//! 5. exchanges `ȳ` (written into [`CoupledSystem::outputs_mut`], so observers record it)
+//!    and keeps `ȳ`, never the raw `y`, in the extrapolation history (digest §8 item 1).
+//!
+//! The next step's inputs are the polynomial through the `ȳ` history, with `δu` added to
+//! the constant term only (digest §8 item 3). During a ramp-up start the order used in a
+//! step is `q = min(p, samples − 1)`, and the gains, `P_ext`, `∇` and `c_q` of that `q`
+//! are used, so every step is corrected for the polynomial it actually extrapolated with.
+//!
+//! The time grid must be uniform (the [`super::Run`] driver's fixed grid, and an exact
+//! start-up history at `t_start − k ΔT`). Buffers are allocated in `prepare`; with only
+//! linear time-invariant modules read by directional derivatives the gains and the
+//! factorisations of `I − G_q L` are computed once, so the macro-step loop does not
+//! allocate. Nonlinear modules need a new matrix exponential and factorisation per step,
+//! and rollback allocates the saved state, as FMI's `fmi3GetFMUState` does.
+
+use super::extrapolation::{Extrapolation, MAX_ORDER};
+use super::history::OutputHistory;
+use super::jacobians::{
+    gain_block, hold_weights, select_methods, summarize, JacobianRequest, JacobianSource,
+    ModuleMethod, StateSpaceReader,
+};
+use super::{CoupledSystem, MacroStepOutcome, MasterAlgorithm, RunStart};
+use crate::error::MasterError;
+use crate::module::{ModuleError, Status, StepReport, ValueRef};
+use crate::solvers::discretize;
+use alloc::format;
+use alloc::vec;
+use alloc::vec::Vec;
+use nalgebra::{DMatrix, DVector, Dyn, LU};
+pub use output_correction::STATE_CORRECTION_WEIGHTS;
+use output_correction::{factorize, singular};
+
+mod output_correction;
+mod step_sensitivity;
+#[cfg(test)]
+mod tests;
+
+const N: usize = MAX_ORDER + 1;
+
+/// Jacobi coupling with extrapolation order `p` and the model-based corrector with
+/// offset fraction `α` (eqn 21; 1 is the common choice, 0 disables the state correction).
+#[derive(Debug)]
+pub struct ModelBasedCorrection {
+    order: u32,
+    alpha: f64,
+    request: JacobianRequest,
+    source: Option<JacobianSource>,
+    work: Option<Work>,
+}
+
+impl ModelBasedCorrection {
+    /// Order `extrapolation_order` (0..=4), offset fraction `alpha`, Jacobians from `request`.
+    pub fn new(extrapolation_order: u32, alpha: f64, request: JacobianRequest) -> Self {
+        ModelBasedCorrection {
+            order: extrapolation_order,
+            alpha,
+            request,
+            source: None,
+            work: None,
+        }
+    }
+
+    /// The extrapolation order `p`.
+    pub fn extrapolation_order(&self) -> u32 {
+        self.order
+    }
+
+    /// The offset fraction `α`.
+    pub fn alpha(&self) -> f64 {
+        self.alpha
+    }
+
+    /// The Jacobian source in use, once `prepare` succeeded.
+    pub fn jacobian_source(&self) -> Option<JacobianSource> {
+        self.source
+    }
+}
+
+/// Work buffers and gains, allocated in `prepare`.
+#[derive(Debug)]
+struct Work {
+    p: usize,
+    h: f64,
+    alpha: f64,
+    methods: Vec<ModuleMethod>,
+    readers: Vec<Option<StateSpaceReader>>,
+    /// Corrected outputs ȳ, newest first.
+    history: OutputHistory,
+    /// Digest §3.4 rows per order q: `ΔT^k ũ^(k) = Σ_j rows[q][k][j] ȳ_{n−j}`.
+    rows: [[[f64; N]; N]; N],
+    l: DMatrix<f64>,
+    source: Vec<usize>,
+    /// First stacked input and input count of the module owning each input.
+    input_block: Vec<(usize, usize)>,
+    /// `G_q` for `q = 0..=p` (stacked outputs × stacked inputs, block diagonal).
+    g: Vec<DMatrix<f64>>,
+    /// Factorisations of `I − G_q L` when every gain is constant.
+    lu: Vec<LU<f64, Dyn, Dyn>>,
+    constant: bool,
+    u: Vec<f64>,
+    du: Vec<f64>,
+    du_vrs: Vec<ValueRef>,
+    du_orders: Vec<u32>,
+    /// Raw outputs, then the right-hand side, then ȳ_{n+1}.
+    y: DVector<f64>,
+    /// `P_ext(T_{n+1})`, then `∇^{q+1} ȳ_{n+1}` (stacked outputs).
+    pe: Vec<f64>,
+    /// `L P_ext` (stacked inputs).
+    lp: DVector<f64>,
+    delta_u: DVector<f64>,
+    gl: DMatrix<f64>,
+    fd: FdScratch,
+}
+
+/// Perturbed inputs and outputs of one module for finite differences.
+#[derive(Debug)]
+struct FdScratch {
+    u: Vec<f64>,
+    du: Vec<f64>,
+    y_plus: Vec<f64>,
+    y_minus: Vec<f64>,
+}
+
+impl MasterAlgorithm for ModelBasedCorrection {
+    fn name(&self) -> &'static str {
+        "jacobi_model_based_correction"
+    }
+
+    fn prepare(
+        &mut self,
+        sys: &mut CoupledSystem,
+        start: &RunStart<'_>,
+    ) -> Result<(), MasterError> {
+        if sys.initialized_at() != Some(start.t_start) {
+            return Err(MasterError::InvalidSettings(
+                "the coupled system must be initialised at the start time".into(),
+            ));
+        }
+        let p = Extrapolation::new(self.order)
+            .ok_or_else(|| {
+                MasterError::InvalidSettings(format!(
+                    "extrapolation order {} is not supported (0 to {MAX_ORDER})",
+                    self.order
+                ))
+            })?
+            .order();
+        if !(self.alpha.is_finite() && (0.0..=2.0).contains(&self.alpha)) {
+            return Err(MasterError::InvalidSettings(format!(
+                "model-based correction: α must be from 0 to 2, got {}",
+                self.alpha
+            )));
+        }
+        check_input_order(sys, p)?;
+        let methods = select_methods(sys, self.request)?;
+        let mut work = Work::new(sys, p, start.h, self.alpha, methods);
+        work.start_history(sys, start)?;
+        work.constant_gains(sys, start.t_start)?;
+        self.source = Some(summarize(&work.methods));
+        self.work = Some(work);
+        Ok(())
+    }
+
+    fn step(
+        &mut self,
+        sys: &mut CoupledSystem,
+        t: f64,
+        h: f64,
+    ) -> Result<MacroStepOutcome, MasterError> {
+        let work = self.work.as_mut().ok_or_else(|| {
+            MasterError::InvalidSettings("ModelBasedCorrection::step before prepare".into())
+        })?;
+        if (h - work.h).abs() > 1e-12 * work.h {
+            return Err(MasterError::InvalidSettings(format!(
+                "model-based correction needs a fixed macro-step ({} s), got {h} s at t = {t} s",
+                work.h
+            )));
+        }
+        let q = work.p.min(work.history.len().saturating_sub(1));
+        work.fill_inputs(q);
+        for m in 0..sys.n_modules() {
+            work.advance_module(sys, m, t, q)?;
+        }
+        work.correct(sys, t + h, q)?;
+        Ok(MacroStepOutcome::Accepted { h_taken: h })
+    }
+}
+
+/// Extrapolation of order `p` needs `x-maxInputDerivativeOrder ≥ p` (as for
+/// [`super::ExplicitCoupling`]).
+fn check_input_order(sys: &CoupledSystem, p: usize) -> Result<(), MasterError> {
+    const NEEDED: [&str; N] = [
+        "x-maxInputDerivativeOrder ≥ 0",
+        "x-maxInputDerivativeOrder ≥ 1",
+        "x-maxInputDerivativeOrder ≥ 2",
+        "x-maxInputDerivativeOrder ≥ 3",
+        "x-maxInputDerivativeOrder ≥ 4",
+    ];
+    for m in 0..sys.n_modules() {
+        let provided = sys.subsystems[m]
+            .description()
+            .capabilities
+            .x_max_input_derivative_order;
+        if !sys.graph.input_range(m).is_empty() && (provided as usize) < p {
+            return Err(MasterError::MissingCapability {
+                module: sys.names[m].clone(),
+                capability: NEEDED[p],
+                needed_by: format!("extrapolation order {p} (module provides order {provided})"),
+            });
+        }
+    }
+    Ok(())
+}
+
+impl Work {
+    fn new(sys: &CoupledSystem, p: usize, h: f64, alpha: f64, methods: Vec<ModuleMethod>) -> Self {
+        let g = &sys.graph;
+        let (n_u, n_y) = (g.n_inputs(), g.n_outputs());
+        let mut du_vrs = Vec::with_capacity(n_u * p);
+        let mut du_orders = Vec::with_capacity(n_u * p);
+        for m in 0..sys.n_modules() {
+            for k in 1..=p {
+                for &vr in g.input_value_refs(m) {
+                    du_vrs.push(vr);
+                    du_orders.push(k as u32);
+                }
+            }
+        }
+        let readers = (0..sys.n_modules())
+            .map(|m| {
+                matches!(
+                    methods[m],
+                    ModuleMethod::Constant | ModuleMethod::Directional
+                )
+                .then(|| StateSpaceReader::new(sys, m))
+            })
+            .collect();
+        let rows = core::array::from_fn(|q| {
+            Extrapolation::new(q as u32).map_or([[0.0; N]; N], |e| e.uniform_rows())
+        });
+        let max_in = (0..sys.n_modules())
+            .map(|m| g.input_range(m).len())
+            .max()
+            .unwrap_or(0);
+        let max_out = (0..sys.n_modules())
+            .map(|m| g.output_range(m).len())
+            .max()
+            .unwrap_or(0);
+        let constant = methods
+            .iter()
+            .all(|m| matches!(m, ModuleMethod::Constant | ModuleMethod::NoInputs));
+        Work {
+            p,
+            h,
+            alpha,
+            methods,
+            readers,
+            history: OutputHistory::new(p + 1, n_y),
+            rows,
+            l: g.coupling_matrix(),
+            source: (0..n_u).map(|i| g.source_of_input(i)).collect(),
+            input_block: (0..n_u)
+                .map(|i| {
+                    let r = g.input_range(g.input_module(i));
+                    (r.start, r.len())
+                })
+                .collect(),
+            g: vec![DMatrix::zeros(n_y, n_u); p + 1],
+            lu: Vec::new(),
+            constant,
+            u: vec![0.0; n_u],
+            du: vec![0.0; n_u * p],
+            du_vrs,
+            du_orders,
+            y: DVector::zeros(n_y),
+            pe: vec![0.0; n_y],
+            lp: DVector::zeros(n_u),
+            delta_u: DVector::zeros(n_u),
+            gl: DMatrix::zeros(n_y, n_y),
+            fd: FdScratch {
+                u: vec![0.0; max_in],
+                du: vec![0.0; max_in * p],
+                y_plus: vec![0.0; max_out],
+                y_minus: vec![0.0; max_out],
+            },
+        }
+    }
+
+    /// Exact past samples on the uniform grid `t_start − k ΔT` (checked), then `y(t_start)`.
+    fn start_history(
+        &mut self,
+        sys: &CoupledSystem,
+        start: &RunStart<'_>,
+    ) -> Result<(), MasterError> {
+        self.history.clear();
+        let count = start.history.len();
+        for (k, (t, y)) in start.history.iter().enumerate() {
+            let expected = start.t_start - (count - k) as f64 * start.h;
+            let uniform = (t - expected).abs() <= 1e-9 * start.h.max(start.t_start.abs());
+            if y.len() != sys.graph.n_outputs() || !uniform || y.iter().any(|v| !v.is_finite()) {
+                return Err(MasterError::InvalidSettings(format!(
+                    "start-up history sample {k} (t = {t} s): model-based correction needs finite samples of \
+                     every output at t_start − k·ΔT ({expected} s)"
+                )));
+            }
+            self.history.push(*t, y);
+        }
+        self.history.push(start.t_start, sys.outputs());
+        Ok(())
+    }
+
+    /// Gains of linear time-invariant modules, read once; the factorisations of `I − G_q L`
+    /// too when every gain is constant.
+    fn constant_gains(&mut self, sys: &mut CoupledSystem, t: f64) -> Result<(), MasterError> {
+        for m in 0..sys.n_modules() {
+            if self.methods[m] == ModuleMethod::Constant {
+                for q in 0..=self.p {
+                    self.directional_gain(sys, m, t, q, self.p)?;
+                }
+            }
+        }
+        if self.constant {
+            for q in 0..=self.p {
+                let lu = factorize(&mut self.gl, &self.g[q], &self.l);
+                if !lu.is_invertible() {
+                    return Err(singular(t));
+                }
+                self.lu.push(lu);
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads module `m`'s `A, B, C, D` and writes its block of `G_q` (and `G_0`, needed for
+    /// δu, when `q > 0` and `also_zero`). `order` is the discretisation order (≥ q).
+    fn directional_gain(
+        &mut self,
+        sys: &mut CoupledSystem,
+        m: usize,
+        t: f64,
+        q: usize,
+        order: usize,
+    ) -> Result<(), MasterError> {
+        let Some(reader) = self.readers[m].as_mut() else {
+            return Ok(());
+        };
+        reader
+            .read(&mut sys.subsystems[m])
+            .map_err(|e| sys.module_error(m, t, e))?;
+        let disc = discretize(&reader.a, &reader.b, self.h, order).ok_or_else(|| {
+            sys.module_error(
+                m,
+                t,
+                ModuleError::numerical("matrix exponential of the Jacobian failed"),
+            )
+        })?;
+        let (rows, cols) = (sys.graph.output_range(m), sys.graph.input_range(m));
+        for &target in targets(q) {
+            let w = hold_weights(target, self.h);
+            let block = gain_block(&reader.c, &reader.d, &disc.gamma, &w[..=target]);
+            self.g[target]
+                .view_mut((rows.start, cols.start), (rows.len(), cols.len()))
+                .copy_from(&block);
+        }
+        Ok(())
+    }
+
+    /// Inputs of the step from `T_n`: the order-`q` polynomial through ȳ_n … ȳ_{n−q},
+    /// anchored at `T_n`, plus δu in the value only (digest §8 item 3).
+    fn fill_inputs(&mut self, q: usize) {
+        let p = self.p;
+        let rows = &self.rows[q];
+        let mut hk = [1.0; N];
+        for k in 1..N {
+            hk[k] = hk[k - 1] * self.h;
+        }
+        for i in 0..self.u.len() {
+            let o = self.source[i];
+            let history = &self.history;
+            let derivative = |k: usize| -> f64 {
+                (0..=q)
+                    .map(|j| rows[k][j] * history.sample(j)[o])
+                    .sum::<f64>()
+                    / hk[k]
+            };
+            self.u[i] = derivative(0) + self.delta_u[i];
+            let (first, len) = self.input_block[i];
+            for k in 1..=p {
+                self.du[p * first + (k - 1) * len + (i - first)] =
+                    if k <= q { derivative(k) } else { 0.0 };
+            }
+        }
+    }
+
+    /// Sets module `m`'s inputs (`u`, `du` for its stacked inputs), or the perturbed copy in
+    /// the finite-difference scratch when `perturbed`.
+    fn set_module_inputs(
+        &self,
+        sys: &mut CoupledSystem,
+        m: usize,
+        t: f64,
+        perturbed: bool,
+    ) -> Result<(), MasterError> {
+        let range = sys.graph.input_range(m);
+        if range.is_empty() {
+            return Ok(());
+        }
+        let p = self.p;
+        let b = p * range.start..p * range.end;
+        let (u, du) = if perturbed {
+            (&self.fd.u[..range.len()], &self.fd.du[..p * range.len()])
+        } else {
+            (&self.u[range.clone()], &self.du[b.clone()])
+        };
+        sys.set_inputs(m, t, u)?;
+        if p > 0 {
+            sys.set_input_derivatives(m, t, &self.du_vrs[b.clone()], &self.du_orders[b], du)?;
+        }
+        Ok(())
+    }
+
+    /// Steps module `m` from `t` (finite-difference gains first, from a saved state), reads
+    /// its raw outputs and, for directional derivatives, its gains at `T_{n+1}`.
+    fn advance_module(
+        &mut self,
+        sys: &mut CoupledSystem,
+        m: usize,
+        t: f64,
+        q: usize,
+    ) -> Result<(), MasterError> {
+        let h = self.h;
+        let rollback = self.methods[m] == ModuleMethod::FiniteDifferences;
+        if rollback {
+            let saved = sys.subsystems[m]
+                .get_state()
+                .map_err(|e| sys.module_error(m, t, e))?;
+            self.finite_difference_gains(sys, m, t, q, &saved)?;
+            sys.subsystems[m]
+                .set_state(&saved)
+                .map_err(|e| sys.module_error(m, t, e))?;
+        }
+        self.set_module_inputs(sys, m, t, false)?;
+        let report = sys.do_step(m, t, h, !rollback)?;
+        check_report(sys, m, t, h, &report)?;
+        sys.read_outputs(m, t + h)?;
+        if self.methods[m] == ModuleMethod::Directional {
+            self.directional_gain(sys, m, t + h, q, q)?;
+        }
+        Ok(())
+    }
+}
+
+/// The fixed-step master accepts only full, successful steps (as [`super::ExplicitCoupling`]).
+fn check_report(
+    sys: &CoupledSystem,
+    m: usize,
+    t: f64,
+    h: f64,
+    report: &StepReport,
+) -> Result<(), MasterError> {
+    let name = &sys.names[m];
+    if report.status == Status::Discard {
+        return Err(MasterError::InvalidSettings(format!(
+            "module `{name}` discarded the macro-step from t = {t} s (h = {h} s); the model-based corrector \
+             cannot retry a step (try a smaller macro-step)"
+        )));
+    }
+    if report.terminate_simulation {
+        return Err(MasterError::Terminated {
+            t: report.last_successful_time,
+            module: name.clone(),
+        });
+    }
+    if report.early_return || report.last_successful_time < t + h - 1e-9 * h {
+        return Err(MasterError::InvalidSettings(format!(
+            "module `{name}` returned early at t = {} s instead of {} s; the model-based corrector does not \
+             handle early return",
+            report.last_successful_time,
+            t + h
+        )));
+    }
+    Ok(())
+}
+
+/// The gains a step of order `q` needs: `G_q`, and `G_0` for the offset when `q > 0`.
+fn targets(q: usize) -> &'static [usize] {
+    static ALL: [[usize; 2]; N] = [[0, 0], [1, 0], [2, 0], [3, 0], [4, 0]];
+    if q == 0 {
+        &ALL[0][..1]
+    } else {
+        &ALL[q.min(MAX_ORDER)]
+    }
+}

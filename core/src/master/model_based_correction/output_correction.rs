@@ -1,0 +1,101 @@
+//! Steps 3 to 5 of the model-based corrector after a macro-step (digest §2.6, §2.7): the
+//! corrected outputs from the raw ones, the new constant input offset, and the exchange of
+//! ȳ (history and coupling data) instead of the raw y (digest §8 items 1 to 4).
+
+use super::{Work, N};
+use crate::error::MasterError;
+use crate::master::CoupledSystem;
+use nalgebra::{DMatrix, Dyn, LU};
+
+/// `c_p = ∫₀¹ σ(σ+1)…(σ+p) dσ / (p+1)!`, the weight of `L ∇^{p+1} ȳ_{n+1}` in the offset
+/// update (digest §2.7 "\[derived\] General order p"; the Adams–Bashforth error constants).
+/// `c_0 = 1/2` and `c_1 = 5/12` are the paper's eqns (24) and (25).
+pub const STATE_CORRECTION_WEIGHTS: [f64; N] = [
+    1.0 / 2.0,
+    5.0 / 12.0,
+    3.0 / 8.0,
+    251.0 / 720.0,
+    95.0 / 288.0,
+];
+
+/// `C(n, k)` for the small `n ≤ 5` used here.
+fn binomial(n: usize, k: usize) -> f64 {
+    (0..k).fold(1.0, |acc, i| acc * (n - i) as f64 / (i + 1) as f64)
+}
+
+impl Work {
+    /// Steps 3 to 5 of the algorithm: corrected outputs, new offset, history and exchange.
+    pub(super) fn correct(
+        &mut self,
+        sys: &mut CoupledSystem,
+        t_end: f64,
+        q: usize,
+    ) -> Result<(), MasterError> {
+        // P_ext(T_{n+1}) = Σ_j (−1)^j C(q+1, j+1) ȳ_{n−j} (digest §2.6).
+        for (o, pe) in self.pe.iter_mut().enumerate() {
+            *pe = (0..=q)
+                .map(|j| {
+                    let sign = if j % 2 == 0 { 1.0 } else { -1.0 };
+                    sign * binomial(q + 1, j + 1) * self.history.sample(j)[o]
+                })
+                .sum();
+        }
+        for (i, lp) in self.lp.iter_mut().enumerate() {
+            *lp = self.pe[self.source[i]];
+        }
+        self.y.copy_from_slice(sys.outputs());
+        self.y.gemv(-1.0, &self.g[q], &self.lp, 1.0);
+        self.y.gemv(-1.0, &self.g[0], &self.delta_u, 1.0);
+        let solved = if self.constant {
+            self.lu[q].solve_mut(&mut self.y)
+        } else {
+            factorize(&mut self.gl, &self.g[q], &self.l).solve_mut(&mut self.y)
+        };
+        if !solved {
+            return Err(singular(t_end));
+        }
+        if let Some(o) = self.y.iter().position(|v| !v.is_finite()) {
+            return Err(MasterError::Diverged {
+                t: t_end,
+                signal: sys.graph.output_name(o).into(),
+            });
+        }
+        // ∇^{q+1} ȳ_{n+1} = Σ_j (−1)^j C(q+1, j) ȳ_{n+1−j} (digest §2.7).
+        for (o, nabla) in self.pe.iter_mut().enumerate() {
+            *nabla = self.y[o]
+                + (1..=q + 1)
+                    .map(|j| {
+                        let sign = if j % 2 == 0 { 1.0 } else { -1.0 };
+                        sign * binomial(q + 1, j) * self.history.sample(j - 1)[o]
+                    })
+                    .sum::<f64>();
+        }
+        let c = STATE_CORRECTION_WEIGHTS[q];
+        for (i, du) in self.delta_u.iter_mut().enumerate() {
+            *du = (1.0 - self.alpha) * *du + self.alpha * c * self.pe[self.source[i]];
+        }
+        self.history.push(t_end, self.y.as_slice());
+        sys.outputs_mut().copy_from_slice(self.y.as_slice());
+        Ok(())
+    }
+}
+
+/// `I − G L` factorised (the scratch `gl` holds `G L` afterwards is not guaranteed).
+pub(super) fn factorize(
+    gl: &mut DMatrix<f64>,
+    g: &DMatrix<f64>,
+    l: &DMatrix<f64>,
+) -> LU<f64, Dyn, Dyn> {
+    gl.gemm(-1.0, g, l, 0.0);
+    for i in 0..gl.nrows() {
+        gl[(i, i)] += 1.0;
+    }
+    LU::new(gl.clone())
+}
+
+pub(super) fn singular(t: f64) -> MasterError {
+    MasterError::SingularMatrix {
+        t,
+        what: "I − G L of the model-based corrector",
+    }
+}
