@@ -9,7 +9,6 @@
 
 mod algorithm;
 mod coupled_system;
-mod events;
 mod explicit;
 mod extrapolation;
 mod gauss_seidel;
