@@ -11,6 +11,8 @@ use alloc::string::String;
 use alloc::vec;
 use alloc::vec::Vec;
 
+mod equation_module;
+
 /// A named built-in scenario.
 #[derive(Clone, Debug)]
 pub struct Preset {
@@ -56,6 +58,7 @@ pub fn presets() -> Vec<Preset> {
                 .into(),
             scenario: two_mass(Algorithm::Jacobi, 2, 1e-4, SolverSpec::Rk4 { step: 1e-5 }),
         },
+        equation_module::equation_mass1(),
     ]
 }
 
