@@ -5,7 +5,8 @@
 
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openPage, waitForRunEnd } from './browser.mjs';
+import { join } from 'node:path';
+import { launch, openPage, waitForRunEnd, OUT_DIR } from './browser.mjs';
 import { cosim, runCli, assertPlottedEqualsCsv } from './cli.mjs';
 
 let browser;
@@ -29,6 +30,7 @@ test('a link from `cosim link encode` opens the identical scenario and plots wha
   assert.deepEqual(opened, s, 'and that is the scenario that was encoded');
   assert.equal(await page.textContent('#scenario-title'), s.title);
   assert.equal(await page.$eval('#preset', (e) => e.value), '', 'the picker shows a custom scenario');
+  await page.screenshot({ path: join(OUT_DIR, 'page-link-opened-1280x800.png') });
 
   const plotted = await page.evaluate(() => window.cosimPlayground.plotted());
   assertPlottedEqualsCsv(plotted, runCli(text), 'shared link');
@@ -92,8 +94,9 @@ test('a damaged link shows what is wrong and leaves the default preset ready to 
     [`${link.slice(0, 20)}*${link.slice(21)}`, /character 18 \(`\*`\)/],
     [link.replace('s1.', 's9.'), /`s9` is not supported/],
   ]) {
-    const page = await openPage(browser.context, null, `#${bad}`);
+    const page = await openPage(browser.context, { width: 390, height: 844 }, `#${bad}`);
     assert.equal(await page.isVisible('#message'), true);
+    if (expect.source.includes('truncated')) await page.screenshot({ path: join(OUT_DIR, 'page-bad-link-390x844.png') });
     assert.match(await page.textContent('#message-text'), /^This link cannot be opened: /);
     assert.match(await page.textContent('#message-text'), expect);
     assert.equal(await page.isEnabled('#run'), true);

@@ -173,7 +173,7 @@ async function openFromAddress() {
   ui.status.textContent = 'Opening the shared scenario…';
   const reply = await client.request('decodeLink', { link: want.link });
   if (reply.message) {
-    showMessage(`This link cannot be opened: ${reply.message}`, { source: 'run', path: null });
+    showMessage(`This link cannot be opened: ${reply.message.replace(/^the link (is|has)\b/, 'it $1')}`, { source: 'run', path: null });
     ui.status.textContent = 'Ready.';
     return false;
   }

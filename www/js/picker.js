@@ -15,7 +15,7 @@ export function fillPicker(select, presets, customValue) {
   }
   const custom = document.createElement('option');
   custom.value = customValue;
-  custom.textContent = 'Custom scenario (from a link, a file or the JSON view)';
+  custom.textContent = 'Custom scenario (link, file or JSON)';
   custom.disabled = true;
   select.replaceChildren(...[...groups].map(([topic, options]) => {
     const g = document.createElement('optgroup');
