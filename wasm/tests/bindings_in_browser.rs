@@ -24,11 +24,16 @@ fn column(cols: &Array, i: u32) -> Vec<f64> {
 #[wasm_bindgen_test]
 fn chunked_columns_equal_the_cores_run() {
     let json = preset_json();
-    let mut js = JsSimulation::new(&json).map_err(JsValue::from).expect("the preset is valid");
+    let mut js = JsSimulation::new(&json)
+        .map_err(JsValue::from)
+        .expect("the preset is valid");
     // The worker advances in chunks and takes the new rows after each one.
     let mut taken: Vec<Vec<f64>> = Vec::new();
     loop {
-        let done = js.advance(97).map_err(JsValue::from).expect("the preset runs");
+        let done = js
+            .advance(97)
+            .map_err(JsValue::from)
+            .expect("the preset runs");
         let chunk = js.take_columns();
         taken.resize(chunk.length() as usize, Vec::new());
         for (i, col) in taken.iter_mut().enumerate() {
@@ -40,14 +45,23 @@ fn chunked_columns_equal_the_cores_run() {
     }
     assert_eq!(js.steps_done(), js.total_steps());
 
-    let validated = scenario::parse(&json).and_then(|s| s.validate()).expect("the preset is valid");
+    let validated = scenario::parse(&json)
+        .and_then(|s| s.validate())
+        .expect("the preset is valid");
     let mut sim = Simulation::new(&validated).expect("the preset instantiates");
     sim.run_to_end().expect("the preset runs");
     let r = sim.result();
-    let references: Vec<&Vec<f64>> = r.signals.iter().filter_map(|s| s.reference.as_ref()).collect();
+    let references: Vec<&Vec<f64>> = r
+        .signals
+        .iter()
+        .filter_map(|s| s.reference.as_ref())
+        .collect();
 
     let all = js.columns();
-    assert_eq!(all.length() as usize, 1 + r.signals.len() + references.len());
+    assert_eq!(
+        all.length() as usize,
+        1 + r.signals.len() + references.len()
+    );
     assert_eq!(taken.len(), all.length() as usize);
     assert_eq!(column(&all, 0), r.time);
     assert_eq!(taken[0], r.time);
@@ -70,14 +84,20 @@ fn chunked_columns_equal_the_cores_run() {
 
 #[wasm_bindgen_test]
 fn invalid_scenario_is_a_js_error_naming_the_field() {
-    let mut doc: serde_json::Value = serde_json::from_str(&preset_json()).expect("preset JSON parses");
+    let mut doc: serde_json::Value =
+        serde_json::from_str(&preset_json()).expect("preset JSON parses");
     doc["master"]["macro_step"] = serde_json::json!(-1.0);
     let err = match JsSimulation::new(&doc.to_string()) {
         Ok(_) => panic!("a negative macro-step was accepted"),
         Err(e) => js_sys::Error::from(JsValue::from(e)),
     };
     let message = String::from(err.message());
-    assert!(message.contains("macro_step"), "message does not name the field: {message}");
-    let err = JsSimulation::new("{ not json").err().map(|e| js_sys::Error::from(JsValue::from(e)));
+    assert!(
+        message.contains("macro_step"),
+        "message does not name the field: {message}"
+    );
+    let err = JsSimulation::new("{ not json")
+        .err()
+        .map(|e| js_sys::Error::from(JsValue::from(e)));
     assert!(err.is_some(), "broken JSON was accepted");
 }
