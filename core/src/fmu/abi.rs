@@ -8,8 +8,7 @@ use wasmi::TypedFunc;
 /// `fmi3Instance fmi3InstantiateCoSimulation(instanceName, instantiationToken, resourcePath,
 /// visible, loggingOn, eventModeUsed, earlyReturnAllowed, requiredIntermediateVariables,
 /// nRequiredIntermediateVariables, instanceEnvironment, logMessage, intermediateUpdate)`.
-pub type Instantiate =
-    TypedFunc<(i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32), i32>;
+pub type Instantiate = TypedFunc<(i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32), i32>;
 /// `fmi3Status f(fmi3Instance)`: ExitInitializationMode, Terminate, Reset, EnterEventMode,
 /// EnterStepMode.
 pub type InstanceCall = TypedFunc<i32, i32>;

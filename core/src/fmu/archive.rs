@@ -49,14 +49,19 @@ impl<'a> Archive<'a> {
     /// Reads the central directory.
     pub fn parse(bytes: &'a [u8]) -> Result<Self, FmuError> {
         if bytes.len() < EOCD_LEN {
-            return Err(FmuError::Archive(format!("{} bytes is too short for a zip file", bytes.len())));
+            return Err(FmuError::Archive(format!(
+                "{} bytes is too short for a zip file",
+                bytes.len()
+            )));
         }
         // The end-of-central-directory record is last, followed by a comment of < 64 KiB.
         let lowest = bytes.len().saturating_sub(EOCD_LEN + 0xFFFF);
         let eocd = (lowest..=bytes.len() - EOCD_LEN)
             .rev()
             .find(|&i| u32_at(bytes, i) == Some(EOCD_SIGNATURE))
-            .ok_or_else(|| FmuError::Archive("no end-of-central-directory record (not a zip file)".into()))?;
+            .ok_or_else(|| {
+                FmuError::Archive("no end-of-central-directory record (not a zip file)".into())
+            })?;
         let count = u16_at(bytes, eocd + 10).ok_or_else(|| truncated("end record"))? as usize;
         let cd_offset = u32_at(bytes, eocd + 16).ok_or_else(|| truncated("end record"))? as usize;
         if cd_offset == 0xFFFF_FFFF || count == 0xFFFF {
@@ -68,10 +73,18 @@ impl<'a> Archive<'a> {
             if u32_at(bytes, at) != Some(CENTRAL_SIGNATURE) {
                 return Err(FmuError::Archive("corrupt central directory".into()));
             }
-            let field = |off: usize| u16_at(bytes, at + off).ok_or_else(|| truncated("central directory"));
-            let word = |off: usize| u32_at(bytes, at + off).ok_or_else(|| truncated("central directory"));
-            let (name_len, extra_len, comment_len) = (field(28)? as usize, field(30)? as usize, field(32)? as usize);
-            let name = bytes.get(at + 46..at + 46 + name_len).ok_or_else(|| truncated("file name"))?;
+            let field =
+                |off: usize| u16_at(bytes, at + off).ok_or_else(|| truncated("central directory"));
+            let word =
+                |off: usize| u32_at(bytes, at + off).ok_or_else(|| truncated("central directory"));
+            let (name_len, extra_len, comment_len) = (
+                field(28)? as usize,
+                field(30)? as usize,
+                field(32)? as usize,
+            );
+            let name = bytes
+                .get(at + 46..at + 46 + name_len)
+                .ok_or_else(|| truncated("file name"))?;
             entries.push(Entry {
                 name: String::from_utf8_lossy(name).into_owned(),
                 flags: field(8)?,
@@ -107,14 +120,20 @@ impl<'a> Archive<'a> {
         }
         let b = self.bytes;
         if u32_at(b, e.local_offset) != Some(LOCAL_SIGNATURE) {
-            return Err(FmuError::Archive(format!("corrupt local header of `{name}`")));
+            return Err(FmuError::Archive(format!(
+                "corrupt local header of `{name}`"
+            )));
         }
-        let name_len = u16_at(b, e.local_offset + 26).ok_or_else(|| truncated("local header"))? as usize;
-        let extra_len = u16_at(b, e.local_offset + 28).ok_or_else(|| truncated("local header"))? as usize;
+        let name_len =
+            u16_at(b, e.local_offset + 26).ok_or_else(|| truncated("local header"))? as usize;
+        let extra_len =
+            u16_at(b, e.local_offset + 28).ok_or_else(|| truncated("local header"))? as usize;
         let start = e.local_offset + 30 + name_len + extra_len;
         let data = b
             .get(start..start.saturating_add(e.compressed))
-            .ok_or_else(|| FmuError::Archive(format!("data of `{name}` runs past the end of the file")))?;
+            .ok_or_else(|| {
+                FmuError::Archive(format!("data of `{name}` runs past the end of the file"))
+            })?;
         let out = match e.method {
             0 => data.to_vec(),
             8 => miniz_oxide::inflate::decompress_to_vec_with_limit(data, MAX_ENTRY_BYTES)
@@ -126,7 +145,9 @@ impl<'a> Archive<'a> {
             }
         };
         if out.len() != e.uncompressed || crc32(&out) != e.crc {
-            return Err(FmuError::Archive(format!("`{name}` is corrupt (size or CRC-32 mismatch)")));
+            return Err(FmuError::Archive(format!(
+                "`{name}` is corrupt (size or CRC-32 mismatch)"
+            )));
         }
         Ok(Some(out))
     }
@@ -138,11 +159,17 @@ pub fn crc32(data: &[u8]) -> u32 {
     for (i, slot) in table.iter_mut().enumerate() {
         let mut c = i as u32;
         for _ in 0..8 {
-            c = if c & 1 != 0 { 0xEDB8_8320 ^ (c >> 1) } else { c >> 1 };
+            c = if c & 1 != 0 {
+                0xEDB8_8320 ^ (c >> 1)
+            } else {
+                c >> 1
+            };
         }
         *slot = c;
     }
-    !data.iter().fold(!0u32, |c, &b| table[((c ^ u32::from(b)) & 0xFF) as usize] ^ (c >> 8))
+    !data.iter().fold(!0u32, |c, &b| {
+        table[((c ^ u32::from(b)) & 0xFF) as usize] ^ (c >> 8)
+    })
 }
 
 /// A store-only zip of `files` (name, bytes): enough to build test archives, and the
@@ -169,7 +196,7 @@ pub fn write_stored(files: &[(&str, &[u8])]) -> Vec<u8> {
             h.extend_from_slice(&(name.len() as u16).to_le_bytes());
             h.extend_from_slice(&0u16.to_le_bytes()); // extra length
             if central {
-                h.extend_from_slice(&[0u8; 8]); // comment length, disk, internal attributes
+                h.extend_from_slice(&[0u8; 6]); // comment length, disk, internal attributes
                 h.extend_from_slice(&0u32.to_le_bytes()); // external attributes
                 h.extend_from_slice(&offset.to_le_bytes());
             }
@@ -222,7 +249,10 @@ mod tests {
             zip[h + method_at + 6..h + method_at + 10].copy_from_slice(&crc);
             zip[h + method_at + 14..h + method_at + 18].copy_from_slice(&100u32.to_le_bytes());
         }
-        assert_eq!(Archive::parse(&zip).unwrap().read("x").unwrap().unwrap(), text);
+        assert_eq!(
+            Archive::parse(&zip).unwrap().read("x").unwrap().unwrap(),
+            text
+        );
     }
 
     /// A fixed-Huffman deflate stream of `data` built by hand is long-winded; a stored
@@ -237,7 +267,10 @@ mod tests {
 
     #[test]
     fn damaged_archives_are_reported() {
-        assert!(matches!(Archive::parse(b"not a zip at all, clearly"), Err(FmuError::Archive(_))));
+        assert!(matches!(
+            Archive::parse(b"not a zip at all, clearly"),
+            Err(FmuError::Archive(_))
+        ));
         let mut zip = write_stored(&[("a.txt", b"hello")]);
         zip[30 + 5] ^= 0xFF; // flip a data byte: CRC mismatch
         let e = Archive::parse(&zip).unwrap().read("a.txt").unwrap_err();

@@ -9,9 +9,9 @@ use super::model_description::{self, ModelDescription};
 use super::runtime::{Runtime, RuntimeLimits};
 use super::FmuError;
 use crate::module::{
-    Capabilities, Causality, DirectionalDerivatives, DiscreteStatesUpdate, EventMode, InstantiateOptions,
-    Module, ModuleDescription, ModuleError, ModuleErrorKind, ModuleState, OutputDerivatives, StateSnapshot,
-    Status, StepReport, ValueRef, Variability,
+    Capabilities, Causality, DirectionalDerivatives, EventMode, InstantiateOptions, Module,
+    ModuleDescription, ModuleError, ModuleErrorKind, OutputDerivatives, StateSnapshot, Status,
+    StepReport, ValueRef, Variability,
 };
 use alloc::collections::BTreeMap;
 use alloc::format;
@@ -22,20 +22,20 @@ use core::cell::RefCell;
 
 /// A binary (wasm32) FMI 3.0 co-simulation module.
 pub struct BinaryModule {
-    rt: Runtime,
-    fmi: Fmi3,
+    pub(super) rt: Runtime,
+    pub(super) fmi: Fmi3,
     md: ModelDescription,
     parameters: Vec<(ValueRef, f64)>,
     /// The `fmi3Instance` pointer; 0 before `fmi3InstantiateCoSimulation`.
     instance: i32,
     /// Handles of dropped [`ModuleState`]s, freed with `fmi3FreeFMUState` on the next call.
-    released: Rc<RefCell<Vec<i32>>>,
+    pub(super) released: Rc<RefCell<Vec<i32>>>,
 }
 
 /// An `fmi3FMUState` handle; dropping it queues `fmi3FreeFMUState`.
-struct SavedState {
-    handle: i32,
-    released: Rc<RefCell<Vec<i32>>>,
+pub(super) struct SavedState {
+    pub(super) handle: i32,
+    pub(super) released: Rc<RefCell<Vec<i32>>>,
 }
 
 impl Drop for SavedState {
@@ -47,7 +47,7 @@ impl Drop for SavedState {
 }
 
 /// Byte offsets of consecutive arrays, each 8-byte aligned, and the total length.
-fn layout<const N: usize>(sizes: [usize; N]) -> ([u32; N], usize) {
+pub(super) fn layout<const N: usize>(sizes: [usize; N]) -> ([u32; N], usize) {
     let mut offsets = [0u32; N];
     let mut at = 0usize;
     for (o, s) in offsets.iter_mut().zip(sizes) {
@@ -57,22 +57,26 @@ fn layout<const N: usize>(sizes: [usize; N]) -> ([u32; N], usize) {
     (offsets, at.max(8))
 }
 
-fn vr_bytes(vrs: &[ValueRef]) -> Vec<u8> {
+pub(super) fn vr_bytes(vrs: &[ValueRef]) -> Vec<u8> {
     vrs.iter().flat_map(|v| v.0.to_le_bytes()).collect()
 }
 
-fn f64_bytes(values: &[f64]) -> Vec<u8> {
+pub(super) fn f64_bytes(values: &[f64]) -> Vec<u8> {
     values.iter().flat_map(|v| v.to_le_bytes()).collect()
 }
 
-fn to_i32(n: usize) -> Result<i32, ModuleError> {
+pub(super) fn to_i32(n: usize) -> Result<i32, ModuleError> {
     i32::try_from(n).map_err(|_| ModuleError::invalid("array too long for wasm32"))
 }
 
 impl BinaryModule {
     /// Loads a `.fmu` archive. `parameters` are start values (by variable name) set right
     /// after `fmi3InstantiateCoSimulation` and again after every `fmi3Reset`.
-    pub fn from_fmu(bytes: &[u8], parameters: &BTreeMap<String, f64>, limits: RuntimeLimits) -> Result<Self, FmuError> {
+    pub fn from_fmu(
+        bytes: &[u8],
+        parameters: &BTreeMap<String, f64>,
+        limits: RuntimeLimits,
+    ) -> Result<Self, FmuError> {
         let archive = Archive::parse(bytes)?;
         let xml = archive
             .read("modelDescription.xml")?
@@ -81,9 +85,19 @@ impl BinaryModule {
         let md = model_description::parse(xml)?;
         let path = format!("binaries/wasm32/{}.wasm", md.model_identifier);
         let wasm = archive.read(&path)?.ok_or_else(|| {
-            let found: Vec<&str> = archive.names().filter(|n| n.starts_with("binaries/")).collect();
-            let found = if found.is_empty() { String::from("no binaries") } else { found.join(", ") };
-            FmuError::MissingEntry(format!("{path}` (modelIdentifier \"{}\"; the archive has {found})`", md.model_identifier))
+            let found: Vec<&str> = archive
+                .names()
+                .filter(|n| n.starts_with("binaries/"))
+                .collect();
+            let found = if found.is_empty() {
+                String::from("no binaries")
+            } else {
+                found.join(", ")
+            };
+            FmuError::MissingEntry(format!(
+                "{path}` (modelIdentifier \"{}\"; the archive has {found})`",
+                md.model_identifier
+            ))
         })?;
         Self::from_parts(md, &wasm, parameters, limits)
     }
@@ -98,7 +112,14 @@ impl BinaryModule {
         let parameters = check_parameters(&md.module, parameters)?;
         let rt = Runtime::load(wasm, limits)?;
         let fmi = resolve(&rt, &md.module.capabilities)?;
-        Ok(BinaryModule { rt, fmi, md, parameters, instance: 0, released: Rc::new(RefCell::new(Vec::new())) })
+        Ok(BinaryModule {
+            rt,
+            fmi,
+            md,
+            parameters,
+            instance: 0,
+            released: Rc::new(RefCell::new(Vec::new())),
+        })
     }
 
     /// The parsed `modelDescription.xml`.
@@ -111,8 +132,14 @@ impl BinaryModule {
         self.rt.log()
     }
 
-    fn status(&self, call: &'static str, code: i32) -> Result<Status, ModuleError> {
-        let reported = |status| ModuleError { status, kind: ModuleErrorKind::Reported { call, log: self.rt.log_tail(5) } };
+    pub(super) fn status(&self, call: &'static str, code: i32) -> Result<Status, ModuleError> {
+        let reported = |status| ModuleError {
+            status,
+            kind: ModuleErrorKind::Reported {
+                call,
+                log: self.rt.log_tail(5),
+            },
+        };
         match code {
             0 => Ok(Status::Ok),
             1 => Ok(Status::Warning),
@@ -121,33 +148,42 @@ impl BinaryModule {
             4 => Err(reported(Status::Fatal)),
             other => Err(ModuleError {
                 status: Status::Fatal,
-                kind: ModuleErrorKind::Trap(format!("{call} returned {other}, which is not an fmi3Status")),
+                kind: ModuleErrorKind::Trap(format!(
+                    "{call} returned {other}, which is not an fmi3Status"
+                )),
             }),
         }
     }
 
     /// A call that may not be discarded: `fmi3Discard` is an error here.
-    fn check(&self, call: &'static str, code: i32) -> Result<(), ModuleError> {
+    pub(super) fn check(&self, call: &'static str, code: i32) -> Result<(), ModuleError> {
         match self.status(call, code)? {
             Status::Discard => Err(ModuleError {
                 status: Status::Error,
-                kind: ModuleErrorKind::Reported { call, log: format!("(fmi3Discard) {}", self.rt.log_tail(5)) },
+                kind: ModuleErrorKind::Reported {
+                    call,
+                    log: format!("(fmi3Discard) {}", self.rt.log_tail(5)),
+                },
             }),
             _ => Ok(()),
         }
     }
 
-    fn instance(&self) -> Result<i32, ModuleError> {
+    pub(super) fn instance(&self) -> Result<i32, ModuleError> {
         match self.instance {
-            0 => Err(ModuleError::invalid("fmi3InstantiateCoSimulation has not been called")),
+            0 => Err(ModuleError::invalid(
+                "fmi3InstantiateCoSimulation has not been called",
+            )),
             i => Ok(i),
         }
     }
 
     /// Frees the handles of states dropped since the last call.
-    fn free_released(&mut self) -> Result<(), ModuleError> {
+    pub(super) fn free_released(&mut self) -> Result<(), ModuleError> {
         let pending: Vec<i32> = self.released.borrow_mut().drain(..).collect();
-        let Some((_, _, free)) = self.fmi.state else { return Ok(()) };
+        let Some((_, _, free)) = self.fmi.state else {
+            return Ok(());
+        };
         let inst = self.instance()?;
         for handle in pending {
             let p = self.rt.scratch(8)?;
@@ -166,7 +202,7 @@ impl BinaryModule {
         self.set_float64(&vrs, &values)
     }
 
-    fn read_f64s(&self, ptr: u32, out: &mut [f64]) -> Result<(), ModuleError> {
+    pub(super) fn read_f64s(&self, ptr: u32, out: &mut [f64]) -> Result<(), ModuleError> {
         let mut buf = alloc::vec![0u8; 8 * out.len()];
         self.rt.read(ptr, &mut buf)?;
         for (v, b) in out.iter_mut().zip(buf.chunks_exact(8)) {
@@ -175,13 +211,17 @@ impl BinaryModule {
         Ok(())
     }
 
-    fn read_u32(&self, ptr: u32) -> Result<u32, ModuleError> {
+    pub(super) fn read_u32(&self, ptr: u32) -> Result<u32, ModuleError> {
         let mut b = [0u8; 4];
         self.rt.read(ptr, &mut b)?;
         Ok(u32::from_le_bytes(b))
     }
 
-    fn instance_call(&mut self, call: &'static str, f: super::abi::InstanceCall) -> Result<(), ModuleError> {
+    pub(super) fn instance_call(
+        &mut self,
+        call: &'static str,
+        f: super::abi::InstanceCall,
+    ) -> Result<(), ModuleError> {
         let inst = self.instance()?;
         let code = self.rt.call(call, &f, inst)?;
         self.check(call, code)
@@ -190,13 +230,19 @@ impl BinaryModule {
 
 /// Parameter values by value reference; each name must be a Float64 variable that may be
 /// given a start value (not constant, not calculated, not the independent variable).
-fn check_parameters(d: &ModuleDescription, params: &BTreeMap<String, f64>) -> Result<Vec<(ValueRef, f64)>, FmuError> {
+fn check_parameters(
+    d: &ModuleDescription,
+    params: &BTreeMap<String, f64>,
+) -> Result<Vec<(ValueRef, f64)>, FmuError> {
     let settable = |c: Causality, v: Variability| {
-        v != Variability::Constant && !matches!(c, Causality::CalculatedParameter | Causality::Independent)
+        v != Variability::Constant
+            && !matches!(c, Causality::CalculatedParameter | Causality::Independent)
     };
     let mut out = Vec::with_capacity(params.len());
     for (name, &value) in params {
-        let Some(var) = d.variable(name).filter(|v| settable(v.causality, v.variability) && v.start.is_some())
+        let Some(var) = d
+            .variable(name)
+            .filter(|v| settable(v.causality, v.variability) && v.start.is_some())
         else {
             let names: Vec<&str> = d
                 .variables
@@ -223,8 +269,14 @@ fn required<T>(r: Option<T>) -> Result<T, FmuError> {
 fn resolve(rt: &Runtime, caps: &Capabilities) -> Result<Fmi3, FmuError> {
     const CORE: &str = "every co-simulation FMU";
     let need = |flag: bool, why: &'static str| flag.then_some(why);
-    let state = need(caps.can_get_and_set_fmu_state, "canGetAndSetFMUState=\"true\"");
-    let serialize = need(caps.can_serialize_fmu_state, "canSerializeFMUState=\"true\"");
+    let state = need(
+        caps.can_get_and_set_fmu_state,
+        "canGetAndSetFMUState=\"true\"",
+    );
+    let serialize = need(
+        caps.can_serialize_fmu_state,
+        "canSerializeFMUState=\"true\"",
+    );
     let events = need(caps.has_event_mode, "hasEventMode=\"true\"");
     let state = match (
         rt.func("fmi3GetFMUState", state)?,
@@ -250,8 +302,14 @@ fn resolve(rt: &Runtime, caps: &Capabilities) -> Result<Fmi3, FmuError> {
         (Some(a), Some(b), Some(c)) if caps.has_event_mode => Some((a, b, c)),
         _ => None,
     };
-    let dd = need(caps.provides_directional_derivatives, "providesDirectionalDerivatives=\"true\"");
-    let od = need(caps.max_output_derivative_order > 0, "maxOutputDerivativeOrder > 0");
+    let dd = need(
+        caps.provides_directional_derivatives,
+        "providesDirectionalDerivatives=\"true\"",
+    );
+    let od = need(
+        caps.max_output_derivative_order > 0,
+        "maxOutputDerivativeOrder > 0",
+    );
     Ok(Fmi3 {
         instantiate: required(rt.func("fmi3InstantiateCoSimulation", Some(CORE))?)?,
         enter_initialization_mode: required(rt.func("fmi3EnterInitializationMode", Some(CORE))?)?,
@@ -264,8 +322,12 @@ fn resolve(rt: &Runtime, caps: &Capabilities) -> Result<Fmi3, FmuError> {
         free_instance: required(rt.func("fmi3FreeInstance", Some(CORE))?)?,
         state,
         serialize,
-        directional_derivative: rt.func("fmi3GetDirectionalDerivative", dd)?.filter(|_| dd.is_some()),
-        output_derivatives: rt.func("fmi3GetOutputDerivatives", od)?.filter(|_| od.is_some()),
+        directional_derivative: rt
+            .func("fmi3GetDirectionalDerivative", dd)?
+            .filter(|_| dd.is_some()),
+        output_derivatives: rt
+            .func("fmi3GetOutputDerivatives", od)?
+            .filter(|_| od.is_some()),
         event_mode,
     })
 }
@@ -300,14 +362,22 @@ impl Module for BinaryModule {
         if inst == 0 {
             return Err(ModuleError {
                 status: Status::Error,
-                kind: ModuleErrorKind::Reported { call: "fmi3InstantiateCoSimulation (NULL)", log: self.rt.log_tail(5) },
+                kind: ModuleErrorKind::Reported {
+                    call: "fmi3InstantiateCoSimulation (NULL)",
+                    log: self.rt.log_tail(5),
+                },
             });
         }
         self.instance = inst;
         self.apply_parameters()
     }
 
-    fn enter_initialization_mode(&mut self, tolerance: Option<f64>, start_time: f64, stop_time: Option<f64>) -> Result<(), ModuleError> {
+    fn enter_initialization_mode(
+        &mut self,
+        tolerance: Option<f64>,
+        start_time: f64,
+        stop_time: Option<f64>,
+    ) -> Result<(), ModuleError> {
         let inst = self.instance()?;
         let f = self.fmi.enter_initialization_mode;
         let args = (
@@ -334,7 +404,13 @@ impl Module for BinaryModule {
         self.rt.write(base + pv, &vr_bytes(vrs))?;
         self.rt.write(base + px, &f64_bytes(values))?;
         let f = self.fmi.set_float64;
-        let args = (inst, (base + pv) as i32, to_i32(vrs.len())?, (base + px) as i32, to_i32(values.len())?);
+        let args = (
+            inst,
+            (base + pv) as i32,
+            to_i32(vrs.len())?,
+            (base + px) as i32,
+            to_i32(values.len())?,
+        );
         let code = self.rt.call("fmi3SetFloat64", &f, args)?;
         self.check("fmi3SetFloat64", code)
     }
@@ -345,20 +421,40 @@ impl Module for BinaryModule {
         let base = self.rt.scratch(len)?;
         self.rt.write(base + pv, &vr_bytes(vrs))?;
         let f = self.fmi.get_float64;
-        let args = (inst, (base + pv) as i32, to_i32(vrs.len())?, (base + px) as i32, to_i32(values.len())?);
+        let args = (
+            inst,
+            (base + pv) as i32,
+            to_i32(vrs.len())?,
+            (base + px) as i32,
+            to_i32(values.len())?,
+        );
         let code = self.rt.call("fmi3GetFloat64", &f, args)?;
         self.check("fmi3GetFloat64", code)?;
         self.read_f64s(base + px, values)
     }
 
-    fn do_step(&mut self, t: f64, h: f64, no_set_state_prior_to_current_point: bool) -> Result<StepReport, ModuleError> {
+    fn do_step(
+        &mut self,
+        t: f64,
+        h: f64,
+        no_set_state_prior_to_current_point: bool,
+    ) -> Result<StepReport, ModuleError> {
         self.free_released()?;
         let inst = self.instance()?;
         // [0, 8): lastSuccessfulTime; 8, 9, 10: eventHandlingNeeded, terminateSimulation, earlyReturn.
         let p = self.rt.scratch(16)?;
         self.rt.write(p, &[t.to_le_bytes(), [0; 8]].concat())?;
         let f = self.fmi.do_step;
-        let args = (inst, t, h, i32::from(no_set_state_prior_to_current_point), (p + 8) as i32, (p + 9) as i32, (p + 10) as i32, p as i32);
+        let args = (
+            inst,
+            t,
+            h,
+            i32::from(no_set_state_prior_to_current_point),
+            (p + 8) as i32,
+            (p + 9) as i32,
+            (p + 10) as i32,
+            p as i32,
+        );
         let code = self.rt.call("fmi3DoStep", &f, args)?;
         let status = self.status("fmi3DoStep", code)?;
         let mut out = [0u8; 16];
@@ -370,7 +466,11 @@ impl Module for BinaryModule {
             event_handling_needed: out[8] != 0,
             terminate_simulation: out[9] != 0,
             early_return: out[10] != 0,
-            last_successful_time: if status == Status::Discard { t } else { last[0] },
+            last_successful_time: if status == Status::Discard {
+                t
+            } else {
+                last[0]
+            },
         })
     }
 
@@ -386,153 +486,31 @@ impl Module for BinaryModule {
     }
 
     fn state_snapshot(&mut self) -> Option<&mut dyn StateSnapshot> {
-        self.fmi.state.is_some().then_some(self as &mut dyn StateSnapshot)
+        self.fmi
+            .state
+            .is_some()
+            .then_some(self as &mut dyn StateSnapshot)
     }
 
     fn directional_derivatives(&mut self) -> Option<&mut dyn DirectionalDerivatives> {
-        self.fmi.directional_derivative.is_some().then_some(self as &mut dyn DirectionalDerivatives)
+        self.fmi
+            .directional_derivative
+            .is_some()
+            .then_some(self as &mut dyn DirectionalDerivatives)
     }
 
     fn output_derivatives(&mut self) -> Option<&mut dyn OutputDerivatives> {
-        self.fmi.output_derivatives.is_some().then_some(self as &mut dyn OutputDerivatives)
+        self.fmi
+            .output_derivatives
+            .is_some()
+            .then_some(self as &mut dyn OutputDerivatives)
     }
 
     fn event_mode(&mut self) -> Option<&mut dyn EventMode> {
-        self.fmi.event_mode.is_some().then_some(self as &mut dyn EventMode)
-    }
-}
-
-impl StateSnapshot for BinaryModule {
-    fn get_state(&mut self) -> Result<ModuleState, ModuleError> {
-        self.free_released()?;
-        let inst = self.instance()?;
-        let Some((get, _, _)) = self.fmi.state else { return Err(ModuleError::error(ModuleErrorKind::Unsupported("canGetAndSetFMUState"))) };
-        let p = self.rt.scratch(8)?;
-        self.rt.write(p, &0i32.to_le_bytes())?; // NULL: the FMU allocates a new state
-        let code = self.rt.call("fmi3GetFMUState", &get, (inst, p as i32))?;
-        self.check("fmi3GetFMUState", code)?;
-        let handle = self.read_u32(p)? as i32;
-        Ok(ModuleState(alloc::boxed::Box::new(SavedState { handle, released: self.released.clone() })))
-    }
-
-    fn set_state(&mut self, state: &ModuleState) -> Result<(), ModuleError> {
-        let inst = self.instance()?;
-        let Some((_, set, _)) = self.fmi.state else { return Err(ModuleError::error(ModuleErrorKind::Unsupported("canGetAndSetFMUState"))) };
-        let handle = self.own_handle(state)?;
-        let code = self.rt.call("fmi3SetFMUState", &set, (inst, handle))?;
-        self.check("fmi3SetFMUState", code)
-    }
-
-    fn serialize_state(&mut self, state: &ModuleState) -> Result<Vec<u8>, ModuleError> {
-        let inst = self.instance()?;
-        let Some((size_of, serialize, _)) = self.fmi.serialize else { return Err(ModuleError::error(ModuleErrorKind::Unsupported("canSerializeFMUState"))) };
-        let handle = self.own_handle(state)?;
-        let p = self.rt.scratch(8)?;
-        self.rt.write(p, &0u32.to_le_bytes())?;
-        let code = self.rt.call("fmi3SerializedFMUStateSize", &size_of, (inst, handle, p as i32))?;
-        self.check("fmi3SerializedFMUStateSize", code)?;
-        let size = self.read_u32(p)? as usize;
-        let p = self.rt.scratch(size)?;
-        let code = self.rt.call("fmi3SerializeFMUState", &serialize, (inst, handle, p as i32, to_i32(size)?))?;
-        self.check("fmi3SerializeFMUState", code)?;
-        let mut bytes = alloc::vec![0u8; size];
-        self.rt.read(p, &mut bytes)?;
-        Ok(bytes)
-    }
-
-    fn deserialize_state(&mut self, bytes: &[u8]) -> Result<ModuleState, ModuleError> {
-        let inst = self.instance()?;
-        let Some((_, _, deserialize)) = self.fmi.serialize else { return Err(ModuleError::error(ModuleErrorKind::Unsupported("canSerializeFMUState"))) };
-        let p = self.rt.scratch(8 + bytes.len())?;
-        self.rt.write(p, &0i32.to_le_bytes())?;
-        self.rt.write(p + 8, bytes)?;
-        let code = self.rt.call("fmi3DeserializeFMUState", &deserialize, (inst, (p + 8) as i32, to_i32(bytes.len())?, p as i32))?;
-        self.check("fmi3DeserializeFMUState", code)?;
-        let handle = self.read_u32(p)? as i32;
-        Ok(ModuleState(alloc::boxed::Box::new(SavedState { handle, released: self.released.clone() })))
-    }
-}
-
-impl BinaryModule {
-    fn own_handle(&self, state: &ModuleState) -> Result<i32, ModuleError> {
-        match state.0.downcast_ref::<SavedState>() {
-            Some(s) if Rc::ptr_eq(&s.released, &self.released) => Ok(s.handle),
-            _ => Err(ModuleError::invalid("the FMU state was saved by another module instance")),
-        }
-    }
-}
-
-impl DirectionalDerivatives for BinaryModule {
-    fn directional_derivative(&mut self, unknowns: &[ValueRef], knowns: &[ValueRef], seed: &[f64], sensitivity: &mut [f64]) -> Result<(), ModuleError> {
-        let inst = self.instance()?;
-        let Some(f) = self.fmi.directional_derivative else { return Err(ModuleError::error(ModuleErrorKind::Unsupported("providesDirectionalDerivatives"))) };
-        let ([pu, pk, ps, px], len) = layout([4 * unknowns.len(), 4 * knowns.len(), 8 * seed.len(), 8 * sensitivity.len()]);
-        let base = self.rt.scratch(len)?;
-        self.rt.write(base + pu, &vr_bytes(unknowns))?;
-        self.rt.write(base + pk, &vr_bytes(knowns))?;
-        self.rt.write(base + ps, &f64_bytes(seed))?;
-        let args = (
-            inst,
-            (base + pu) as i32,
-            to_i32(unknowns.len())?,
-            (base + pk) as i32,
-            to_i32(knowns.len())?,
-            (base + ps) as i32,
-            to_i32(seed.len())?,
-            (base + px) as i32,
-            to_i32(sensitivity.len())?,
-        );
-        let code = self.rt.call("fmi3GetDirectionalDerivative", &f, args)?;
-        self.check("fmi3GetDirectionalDerivative", code)?;
-        self.read_f64s(base + px, sensitivity)
-    }
-}
-
-impl OutputDerivatives for BinaryModule {
-    fn get_output_derivatives(&mut self, vrs: &[ValueRef], orders: &[u32], values: &mut [f64]) -> Result<(), ModuleError> {
-        let inst = self.instance()?;
-        let Some(f) = self.fmi.output_derivatives else { return Err(ModuleError::error(ModuleErrorKind::Unsupported("maxOutputDerivativeOrder"))) };
-        let ([pv, po, px], len) = layout([4 * vrs.len(), 4 * orders.len(), 8 * values.len()]);
-        let base = self.rt.scratch(len)?;
-        self.rt.write(base + pv, &vr_bytes(vrs))?;
-        let orders: Vec<u8> = orders.iter().flat_map(|o| o.to_le_bytes()).collect();
-        self.rt.write(base + po, &orders)?;
-        let args = (inst, (base + pv) as i32, to_i32(vrs.len())?, (base + po) as i32, (base + px) as i32, to_i32(values.len())?);
-        let code = self.rt.call("fmi3GetOutputDerivatives", &f, args)?;
-        self.check("fmi3GetOutputDerivatives", code)?;
-        self.read_f64s(base + px, values)
-    }
-}
-
-impl EventMode for BinaryModule {
-    fn enter_event_mode(&mut self) -> Result<(), ModuleError> {
-        let Some((enter, _, _)) = self.fmi.event_mode else { return Err(ModuleError::error(ModuleErrorKind::Unsupported("hasEventMode"))) };
-        self.instance_call("fmi3EnterEventMode", enter)
-    }
-
-    fn update_discrete_states(&mut self) -> Result<DiscreteStatesUpdate, ModuleError> {
-        let inst = self.instance()?;
-        let Some((_, update, _)) = self.fmi.event_mode else { return Err(ModuleError::error(ModuleErrorKind::Unsupported("hasEventMode"))) };
-        // [0, 8): nextEventTime; 8..=12: the five flags in argument order.
-        let p = self.rt.scratch(16)?;
-        self.rt.write(p, &[0u8; 16])?;
-        let b = |k: u32| (p + 8 + k) as i32;
-        let code = self.rt.call("fmi3UpdateDiscreteStates", &update, (inst, b(0), b(1), b(2), b(3), b(4), p as i32))?;
-        self.check("fmi3UpdateDiscreteStates", code)?;
-        let mut out = [0u8; 16];
-        self.rt.read(p, &mut out)?;
-        let mut next = [0.0];
-        self.read_f64s(p, &mut next)?;
-        Ok(DiscreteStatesUpdate {
-            discrete_states_need_update: out[8] != 0,
-            terminate_simulation: out[9] != 0,
-            next_event_time: (out[12] != 0).then_some(next[0]),
-        })
-    }
-
-    fn enter_step_mode(&mut self) -> Result<(), ModuleError> {
-        let Some((_, _, enter)) = self.fmi.event_mode else { return Err(ModuleError::error(ModuleErrorKind::Unsupported("hasEventMode"))) };
-        self.instance_call("fmi3EnterStepMode", enter)
+        self.fmi
+            .event_mode
+            .is_some()
+            .then_some(self as &mut dyn EventMode)
     }
 }
 

@@ -10,16 +10,18 @@
 
 mod abi;
 pub mod archive;
-pub mod base64;
 mod binary_module;
+mod capabilities;
 mod error;
 pub mod model_description;
 mod runtime;
+mod wasi;
 
 pub use binary_module::BinaryModule;
 pub use error::FmuError;
 pub use model_description::ModelDescription;
-pub use runtime::{RuntimeLimits, WASI_PROVIDED};
+pub use runtime::RuntimeLimits;
+pub use wasi::WASI_PROVIDED;
 
 #[cfg(test)]
 mod tests;

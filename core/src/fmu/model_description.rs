@@ -7,8 +7,8 @@
 
 use super::FmuError;
 use crate::module::{
-    Capabilities, Causality, DependencyKind, ModuleDescription, OutputDependency, ValueRef, Variability,
-    Variable,
+    Capabilities, Causality, DependencyKind, ModuleDescription, OutputDependency, ValueRef,
+    Variability, Variable,
 };
 use alloc::collections::BTreeMap;
 use alloc::format;
@@ -37,7 +37,9 @@ fn flag(node: Node<'_, '_>, name: &str) -> Result<bool, FmuError> {
     match node.attribute(name) {
         None | Some("false") => Ok(false),
         Some("true") => Ok(true),
-        Some(v) => Err(err(format!("<CoSimulation {name}=\"{v}\">: expected true or false"))),
+        Some(v) => Err(err(format!(
+            "<CoSimulation {name}=\"{v}\">: expected true or false"
+        ))),
     }
 }
 
@@ -45,14 +47,18 @@ fn number<T: core::str::FromStr>(node: Node<'_, '_>, name: &str) -> Result<Optio
     node.attribute(name)
         .map(|v| {
             v.trim().parse::<T>().map_err(|_| {
-                err(format!("<{} {name}=\"{v}\">: not a valid number", node.tag_name().name()))
+                err(format!(
+                    "<{} {name}=\"{v}\">: not a valid number",
+                    node.tag_name().name()
+                ))
             })
         })
         .transpose()
 }
 
 fn child<'a, 'i>(node: Node<'a, 'i>, name: &str) -> Option<Node<'a, 'i>> {
-    node.children().find(|c| c.is_element() && c.tag_name().name() == name)
+    node.children()
+        .find(|c| c.is_element() && c.tag_name().name() == name)
 }
 
 /// Parses the XML text of `modelDescription.xml`.
@@ -60,7 +66,10 @@ pub fn parse(xml: &str) -> Result<ModelDescription, FmuError> {
     let doc = roxmltree::Document::parse(xml).map_err(|e| FmuError::Xml(e.to_string()))?;
     let root = doc.root_element();
     if root.tag_name().name() != "fmiModelDescription" {
-        return Err(err(format!("the root element is <{}>, not <fmiModelDescription>", root.tag_name().name())));
+        return Err(err(format!(
+            "the root element is <{}>, not <fmiModelDescription>",
+            root.tag_name().name()
+        )));
     }
     let fmi_version = root.attribute("fmiVersion").unwrap_or_default().to_string();
     if !fmi_version.starts_with("3.") {
@@ -68,7 +77,9 @@ pub fn parse(xml: &str) -> Result<ModelDescription, FmuError> {
             "fmiVersion is \"{fmi_version}\"; binary modules must be FMI 3.0 (fmiVersion=\"3.0\")"
         )));
     }
-    let model_name = root.attribute("modelName").ok_or_else(|| err("<fmiModelDescription> has no modelName"))?;
+    let model_name = root
+        .attribute("modelName")
+        .ok_or_else(|| err("<fmiModelDescription> has no modelName"))?;
     let instantiation_token = root
         .attribute("instantiationToken")
         .ok_or_else(|| err("<fmiModelDescription> has no instantiationToken"))?
@@ -80,9 +91,13 @@ pub fn parse(xml: &str) -> Result<ModelDescription, FmuError> {
         .ok_or_else(|| err("<CoSimulation> has no modelIdentifier"))?
         .to_string();
     let valid_id = !model_identifier.is_empty()
-        && model_identifier.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        && model_identifier
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_');
     if !valid_id {
-        return Err(err(format!("modelIdentifier \"{model_identifier}\" is not a C identifier")));
+        return Err(err(format!(
+            "modelIdentifier \"{model_identifier}\" is not a C identifier"
+        )));
     }
     let capabilities = capabilities(cs)?;
     let units = declared_units(root);
@@ -92,17 +107,28 @@ pub fn parse(xml: &str) -> Result<ModelDescription, FmuError> {
         fmi_version,
         instantiation_token,
         model_identifier,
-        module: ModuleDescription { model_name: model_name.to_string(), variables, capabilities, output_dependencies },
+        module: ModuleDescription {
+            model_name: model_name.to_string(),
+            variables,
+            capabilities,
+            output_dependencies,
+        },
     })
 }
 
 fn capabilities(cs: Node<'_, '_>) -> Result<Capabilities, FmuError> {
     let c = Capabilities {
-        can_handle_variable_communication_step_size: flag(cs, "canHandleVariableCommunicationStepSize")?,
+        can_handle_variable_communication_step_size: flag(
+            cs,
+            "canHandleVariableCommunicationStepSize",
+        )?,
         fixed_internal_step_size: number(cs, "fixedInternalStepSize")?,
         max_output_derivative_order: number(cs, "maxOutputDerivativeOrder")?.unwrap_or(0),
-        recommended_intermediate_input_smoothness: number(cs, "recommendedIntermediateInputSmoothness")?
-            .unwrap_or(0),
+        recommended_intermediate_input_smoothness: number(
+            cs,
+            "recommendedIntermediateInputSmoothness",
+        )?
+        .unwrap_or(0),
         // The host passes no intermediate-update callback, so the FMU cannot use it.
         provides_intermediate_update: false,
         might_return_early_from_do_step: flag(cs, "mightReturnEarlyFromDoStep")?,
@@ -118,7 +144,9 @@ fn capabilities(cs: Node<'_, '_>) -> Result<Capabilities, FmuError> {
         x_linear_time_invariant: false,
     };
     if c.can_serialize_fmu_state && !c.can_get_and_set_fmu_state {
-        return Err(err("canSerializeFMUState=\"true\" requires canGetAndSetFMUState=\"true\""));
+        return Err(err(
+            "canSerializeFMUState=\"true\" requires canGetAndSetFMUState=\"true\"",
+        ));
     }
     Ok(c)
 }
@@ -127,7 +155,10 @@ fn capabilities(cs: Node<'_, '_>) -> Result<Capabilities, FmuError> {
 fn declared_units(root: Node<'_, '_>) -> BTreeMap<String, String> {
     let mut out = BTreeMap::new();
     if let Some(defs) = child(root, "TypeDefinitions") {
-        for t in defs.children().filter(|c| c.tag_name().name() == "Float64Type") {
+        for t in defs
+            .children()
+            .filter(|c| c.tag_name().name() == "Float64Type")
+        {
             if let (Some(name), Some(unit)) = (t.attribute("name"), t.attribute("unit")) {
                 out.insert(name.to_string(), unit.to_string());
             }
@@ -136,18 +167,28 @@ fn declared_units(root: Node<'_, '_>) -> BTreeMap<String, String> {
     out
 }
 
-fn variables(root: Node<'_, '_>, units: &BTreeMap<String, String>) -> Result<Vec<Variable>, FmuError> {
+fn variables(
+    root: Node<'_, '_>,
+    units: &BTreeMap<String, String>,
+) -> Result<Vec<Variable>, FmuError> {
     let list = child(root, "ModelVariables").ok_or_else(|| err("no <ModelVariables> element"))?;
     let mut out: Vec<Variable> = Vec::new();
-    for v in list.children().filter(|c| c.is_element() && c.tag_name().name() == "Float64") {
+    for v in list
+        .children()
+        .filter(|c| c.is_element() && c.tag_name().name() == "Float64")
+    {
         if child(v, "Dimension").is_some() {
             continue;
         }
-        let name = v.attribute("name").ok_or_else(|| err("a <Float64> has no name"))?;
+        let name = v
+            .attribute("name")
+            .ok_or_else(|| err("a <Float64> has no name"))?;
         let value_ref: u32 = number(v, "valueReference")?
             .ok_or_else(|| err(format!("<Float64 name=\"{name}\"> has no valueReference")))?;
         if out.iter().any(|o| o.value_ref.0 == value_ref) {
-            return Err(err(format!("valueReference {value_ref} is used by two Float64 variables")));
+            return Err(err(format!(
+                "valueReference {value_ref} is used by two Float64 variables"
+            )));
         }
         let causality = match v.attribute("causality").unwrap_or("local") {
             "parameter" | "structuralParameter" => Causality::Parameter,
@@ -156,7 +197,11 @@ fn variables(root: Node<'_, '_>, units: &BTreeMap<String, String>) -> Result<Vec
             "output" => Causality::Output,
             "local" => Causality::Local,
             "independent" => Causality::Independent,
-            other => return Err(err(format!("<Float64 name=\"{name}\">: unknown causality \"{other}\""))),
+            other => {
+                return Err(err(format!(
+                    "<Float64 name=\"{name}\">: unknown causality \"{other}\""
+                )))
+            }
         };
         let variability = match v.attribute("variability").unwrap_or("continuous") {
             "constant" => Variability::Constant,
@@ -164,14 +209,28 @@ fn variables(root: Node<'_, '_>, units: &BTreeMap<String, String>) -> Result<Vec
             "tunable" => Variability::Tunable,
             "discrete" => Variability::Discrete,
             "continuous" => Variability::Continuous,
-            other => return Err(err(format!("<Float64 name=\"{name}\">: unknown variability \"{other}\""))),
+            other => {
+                return Err(err(format!(
+                    "<Float64 name=\"{name}\">: unknown variability \"{other}\""
+                )))
+            }
         };
         let unit = v
             .attribute("unit")
             .map(str::to_string)
-            .or_else(|| v.attribute("declaredType").and_then(|t| units.get(t).cloned()))
+            .or_else(|| {
+                v.attribute("declaredType")
+                    .and_then(|t| units.get(t).cloned())
+            })
             .unwrap_or_default();
-        let mut var = Variable::new(name, value_ref, causality, variability, number(v, "start")?, &unit);
+        let mut var = Variable::new(
+            name,
+            value_ref,
+            causality,
+            variability,
+            number(v, "start")?,
+            &unit,
+        );
         var.description = v.attribute("description").unwrap_or_default().to_string();
         out.push(var);
     }
@@ -181,17 +240,34 @@ fn variables(root: Node<'_, '_>, units: &BTreeMap<String, String>) -> Result<Vec
 /// `<Output valueReference dependencies dependenciesKind>`, restricted to inputs (the only
 /// knowns a co-simulation master sets). No `dependencies` attribute means "depends on
 /// every known" (FMI 3.0 §2.4.8); an output not listed at all is treated the same way.
-fn output_dependencies(root: Node<'_, '_>, vars: &[Variable]) -> Result<Vec<OutputDependency>, FmuError> {
-    let inputs: Vec<ValueRef> = vars.iter().filter(|v| v.causality == Causality::Input).map(|v| v.value_ref).collect();
-    let all_inputs = || inputs.iter().map(|&i| (i, DependencyKind::Dependent)).collect::<Vec<_>>();
+fn output_dependencies(
+    root: Node<'_, '_>,
+    vars: &[Variable],
+) -> Result<Vec<OutputDependency>, FmuError> {
+    let inputs: Vec<ValueRef> = vars
+        .iter()
+        .filter(|v| v.causality == Causality::Input)
+        .map(|v| v.value_ref)
+        .collect();
+    let all_inputs = || {
+        inputs
+            .iter()
+            .map(|&i| (i, DependencyKind::Dependent))
+            .collect::<Vec<_>>()
+    };
     let mut listed: BTreeMap<u32, Vec<(ValueRef, DependencyKind)>> = BTreeMap::new();
     if let Some(ms) = child(root, "ModelStructure") {
         for o in ms.children().filter(|c| c.tag_name().name() == "Output") {
-            let vr: u32 = number(o, "valueReference")?.ok_or_else(|| err("an <Output> has no valueReference"))?;
+            let vr: u32 = number(o, "valueReference")?
+                .ok_or_else(|| err("an <Output> has no valueReference"))?;
             let deps = match o.attribute("dependencies") {
                 None => all_inputs(),
                 Some(text) => {
-                    let kinds: Vec<&str> = o.attribute("dependenciesKind").unwrap_or("").split_whitespace().collect();
+                    let kinds: Vec<&str> = o
+                        .attribute("dependenciesKind")
+                        .unwrap_or("")
+                        .split_whitespace()
+                        .collect();
                     let mut d = Vec::new();
                     for (k, tok) in text.split_whitespace().enumerate() {
                         let known: u32 = tok

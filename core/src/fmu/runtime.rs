@@ -7,14 +7,15 @@
 //! is a fixed xorshift sequence, so one `.fmu` gives identical numbers in the CLI and in
 //! the page's worker (wasmi's `deterministic` feature canonicalises NaNs as well).
 
+use super::wasi::{caller_memory, define_stubs, define_wasi, read_cstr};
 use super::FmuError;
 use crate::module::{ModuleError, ModuleErrorKind, Status};
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use wasmi::{
-    Caller, Config, Engine, Extern, ExternType, Func, FuncType, Instance, Linker, Memory, Module, Ref,
-    Store, StoreLimits, StoreLimitsBuilder, TrapCode, TypedFunc, ValType, WasmParams, WasmResults,
+    Caller, Config, Engine, Func, FuncType, Instance, Linker, Memory, Module, Ref, Store,
+    StoreLimits, StoreLimitsBuilder, TrapCode, TypedFunc, ValType, WasmParams, WasmResults,
 };
 
 /// Resource limits of one binary-module instance.
@@ -33,7 +34,11 @@ pub struct RuntimeLimits {
 
 impl Default for RuntimeLimits {
     fn default() -> Self {
-        RuntimeLimits { fuel_per_call: 1_000_000_000, max_memory_bytes: 256 << 20, max_log_bytes: 64 << 10 }
+        RuntimeLimits {
+            fuel_per_call: 1_000_000_000,
+            max_memory_bytes: 256 << 20,
+            max_log_bytes: 64 << 10,
+        }
     }
 }
 
@@ -42,11 +47,11 @@ pub(crate) struct Host {
     log: String,
     max_log: usize,
     limits: StoreLimits,
-    rng: u64,
+    pub(super) rng: u64,
 }
 
 impl Host {
-    fn append(&mut self, text: &str) {
+    pub(super) fn append(&mut self, text: &str) {
         self.log.push_str(text);
         if self.log.len() > self.max_log {
             let mut cut = self.log.len() - self.max_log;
@@ -57,27 +62,6 @@ impl Host {
         }
     }
 }
-
-/// WASI preview1 functions the host implements (others are stubs that trap when called).
-pub const WASI_PROVIDED: [&str; 12] = [
-    "fd_write",
-    "fd_close",
-    "fd_seek",
-    "fd_fdstat_get",
-    "proc_exit",
-    "environ_sizes_get",
-    "environ_get",
-    "args_sizes_get",
-    "args_get",
-    "clock_time_get",
-    "random_get",
-    "sched_yield",
-];
-const WASI: &str = "wasi_snapshot_preview1";
-/// WASI errno values used below.
-const ERRNO_SUCCESS: i32 = 0;
-const ERRNO_BADF: i32 = 8;
-const ERRNO_SPIPE: i32 = 70;
 
 /// A loaded, instantiated wasm module.
 pub(crate) struct Runtime {
@@ -94,118 +78,16 @@ pub(crate) struct Runtime {
 
 /// `(i32, f64) -> i32` style text of a function type.
 pub fn signature(params: &[ValType], results: &[ValType]) -> String {
-    let names = |t: &[ValType]| t.iter().map(|v| format!("{v:?}").to_lowercase()).collect::<Vec<_>>().join(", ");
+    let names = |t: &[ValType]| {
+        t.iter()
+            .map(|v| format!("{v:?}").to_lowercase())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
     match results {
         [] => format!("({})", names(params)),
         _ => format!("({}) -> {}", names(params), names(results)),
     }
-}
-
-fn read_cstr(mem: &[u8], ptr: i32) -> String {
-    let start = ptr as u32 as usize;
-    let Some(tail) = mem.get(start..) else { return String::new() };
-    let end = tail.iter().position(|&b| b == 0).unwrap_or(tail.len()).min(4096);
-    String::from_utf8_lossy(&tail[..end]).into_owned()
-}
-
-fn caller_memory(caller: &Caller<'_, Host>) -> Option<Memory> {
-    caller.get_export("memory").and_then(Extern::into_memory)
-}
-
-fn put(caller: &mut Caller<'_, Host>, ptr: i32, bytes: &[u8]) -> bool {
-    match caller_memory(caller) {
-        Some(m) => m.write(caller, ptr as u32 as usize, bytes).is_ok(),
-        None => false,
-    }
-}
-
-fn define_wasi(linker: &mut Linker<Host>) -> Result<(), wasmi::errors::LinkerError> {
-    linker.func_wrap(WASI, "fd_write", |mut c: Caller<'_, Host>, fd: i32, iovs: i32, n: i32, out: i32| -> i32 {
-        let Some(m) = caller_memory(&c) else { return ERRNO_BADF };
-        let (data, host) = m.data_and_store_mut(&mut c);
-        let mut text = Vec::new();
-        for i in 0..n.max(0) as usize {
-            let at = iovs as u32 as usize + 8 * i;
-            let word = |o: usize| data.get(o..o + 4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize);
-            let (Some(ptr), Some(len)) = (word(at), word(at + 4)) else { return ERRNO_BADF };
-            text.extend_from_slice(data.get(ptr..ptr.saturating_add(len)).unwrap_or(&[]));
-        }
-        if fd != 1 && fd != 2 {
-            return ERRNO_BADF;
-        }
-        host.append(&String::from_utf8_lossy(&text));
-        let written = (text.len() as u32).to_le_bytes();
-        if put(&mut c, out, &written) { ERRNO_SUCCESS } else { ERRNO_BADF }
-    })?;
-    linker.func_wrap(WASI, "fd_close", |_: Caller<'_, Host>, _fd: i32| -> i32 { ERRNO_BADF })?;
-    linker.func_wrap(WASI, "fd_seek", |_: Caller<'_, Host>, _fd: i32, _o: i64, _w: i32, _out: i32| -> i32 {
-        ERRNO_SPIPE
-    })?;
-    linker.func_wrap(WASI, "fd_fdstat_get", |mut c: Caller<'_, Host>, fd: i32, buf: i32| -> i32 {
-        if !(0..=2).contains(&fd) {
-            return ERRNO_BADF;
-        }
-        // fdstat: filetype u8 (2 = character device), flags u16, rights u64 ×2.
-        let mut stat = [0u8; 24];
-        stat[0] = 2;
-        stat[8..16].copy_from_slice(&u64::MAX.to_le_bytes());
-        if put(&mut c, buf, &stat) { ERRNO_SUCCESS } else { ERRNO_BADF }
-    })?;
-    linker.func_wrap(WASI, "proc_exit", |_: Caller<'_, Host>, code: i32| -> Result<(), wasmi::Error> {
-        Err(wasmi::Error::i32_exit(code))
-    })?;
-    for name in ["environ_sizes_get", "args_sizes_get"] {
-        linker.func_wrap(WASI, name, |mut c: Caller<'_, Host>, count: i32, size: i32| -> i32 {
-            let ok = put(&mut c, count, &0u32.to_le_bytes()) && put(&mut c, size, &0u32.to_le_bytes());
-            if ok { ERRNO_SUCCESS } else { ERRNO_BADF }
-        })?;
-    }
-    for name in ["environ_get", "args_get"] {
-        linker.func_wrap(WASI, name, |_: Caller<'_, Host>, _a: i32, _b: i32| -> i32 { ERRNO_SUCCESS })?;
-    }
-    linker.func_wrap(WASI, "clock_time_get", |mut c: Caller<'_, Host>, _id: i32, _p: i64, out: i32| -> i32 {
-        if put(&mut c, out, &0u64.to_le_bytes()) { ERRNO_SUCCESS } else { ERRNO_BADF }
-    })?;
-    linker.func_wrap(WASI, "random_get", |mut c: Caller<'_, Host>, buf: i32, len: i32| -> i32 {
-        let mut bytes = alloc::vec![0u8; len.max(0) as usize];
-        for b in &mut bytes {
-            // xorshift64 (Marsaglia 2003): reproducible, not secure.
-            let s = &mut c.data_mut().rng;
-            *s ^= *s << 13;
-            *s ^= *s >> 7;
-            *s ^= *s << 17;
-            *b = *s as u8;
-        }
-        if put(&mut c, buf, &bytes) { ERRNO_SUCCESS } else { ERRNO_BADF }
-    })?;
-    linker.func_wrap(WASI, "sched_yield", |_: Caller<'_, Host>| -> i32 { ERRNO_SUCCESS })?;
-    Ok(())
-}
-
-/// Stubs for the WASI functions not provided, so that code merely linking them loads;
-/// calling one traps with its name. Anything imported from another module is refused.
-fn define_stubs(linker: &mut Linker<Host>, module: &Module) -> Result<(), FmuError> {
-    for import in module.imports() {
-        let (m, name) = (import.module(), import.name());
-        match import.ty() {
-            ExternType::Func(ty) if m == WASI => {
-                if WASI_PROVIDED.contains(&name) {
-                    continue;
-                }
-                let msg = format!("WASI function `{name}` is not provided by the host");
-                linker
-                    .func_new(WASI, name, ty.clone(), move |_, _, _| Err(wasmi::Error::new(msg.clone())))
-                    .map_err(|e| FmuError::UnsupportedImport(e.to_string()))?;
-            }
-            _ => {
-                return Err(FmuError::UnsupportedImport(format!(
-                    "`{m}.{name}`; only `{WASI}` functions are provided (memory, tables and other \
-                     functions must be defined inside the module)"
-                )))
-            }
-        }
-    }
-    Ok(())
 }
 
 impl Runtime {
@@ -219,7 +101,10 @@ impl Runtime {
         let host = Host {
             log: String::new(),
             max_log: limits.max_log_bytes,
-            limits: StoreLimitsBuilder::new().memory_size(limits.max_memory_bytes).instances(1).build(),
+            limits: StoreLimitsBuilder::new()
+                .memory_size(limits.max_memory_bytes)
+                .instances(1)
+                .build(),
             rng: 0x9E37_79B9_7F4A_7C15,
         };
         let mut store = Store::new(&engine, host);
@@ -227,25 +112,45 @@ impl Runtime {
         let mut linker = Linker::new(&engine);
         define_wasi(&mut linker).map_err(|e| FmuError::UnsupportedImport(e.to_string()))?;
         define_stubs(&mut linker, &module)?;
-        store.set_fuel(limits.fuel_per_call).map_err(|e| FmuError::Wasm(e.to_string()))?;
-        let instance = linker.instantiate_and_start(&mut store, &module).map_err(|e| {
-            if e.as_trap_code().is_some() {
-                FmuError::Trap(e.to_string())
-            } else {
-                FmuError::Wasm(e.to_string())
-            }
-        })?;
-        let memory = instance.get_memory(&store, "memory").ok_or_else(|| FmuError::MissingExport {
-            name: "memory".into(),
-            needed_by: "every call: arrays and strings are passed through the module's memory".into(),
-        })?;
+        store
+            .set_fuel(limits.fuel_per_call)
+            .map_err(|e| FmuError::Wasm(e.to_string()))?;
+        let instance = linker
+            .instantiate_and_start(&mut store, &module)
+            .map_err(|e| {
+                if e.as_trap_code().is_some() {
+                    FmuError::Trap(e.to_string())
+                } else {
+                    FmuError::Wasm(e.to_string())
+                }
+            })?;
+        let memory =
+            instance
+                .get_memory(&store, "memory")
+                .ok_or_else(|| FmuError::MissingExport {
+                    name: "memory".into(),
+                    needed_by:
+                        "every call: arrays and strings are passed through the module's memory"
+                            .into(),
+                })?;
         let alloc_need = "passing arrays and strings (export malloc and free)";
-        let malloc = typed(&store, &instance, "malloc", Some(alloc_need))?.ok_or_else(|| FmuError::Wasm("malloc".into()))?;
-        let free = typed(&store, &instance, "free", Some(alloc_need))?.ok_or_else(|| FmuError::Wasm("free".into()))?;
-        let mut rt =
-            Runtime { store, instance, memory, malloc, free, fuel_per_call: limits.fuel_per_call, log_callback: 0, scratch: (0, 0) };
+        let malloc = typed(&store, &instance, "malloc", Some(alloc_need))?
+            .ok_or_else(|| FmuError::Wasm("malloc".into()))?;
+        let free = typed(&store, &instance, "free", Some(alloc_need))?
+            .ok_or_else(|| FmuError::Wasm("free".into()))?;
+        let mut rt = Runtime {
+            store,
+            instance,
+            memory,
+            malloc,
+            free,
+            fuel_per_call: limits.fuel_per_call,
+            log_callback: 0,
+            scratch: (0, 0),
+        };
         if let Some(init) = typed::<(), ()>(&rt.store, &rt.instance, "_initialize", None)? {
-            rt.call("_initialize", &init, ()).map_err(|e| FmuError::Trap(e.to_string()))?;
+            rt.call("_initialize", &init, ())
+                .map_err(|e| FmuError::Trap(e.to_string()))?;
         }
         rt.log_callback = rt.install_log_callback();
         Ok(rt)
@@ -254,14 +159,29 @@ impl Runtime {
     /// Puts the host `logMessage(env, status, category, message)` into the exported
     /// function table (`--export-table`, growable); 0 (NULL) if there is none.
     fn install_log_callback(&mut self) -> i32 {
-        let Some(table) = self.instance.get_table(&self.store, "__indirect_function_table") else { return 0 };
-        let f = Func::wrap(&mut self.store, |mut c: Caller<'_, Host>, _env: i32, status: i32, category: i32, message: i32| {
-            let Some(m) = caller_memory(&c) else { return };
-            let (data, host) = m.data_and_store_mut(&mut c);
-            let level = ["OK", "Warning", "Discard", "Error", "Fatal"].get(status as usize).copied().unwrap_or("?");
-            let line = format!("[{level}] {}: {}\n", read_cstr(data, category), read_cstr(data, message));
-            host.append(&line);
-        });
+        let Some(table) = self
+            .instance
+            .get_table(&self.store, "__indirect_function_table")
+        else {
+            return 0;
+        };
+        let f = Func::wrap(
+            &mut self.store,
+            |mut c: Caller<'_, Host>, _env: i32, status: i32, category: i32, message: i32| {
+                let Some(m) = caller_memory(&c) else { return };
+                let (data, host) = m.data_and_store_mut(&mut c);
+                let level = ["OK", "Warning", "Discard", "Error", "Fatal"]
+                    .get(status as usize)
+                    .copied()
+                    .unwrap_or("?");
+                let line = format!(
+                    "[{level}] {}: {}\n",
+                    read_cstr(data, category),
+                    read_cstr(data, message)
+                );
+                host.append(&line);
+            },
+        );
         match table.grow(&mut self.store, 1, Ref::Func(wasmi::Nullable::Val(f))) {
             Ok(index) => i32::try_from(index).unwrap_or(0),
             Err(_) => 0,
@@ -298,8 +218,15 @@ impl Runtime {
                 _ => format!("{call}: {e}"),
             };
             let tail = self.log_tail(5);
-            let msg = if tail.is_empty() { what } else { format!("{what}; module log: {tail}") };
-            ModuleError { status: Status::Fatal, kind: ModuleErrorKind::Trap(msg) }
+            let msg = if tail.is_empty() {
+                what
+            } else {
+                format!("{what}; module log: {tail}")
+            };
+            ModuleError {
+                status: Status::Fatal,
+                kind: ModuleErrorKind::Trap(msg),
+            }
         })
     }
 
@@ -321,11 +248,15 @@ impl Runtime {
 
     /// `malloc(len)`, failing on NULL.
     pub fn malloc(&mut self, len: usize) -> Result<u32, ModuleError> {
-        let n = i32::try_from(len).map_err(|_| ModuleError::invalid("allocation too large for wasm32"))?;
+        let n = i32::try_from(len)
+            .map_err(|_| ModuleError::invalid("allocation too large for wasm32"))?;
         let malloc = self.malloc;
         let ptr = self.call("malloc", &malloc, n)?;
         if ptr == 0 {
-            return Err(ModuleError { status: Status::Fatal, kind: ModuleErrorKind::Trap(format!("malloc({len}) returned NULL")) });
+            return Err(ModuleError {
+                status: Status::Fatal,
+                kind: ModuleErrorKind::Trap(format!("malloc({len}) returned NULL")),
+            });
         }
         Ok(ptr as u32)
     }
@@ -344,14 +275,18 @@ impl Runtime {
     pub fn write(&mut self, ptr: u32, bytes: &[u8]) -> Result<(), ModuleError> {
         self.memory
             .write(&mut self.store, ptr as usize, bytes)
-            .map_err(|_| ModuleError::invalid(format!("address {ptr:#x} is outside the module's memory")))
+            .map_err(|_| {
+                ModuleError::invalid(format!("address {ptr:#x} is outside the module's memory"))
+            })
     }
 
     /// Reads `out.len()` bytes at `ptr`.
     pub fn read(&self, ptr: u32, out: &mut [u8]) -> Result<(), ModuleError> {
         self.memory
             .read(&self.store, ptr as usize, out)
-            .map_err(|_| ModuleError::invalid(format!("address {ptr:#x} is outside the module's memory")))
+            .map_err(|_| {
+                ModuleError::invalid(format!("address {ptr:#x} is outside the module's memory"))
+            })
     }
 
     /// Everything the module logged so far (bounded).
@@ -361,7 +296,11 @@ impl Runtime {
 
     /// The last `n` lines of the log, joined with ` | `.
     pub fn log_tail(&self, n: usize) -> String {
-        let lines: Vec<&str> = self.log().lines().filter(|l| !l.trim().is_empty()).collect();
+        let lines: Vec<&str> = self
+            .log()
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .collect();
         lines[lines.len().saturating_sub(n)..].join(" | ")
     }
 }
@@ -372,18 +311,34 @@ fn typed<P: WasmParams, R: WasmResults>(
     name: &str,
     needed_by: Option<&str>,
 ) -> Result<Option<TypedFunc<P, R>>, FmuError> {
-    let expected = || signature(&P::types().into_iter().collect::<Vec<_>>(), &R::types().into_iter().collect::<Vec<_>>());
+    let expected = || {
+        signature(
+            &P::types().into_iter().collect::<Vec<_>>(),
+            &R::types().into_iter().collect::<Vec<_>>(),
+        )
+    };
     let Some(export) = instance.get_export(store, name) else {
         return match needed_by {
-            Some(why) => Err(FmuError::MissingExport { name: name.into(), needed_by: why.into() }),
+            Some(why) => Err(FmuError::MissingExport {
+                name: name.into(),
+                needed_by: why.into(),
+            }),
             None => Ok(None),
         };
     };
     let Some(func) = export.into_func() else {
-        return Err(FmuError::WrongSignature { name: name.into(), found: "not a function".into(), expected: expected() });
+        return Err(FmuError::WrongSignature {
+            name: name.into(),
+            found: "not a function".into(),
+            expected: expected(),
+        });
     };
     func.typed::<P, R>(store).map(Some).map_err(|_| {
         let ty: FuncType = func.ty(store);
-        FmuError::WrongSignature { name: name.into(), found: signature(ty.params(), ty.results()), expected: expected() }
+        FmuError::WrongSignature {
+            name: name.into(),
+            found: signature(ty.params(), ty.results()),
+            expected: expected(),
+        }
     })
 }

@@ -86,7 +86,10 @@ const STEP_FAILS: &str = r#"(i32.store (i32.const 512) (i32.const 256)) (i32.sto
 
 fn fmu(xml: &str, wat: &str) -> Vec<u8> {
     let wasm = wat::parse_str(wat).expect("test module is valid WAT");
-    write_stored(&[("modelDescription.xml", xml.as_bytes()), ("binaries/wasm32/lag.wasm", &wasm)])
+    write_stored(&[
+        ("modelDescription.xml", xml.as_bytes()),
+        ("binaries/wasm32/lag.wasm", &wasm),
+    ])
 }
 
 fn load(xml: &str, wat: &str, limits: RuntimeLimits) -> Result<BinaryModule, FmuError> {
@@ -104,14 +107,31 @@ fn started(module: BinaryModule) -> Subsystem {
 fn description_comes_from_model_description_xml() {
     let m = load(XML, WAT, RuntimeLimits::default()).unwrap();
     let md = m.model_description();
-    assert_eq!((md.model_identifier.as_str(), md.instantiation_token.as_str()), ("lag", "{lag-token}"));
+    assert_eq!(
+        (
+            md.model_identifier.as_str(),
+            md.instantiation_token.as_str()
+        ),
+        ("lag", "{lag-token}")
+    );
     let d = &md.module;
     assert_eq!(d.model_name, "Lag");
     let names: Vec<&str> = d.variables.iter().map(|v| v.name.as_str()).collect();
-    assert_eq!(names, ["time", "x", "u", "tau"], "Int32 variables are skipped");
-    assert_eq!(d.variable("tau").unwrap().unit, "s", "unit through declaredType");
+    assert_eq!(
+        names,
+        ["time", "x", "u", "tau"],
+        "Int32 variables are skipped"
+    );
+    assert_eq!(
+        d.variable("tau").unwrap().unit,
+        "s",
+        "unit through declaredType"
+    );
     assert!(d.capabilities.can_handle_variable_communication_step_size);
-    assert!(!d.has_feedthrough(ValueRef(1), ValueRef(2)), "dependencies=\"\" means no feedthrough");
+    assert!(
+        !d.has_feedthrough(ValueRef(1), ValueRef(2)),
+        "dependencies=\"\" means no feedthrough"
+    );
 }
 
 #[test]
@@ -144,76 +164,192 @@ fn parameters_are_applied_after_instantiation_and_reset() {
     s.get_float64(&[ValueRef(3)], &mut tau).unwrap();
     assert_eq!(tau[0], 0.25);
     p.insert(String::from("time"), 1.0);
-    let e = BinaryModule::from_fmu(&fmu(XML, WAT), &p, RuntimeLimits::default()).err().unwrap();
-    assert!(matches!(&e, FmuError::Parameter(m) if m.contains("`time`") && m.contains("x, u, tau")), "{e}");
+    let e = BinaryModule::from_fmu(&fmu(XML, WAT), &p, RuntimeLimits::default())
+        .err()
+        .unwrap();
+    assert!(
+        matches!(&e, FmuError::Parameter(m) if m.contains("`time`") && m.contains("x, u, tau")),
+        "{e}"
+    );
 }
 
 #[test]
 fn malformed_archives_are_named() {
-    let e = BinaryModule::from_fmu(b"PK\x03\x04 definitely not a zip", &BTreeMap::new(), RuntimeLimits::default()).err().unwrap();
+    let e = BinaryModule::from_fmu(
+        b"PK\x03\x04 definitely not a zip",
+        &BTreeMap::new(),
+        RuntimeLimits::default(),
+    )
+    .err()
+    .unwrap();
     assert!(matches!(e, FmuError::Archive(_)), "{e}");
     let no_xml = write_stored(&[("binaries/wasm32/lag.wasm", b"\0asm")]);
-    let e = BinaryModule::from_fmu(&no_xml, &BTreeMap::new(), RuntimeLimits::default()).err().unwrap();
+    let e = BinaryModule::from_fmu(&no_xml, &BTreeMap::new(), RuntimeLimits::default())
+        .err()
+        .unwrap();
     assert_eq!(e, FmuError::MissingEntry("modelDescription.xml".into()));
-    let no_wasm = write_stored(&[("modelDescription.xml", XML.as_bytes()), ("binaries/x86_64-linux/lag.so", b"")]);
-    let e = BinaryModule::from_fmu(&no_wasm, &BTreeMap::new(), RuntimeLimits::default()).err().unwrap().to_string();
-    assert!(e.contains("binaries/wasm32/lag.wasm") && e.contains("x86_64-linux/lag.so"), "{e}");
-    let bad_xml = write_stored(&[("modelDescription.xml", b"<fmiModelDescription fmiVersion=\"3.0\"")]);
-    let e = BinaryModule::from_fmu(&bad_xml, &BTreeMap::new(), RuntimeLimits::default()).err().unwrap();
+    let no_wasm = write_stored(&[
+        ("modelDescription.xml", XML.as_bytes()),
+        ("binaries/x86_64-linux/lag.so", b""),
+    ]);
+    let e = BinaryModule::from_fmu(&no_wasm, &BTreeMap::new(), RuntimeLimits::default())
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(
+        e.contains("binaries/wasm32/lag.wasm") && e.contains("x86_64-linux/lag.so"),
+        "{e}"
+    );
+    let bad_xml = write_stored(&[(
+        "modelDescription.xml",
+        b"<fmiModelDescription fmiVersion=\"3.0\"",
+    )]);
+    let e = BinaryModule::from_fmu(&bad_xml, &BTreeMap::new(), RuntimeLimits::default())
+        .err()
+        .unwrap();
     assert!(matches!(e, FmuError::Xml(_)), "{e}");
-    let e = load(&XML.replace("fmiVersion=\"3.0\"", "fmiVersion=\"2.0\""), WAT, RuntimeLimits::default()).err().unwrap();
+    let e = load(
+        &XML.replace("fmiVersion=\"3.0\"", "fmiVersion=\"2.0\""),
+        WAT,
+        RuntimeLimits::default(),
+    )
+    .err()
+    .unwrap();
     assert!(e.to_string().contains("must be FMI 3.0"), "{e}");
-    let not_wasm = write_stored(&[("modelDescription.xml", XML.as_bytes()), ("binaries/wasm32/lag.wasm", b"\0asm junk")]);
-    let e = BinaryModule::from_fmu(&not_wasm, &BTreeMap::new(), RuntimeLimits::default()).err().unwrap();
+    let not_wasm = write_stored(&[
+        ("modelDescription.xml", XML.as_bytes()),
+        ("binaries/wasm32/lag.wasm", b"\0asm junk"),
+    ]);
+    let e = BinaryModule::from_fmu(&not_wasm, &BTreeMap::new(), RuntimeLimits::default())
+        .err()
+        .unwrap();
     assert!(matches!(e, FmuError::Wasm(_)), "{e}");
 }
 
 #[test]
 fn missing_export_and_wrong_signature_are_named() {
-    let e = load(XML, &WAT.replace("(export \"fmi3Terminate\")", ""), RuntimeLimits::default()).err().unwrap();
-    assert!(matches!(&e, FmuError::MissingExport { name, .. } if name == "fmi3Terminate"), "{e}");
-    let wrong = WAT.replace("(param $ev i32) (param $term i32) (param $early i32) (param $last i32)", "(param $ev i32) (param $term i32) (param $early i32) (param $last f64)");
-    let e = load(XML, &wrong.replace("(local.get $last)", "(i32.const 0)"), RuntimeLimits::default()).err().unwrap();
+    let e = load(
+        XML,
+        &WAT.replace("(export \"fmi3Terminate\")", ""),
+        RuntimeLimits::default(),
+    )
+    .err()
+    .unwrap();
+    assert!(
+        matches!(&e, FmuError::MissingExport { name, .. } if name == "fmi3Terminate"),
+        "{e}"
+    );
+    let wrong = WAT.replace(
+        "(param $ev i32) (param $term i32) (param $early i32) (param $last i32)",
+        "(param $ev i32) (param $term i32) (param $early i32) (param $last f64)",
+    );
+    let e = load(
+        XML,
+        &wrong.replace("(local.get $last)", "(i32.const 0)"),
+        RuntimeLimits::default(),
+    )
+    .err()
+    .unwrap();
     assert_eq!(
         e.to_string(),
         "the wasm export `fmi3DoStep` has type (i32, f64, f64, i32, i32, i32, i32, f64) -> i32; \
          the FMI 3.0 wasm32 ABI requires (i32, f64, f64, i32, i32, i32, i32, i32) -> i32"
     );
-    let e = load(&XML.replace("canHandle", "canGetAndSetFMUState=\"true\" canHandle"), WAT, RuntimeLimits::default()).err().unwrap();
-    assert!(e.to_string().contains("fmi3GetFMUState") && e.to_string().contains("canGetAndSetFMUState"), "{e}");
-    let e = load(XML, &WAT.replace("(import \"wasi_snapshot_preview1\" \"fd_write\"", "(import \"env\" \"fd_write\""), RuntimeLimits::default()).err().unwrap();
-    assert!(matches!(&e, FmuError::UnsupportedImport(m) if m.contains("env.fd_write")), "{e}");
+    let e = load(
+        &XML.replace("canHandle", "canGetAndSetFMUState=\"true\" canHandle"),
+        WAT,
+        RuntimeLimits::default(),
+    )
+    .err()
+    .unwrap();
+    assert!(
+        e.to_string().contains("fmi3GetFMUState") && e.to_string().contains("canGetAndSetFMUState"),
+        "{e}"
+    );
+    let e = load(
+        XML,
+        &WAT.replace(
+            "(import \"wasi_snapshot_preview1\" \"fd_write\"",
+            "(import \"env\" \"fd_write\"",
+        ),
+        RuntimeLimits::default(),
+    )
+    .err()
+    .unwrap();
+    assert!(
+        matches!(&e, FmuError::UnsupportedImport(m) if m.contains("env.fd_write")),
+        "{e}"
+    );
 }
 
 #[test]
 fn traps_end_the_instance_with_the_trap_message() {
-    let mut s = started(load(XML, &WAT.replace(";;STEP;;", "unreachable"), RuntimeLimits::default()).unwrap());
+    let mut s = started(
+        load(
+            XML,
+            &WAT.replace(";;STEP;;", "unreachable"),
+            RuntimeLimits::default(),
+        )
+        .unwrap(),
+    );
     let e = s.do_step(0.0, 0.1, true).unwrap_err();
     assert_eq!(e.status, Status::Fatal);
-    assert!(matches!(&e.kind, ModuleErrorKind::Trap(m) if m.contains("fmi3DoStep") && m.contains("unreachable")), "{e}");
+    assert!(
+        matches!(&e.kind, ModuleErrorKind::Trap(m) if m.contains("fmi3DoStep") && m.contains("unreachable")),
+        "{e}"
+    );
     assert!(s.do_step(0.0, 0.1, true).is_err(), "no calls after Fatal");
 }
 
 #[test]
 fn an_endless_loop_runs_out_of_fuel() {
-    let limits = RuntimeLimits { fuel_per_call: 1_000_000, ..RuntimeLimits::default() };
-    let mut s = started(load(XML, &WAT.replace(";;STEP;;", "(loop $forever (br $forever))"), limits).unwrap());
+    let limits = RuntimeLimits {
+        fuel_per_call: 1_000_000,
+        ..RuntimeLimits::default()
+    };
+    let mut s = started(
+        load(
+            XML,
+            &WAT.replace(";;STEP;;", "(loop $forever (br $forever))"),
+            limits,
+        )
+        .unwrap(),
+    );
     let e = s.do_step(0.0, 0.1, true).unwrap_err().to_string();
-    assert!(e.contains("fmi3DoStep did not return within 1000000 wasm instructions"), "{e}");
+    assert!(
+        e.contains("fmi3DoStep did not return within 1000000 wasm instructions"),
+        "{e}"
+    );
 }
 
 #[test]
 fn an_error_status_carries_the_module_log() {
-    let mut s = started(load(XML, &WAT.replace(";;STEP;;", STEP_FAILS), RuntimeLimits::default()).unwrap());
+    let mut s = started(
+        load(
+            XML,
+            &WAT.replace(";;STEP;;", STEP_FAILS),
+            RuntimeLimits::default(),
+        )
+        .unwrap(),
+    );
     let e = s.do_step(0.0, 0.1, true).unwrap_err();
     assert_eq!(e.status, Status::Error);
-    assert_eq!(e.to_string(), "fmi3DoStep returned fmi3Error; module log: oops: step failed");
+    assert_eq!(
+        e.to_string(),
+        "fmi3DoStep returned fmi3Error; module log: oops: step failed"
+    );
 }
 
 #[test]
 fn output_dependencies_default_to_every_input() {
-    let xml = XML.replace("<Output valueReference=\"1\" dependencies=\"\"/>", "<Output valueReference=\"1\"/>");
+    let xml = XML.replace(
+        "<Output valueReference=\"1\" dependencies=\"\"/>",
+        "<Output valueReference=\"1\"/>",
+    );
     let m = load(&xml, WAT, RuntimeLimits::default()).unwrap();
-    assert!(m.model_description().module.has_feedthrough(ValueRef(1), ValueRef(2)));
+    assert!(m
+        .model_description()
+        .module
+        .has_feedthrough(ValueRef(1), ValueRef(2)));
     let _ = m.log().to_string();
 }

@@ -1,0 +1,230 @@
+//! The optional FMI 3.0 capabilities of a [`BinaryModule`], each implemented only when
+//! `modelDescription.xml` declares it (the accessors in `binary_module.rs` return `None`
+//! otherwise): FMU state get/set/serialise, directional derivatives, output derivatives
+//! and Event Mode.
+
+use super::binary_module::{f64_bytes, layout, to_i32, vr_bytes, SavedState};
+use super::BinaryModule;
+use crate::module::{
+    DirectionalDerivatives, DiscreteStatesUpdate, EventMode, ModuleError, ModuleErrorKind,
+    ModuleState, OutputDerivatives, StateSnapshot, ValueRef,
+};
+use alloc::rc::Rc;
+use alloc::vec::Vec;
+
+impl StateSnapshot for BinaryModule {
+    fn get_state(&mut self) -> Result<ModuleState, ModuleError> {
+        self.free_released()?;
+        let inst = self.instance()?;
+        let Some((get, _, _)) = self.fmi.state else {
+            return Err(ModuleError::error(ModuleErrorKind::Unsupported(
+                "canGetAndSetFMUState",
+            )));
+        };
+        let p = self.rt.scratch(8)?;
+        self.rt.write(p, &0i32.to_le_bytes())?; // NULL: the FMU allocates a new state
+        let code = self.rt.call("fmi3GetFMUState", &get, (inst, p as i32))?;
+        self.check("fmi3GetFMUState", code)?;
+        let handle = self.read_u32(p)? as i32;
+        Ok(ModuleState(alloc::boxed::Box::new(SavedState {
+            handle,
+            released: self.released.clone(),
+        })))
+    }
+
+    fn set_state(&mut self, state: &ModuleState) -> Result<(), ModuleError> {
+        let inst = self.instance()?;
+        let Some((_, set, _)) = self.fmi.state else {
+            return Err(ModuleError::error(ModuleErrorKind::Unsupported(
+                "canGetAndSetFMUState",
+            )));
+        };
+        let handle = self.own_handle(state)?;
+        let code = self.rt.call("fmi3SetFMUState", &set, (inst, handle))?;
+        self.check("fmi3SetFMUState", code)
+    }
+
+    fn serialize_state(&mut self, state: &ModuleState) -> Result<Vec<u8>, ModuleError> {
+        let inst = self.instance()?;
+        let Some((size_of, serialize, _)) = self.fmi.serialize else {
+            return Err(ModuleError::error(ModuleErrorKind::Unsupported(
+                "canSerializeFMUState",
+            )));
+        };
+        let handle = self.own_handle(state)?;
+        let p = self.rt.scratch(8)?;
+        self.rt.write(p, &0u32.to_le_bytes())?;
+        let code = self.rt.call(
+            "fmi3SerializedFMUStateSize",
+            &size_of,
+            (inst, handle, p as i32),
+        )?;
+        self.check("fmi3SerializedFMUStateSize", code)?;
+        let size = self.read_u32(p)? as usize;
+        let p = self.rt.scratch(size)?;
+        let code = self.rt.call(
+            "fmi3SerializeFMUState",
+            &serialize,
+            (inst, handle, p as i32, to_i32(size)?),
+        )?;
+        self.check("fmi3SerializeFMUState", code)?;
+        let mut bytes = alloc::vec![0u8; size];
+        self.rt.read(p, &mut bytes)?;
+        Ok(bytes)
+    }
+
+    fn deserialize_state(&mut self, bytes: &[u8]) -> Result<ModuleState, ModuleError> {
+        let inst = self.instance()?;
+        let Some((_, _, deserialize)) = self.fmi.serialize else {
+            return Err(ModuleError::error(ModuleErrorKind::Unsupported(
+                "canSerializeFMUState",
+            )));
+        };
+        let p = self.rt.scratch(8 + bytes.len())?;
+        self.rt.write(p, &0i32.to_le_bytes())?;
+        self.rt.write(p + 8, bytes)?;
+        let code = self.rt.call(
+            "fmi3DeserializeFMUState",
+            &deserialize,
+            (inst, (p + 8) as i32, to_i32(bytes.len())?, p as i32),
+        )?;
+        self.check("fmi3DeserializeFMUState", code)?;
+        let handle = self.read_u32(p)? as i32;
+        Ok(ModuleState(alloc::boxed::Box::new(SavedState {
+            handle,
+            released: self.released.clone(),
+        })))
+    }
+}
+
+impl BinaryModule {
+    fn own_handle(&self, state: &ModuleState) -> Result<i32, ModuleError> {
+        match state.0.downcast_ref::<SavedState>() {
+            Some(s) if Rc::ptr_eq(&s.released, &self.released) => Ok(s.handle),
+            _ => Err(ModuleError::invalid(
+                "the FMU state was saved by another module instance",
+            )),
+        }
+    }
+}
+
+impl DirectionalDerivatives for BinaryModule {
+    fn directional_derivative(
+        &mut self,
+        unknowns: &[ValueRef],
+        knowns: &[ValueRef],
+        seed: &[f64],
+        sensitivity: &mut [f64],
+    ) -> Result<(), ModuleError> {
+        let inst = self.instance()?;
+        let Some(f) = self.fmi.directional_derivative else {
+            return Err(ModuleError::error(ModuleErrorKind::Unsupported(
+                "providesDirectionalDerivatives",
+            )));
+        };
+        let ([pu, pk, ps, px], len) = layout([
+            4 * unknowns.len(),
+            4 * knowns.len(),
+            8 * seed.len(),
+            8 * sensitivity.len(),
+        ]);
+        let base = self.rt.scratch(len)?;
+        self.rt.write(base + pu, &vr_bytes(unknowns))?;
+        self.rt.write(base + pk, &vr_bytes(knowns))?;
+        self.rt.write(base + ps, &f64_bytes(seed))?;
+        let args = (
+            inst,
+            (base + pu) as i32,
+            to_i32(unknowns.len())?,
+            (base + pk) as i32,
+            to_i32(knowns.len())?,
+            (base + ps) as i32,
+            to_i32(seed.len())?,
+            (base + px) as i32,
+            to_i32(sensitivity.len())?,
+        );
+        let code = self.rt.call("fmi3GetDirectionalDerivative", &f, args)?;
+        self.check("fmi3GetDirectionalDerivative", code)?;
+        self.read_f64s(base + px, sensitivity)
+    }
+}
+
+impl OutputDerivatives for BinaryModule {
+    fn get_output_derivatives(
+        &mut self,
+        vrs: &[ValueRef],
+        orders: &[u32],
+        values: &mut [f64],
+    ) -> Result<(), ModuleError> {
+        let inst = self.instance()?;
+        let Some(f) = self.fmi.output_derivatives else {
+            return Err(ModuleError::error(ModuleErrorKind::Unsupported(
+                "maxOutputDerivativeOrder",
+            )));
+        };
+        let ([pv, po, px], len) = layout([4 * vrs.len(), 4 * orders.len(), 8 * values.len()]);
+        let base = self.rt.scratch(len)?;
+        self.rt.write(base + pv, &vr_bytes(vrs))?;
+        let orders: Vec<u8> = orders.iter().flat_map(|o| o.to_le_bytes()).collect();
+        self.rt.write(base + po, &orders)?;
+        let args = (
+            inst,
+            (base + pv) as i32,
+            to_i32(vrs.len())?,
+            (base + po) as i32,
+            (base + px) as i32,
+            to_i32(values.len())?,
+        );
+        let code = self.rt.call("fmi3GetOutputDerivatives", &f, args)?;
+        self.check("fmi3GetOutputDerivatives", code)?;
+        self.read_f64s(base + px, values)
+    }
+}
+
+impl EventMode for BinaryModule {
+    fn enter_event_mode(&mut self) -> Result<(), ModuleError> {
+        let Some((enter, _, _)) = self.fmi.event_mode else {
+            return Err(ModuleError::error(ModuleErrorKind::Unsupported(
+                "hasEventMode",
+            )));
+        };
+        self.instance_call("fmi3EnterEventMode", enter)
+    }
+
+    fn update_discrete_states(&mut self) -> Result<DiscreteStatesUpdate, ModuleError> {
+        let inst = self.instance()?;
+        let Some((_, update, _)) = self.fmi.event_mode else {
+            return Err(ModuleError::error(ModuleErrorKind::Unsupported(
+                "hasEventMode",
+            )));
+        };
+        // [0, 8): nextEventTime; 8..=12: the five flags in argument order.
+        let p = self.rt.scratch(16)?;
+        self.rt.write(p, &[0u8; 16])?;
+        let b = |k: u32| (p + 8 + k) as i32;
+        let code = self.rt.call(
+            "fmi3UpdateDiscreteStates",
+            &update,
+            (inst, b(0), b(1), b(2), b(3), b(4), p as i32),
+        )?;
+        self.check("fmi3UpdateDiscreteStates", code)?;
+        let mut out = [0u8; 16];
+        self.rt.read(p, &mut out)?;
+        let mut next = [0.0];
+        self.read_f64s(p, &mut next)?;
+        Ok(DiscreteStatesUpdate {
+            discrete_states_need_update: out[8] != 0,
+            terminate_simulation: out[9] != 0,
+            next_event_time: (out[12] != 0).then_some(next[0]),
+        })
+    }
+
+    fn enter_step_mode(&mut self) -> Result<(), ModuleError> {
+        let Some((_, _, enter)) = self.fmi.event_mode else {
+            return Err(ModuleError::error(ModuleErrorKind::Unsupported(
+                "hasEventMode",
+            )));
+        };
+        self.instance_call("fmi3EnterStepMode", enter)
+    }
+}
