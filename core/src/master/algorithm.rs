@@ -9,8 +9,10 @@ use alloc::vec::Vec;
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum MacroStepOutcome {
     /// The system advanced by `h_taken` (s); its outputs are the new communication point's.
+    /// `h_taken < h` when a module returned early at an event (FMI `earlyReturn`): every
+    /// module was brought to that time, events were handled, and the next step starts there.
     Accepted {
-        /// Step actually taken, in s (equal to the requested `h` on a fixed grid).
+        /// Step actually taken, in s (the requested `h` unless a module returned early).
         h_taken: f64,
     },
     /// The step must be repeated with `h_retry` (s); the algorithm has restored the
@@ -18,6 +20,14 @@ pub enum MacroStepOutcome {
     Rejected {
         /// Suggested retry step, in s.
         h_retry: f64,
+    },
+    /// The system advanced by `h_taken` (s) and module `module` (index) asked to end the
+    /// simulation (FMI `terminateSimulation`): the run finishes there, cleanly.
+    Terminated {
+        /// Step actually taken, in s.
+        h_taken: f64,
+        /// Index of the module that asked to terminate.
+        module: usize,
     },
 }
 

@@ -12,6 +12,7 @@ use crate::module::{
     InstantiateOptions, Module, ModuleDescription, ModuleError, StepReport, Subsystem, ValueRef,
 };
 use alloc::boxed::Box;
+use alloc::format;
 use alloc::string::String;
 use alloc::vec;
 use alloc::vec::Vec;
@@ -25,12 +26,19 @@ pub struct CoupledSystem {
     /// Validated connections.
     pub graph: CouplingGraph,
     outputs: Vec<f64>,
+    options: Vec<InstantiateOptions>,
     t_start: Option<f64>,
 }
 
+/// Event iterations (`fmi3UpdateDiscreteStates` calls) allowed per event before the
+/// master gives up: an FMU that keeps asking for more is not converging.
+pub const MAX_EVENT_ITERATIONS: u32 = 100;
+
 impl CoupledSystem {
     /// Checks the connections ([`CouplingGraph::build`]) and instantiates every module
-    /// (`fmi3InstantiateCoSimulation` without event mode or early return).
+    /// (`fmi3InstantiateCoSimulation`) with `eventModeUsed = hasEventMode` and
+    /// `earlyReturnAllowed = mightReturnEarlyFromDoStep`: the masters handle both
+    /// ([`super::explicit`]).
     pub fn new(
         modules: Vec<(String, Box<dyn Module>)>,
         connections: &[(String, String)],
@@ -42,11 +50,15 @@ impl CoupledSystem {
         let graph = CouplingGraph::build(&descriptions, connections)?;
         let mut subsystems = Vec::with_capacity(modules.len());
         let mut names = Vec::with_capacity(modules.len());
+        let mut options = Vec::with_capacity(modules.len());
         for (name, module) in modules {
-            subsystems.push(Subsystem::instantiate(
-                module,
-                InstantiateOptions::default(),
-            )?);
+            let caps = &module.description().capabilities;
+            let o = InstantiateOptions {
+                event_mode_used: caps.has_event_mode,
+                early_return_allowed: caps.might_return_early_from_do_step,
+            };
+            subsystems.push(Subsystem::instantiate(module, o)?);
+            options.push(o);
             names.push(name);
         }
         let outputs = vec![0.0; graph.n_outputs()];
@@ -55,8 +67,14 @@ impl CoupledSystem {
             names,
             graph,
             outputs,
+            options,
             t_start: None,
         })
+    }
+
+    /// The `fmi3InstantiateCoSimulation` options module `m` was instantiated with.
+    pub fn instantiate_options(&self, m: usize) -> InstantiateOptions {
+        self.options[m]
     }
 
     /// Number of modules.
@@ -123,6 +141,10 @@ impl CoupledSystem {
         for m in 0..self.subsystems.len() {
             let r = self.subsystems[m].exit_initialization_mode();
             r.map_err(|e| self.module_error(m, t_start, e))?;
+            // With `eventModeUsed` the module starts in Event Mode (seed-004 digest §2.1).
+            if self.options[m].event_mode_used && self.update_discrete_states(m, t_start)? {
+                return Err(MasterError::Terminated { t: t_start, module: self.names[m].clone() });
+            }
         }
         // Modules may finalise their outputs on exit; these are the y0 the run starts from.
         for m in 0..self.subsystems.len() {
@@ -179,6 +201,39 @@ impl CoupledSystem {
     ) -> Result<StepReport, MasterError> {
         let r = self.subsystems[m].do_step(t, h, no_set_state_prior);
         r.map_err(|e| self.module_error(m, t, e))
+    }
+
+    /// Handles an event of module `m` at `t` (it reported `eventHandlingNeeded`):
+    /// `fmi3EnterEventMode`, then [`Self::update_discrete_states`], and reads its new
+    /// outputs. Returns true if the module asked to terminate (it then stays in Event Mode).
+    pub fn handle_event(&mut self, m: usize, t: f64) -> Result<bool, MasterError> {
+        let r = self.subsystems[m].enter_event_mode();
+        r.map_err(|e| self.module_error(m, t, e))?;
+        let terminate = self.update_discrete_states(m, t)?;
+        self.read_outputs(m, t)?;
+        Ok(terminate)
+    }
+
+    /// Event iteration of module `m` (in Event Mode): `fmi3UpdateDiscreteStates` until no
+    /// further update is needed, then `fmi3EnterStepMode` unless it asked to terminate.
+    /// Returns true if it asked to terminate.
+    fn update_discrete_states(&mut self, m: usize, t: f64) -> Result<bool, MasterError> {
+        for _ in 0..MAX_EVENT_ITERATIONS {
+            let r = self.subsystems[m].update_discrete_states();
+            let update = r.map_err(|e| self.module_error(m, t, e))?;
+            if update.terminate_simulation {
+                return Ok(true);
+            }
+            if !update.discrete_states_need_update {
+                let r = self.subsystems[m].enter_step_mode();
+                r.map_err(|e| self.module_error(m, t, e))?;
+                return Ok(false);
+            }
+        }
+        Err(MasterError::InvalidSettings(format!(
+            "module `{}` still needs discrete-state updates after {MAX_EVENT_ITERATIONS} event iterations at t = {t} s",
+            self.names[m]
+        )))
     }
 
     /// `fmi3Terminate` on every module (after a finished run).

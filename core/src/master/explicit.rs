@@ -8,14 +8,20 @@
 //! (`x-maxInputDerivativeOrder`, seed-004 digest §4.4). Per module and step the calls are
 //! set → do_step → get, so FMI's "no get after set" rule is never broken.
 //!
+//! Events ([`super::events`]): a module that returns early at `t_e` shortens the
+//! macro-step to `t_e` for every module (with rollback where needed), modules that report
+//! `eventHandlingNeeded` go through Event Mode, and `terminateSimulation` ends the run.
+//! A module whose fixed internal step cannot hit `t + h` may report a `lastSuccessfulTime`
+//! short of it without early return (FMI `fixedInternalStepSize`); that is a full step.
+//!
 //! Limits of this fixed-step explicit master (documented, not hidden):
 //! - a step a module discards (`fmi3Discard`) cannot be retried: it is an error;
-//! - early return is not allowed (modules are instantiated with `earlyReturnAllowed =
-//!   false`); a module that returns early anyway is an error until event handling exists;
-//! - `eventHandlingNeeded` is ignored because modules run with `eventModeUsed = false`.
+//! - time events announced by `nextEventTime` are left to the modules (they return early
+//!   at them); the master does not shorten steps to hit them.
 
 use super::extrapolation::{Extrapolation, TaylorWeights, MAX_ORDER};
 use super::history::OutputHistory;
+use super::events::EventWork;
 use super::{gauss_seidel, jacobi, CoupledSystem, MacroStepOutcome, MasterAlgorithm, RunStart};
 use crate::error::MasterError;
 use crate::module::{Status, StepReport, ValueRef};
@@ -61,6 +67,8 @@ pub(super) struct ExplicitWork {
     interpolate: bool,
     extrapolation: TaylorWeights,
     interpolation: TaylorWeights,
+    /// Early return, rollback and event bookkeeping.
+    pub(super) events: EventWork,
 }
 
 /// `x-maxInputDerivativeOrder ≥ p`, as static text for [`MasterError::MissingCapability`].
@@ -153,7 +161,12 @@ impl MasterAlgorithm for ExplicitCoupling {
             gauss_seidel::check_sequence(sequence, &sys.names)?;
         }
         self.check_capabilities(sys, extrapolation.order())?;
-        let mut work = ExplicitWork::new(sys, extrapolation.order());
+        let sequence = match &self.scheme {
+            Scheme::Jacobi => None,
+            Scheme::GaussSeidel(s) => Some(s.as_slice()),
+        };
+        let events = EventWork::new(sys, sequence)?;
+        let mut work = ExplicitWork::new(sys, extrapolation.order(), events);
         work.start_history(sys, start)?;
         self.work = Some(work);
         Ok(())
@@ -169,15 +182,14 @@ impl MasterAlgorithm for ExplicitCoupling {
             MasterError::InvalidSettings("ExplicitCoupling::step before prepare".into())
         })?;
         match &self.scheme {
-            Scheme::Jacobi => jacobi::step(work, sys, t, h)?,
-            Scheme::GaussSeidel(sequence) => gauss_seidel::step(work, sequence, sys, t, h)?,
+            Scheme::Jacobi => jacobi::step(work, sys, t, h),
+            Scheme::GaussSeidel(sequence) => gauss_seidel::step(work, sequence, sys, t, h),
         }
-        Ok(MacroStepOutcome::Accepted { h_taken: h })
     }
 }
 
 impl ExplicitWork {
-    fn new(sys: &CoupledSystem, order: usize) -> Self {
+    fn new(sys: &CoupledSystem, order: usize, events: EventWork) -> Self {
         let g = &sys.graph;
         let (n_u, n_y) = (g.n_inputs(), g.n_outputs());
         let mut du_vrs = Vec::with_capacity(n_u * order);
@@ -204,6 +216,7 @@ impl ExplicitWork {
             interpolate: false,
             extrapolation: TaylorWeights::hold(),
             interpolation: TaylorWeights::hold(),
+            events,
         }
     }
 
@@ -266,14 +279,23 @@ impl ExplicitWork {
         Ok(())
     }
 
-    /// Sets module `m`'s input polynomial, steps it and reads its new outputs.
+    /// Marks module `m` as stepped in this macro-step (Gauss-Seidel: its new outputs feed
+    /// the modules after it).
+    pub(super) fn mark_stepped(&mut self, m: usize) {
+        if self.interpolate {
+            self.stepped[m] = true;
+        }
+    }
+
+    /// Sets module `m`'s input polynomial, steps it and reads its new outputs; returns its
+    /// step report (early return, events and termination are for the caller).
     pub(super) fn advance_module(
         &mut self,
         sys: &mut CoupledSystem,
         m: usize,
         t: f64,
         h: f64,
-    ) -> Result<(), MasterError> {
+    ) -> Result<StepReport, MasterError> {
         let range = sys.graph.input_range(m);
         if !range.is_empty() {
             self.fill_inputs(sys, range.clone());
@@ -290,13 +312,12 @@ impl ExplicitWork {
                 )?;
             }
         }
+        // noSetFMUStatePriorToCurrentPoint: a rollback only ever returns to `t`.
         let report = sys.do_step(m, t, h, true)?;
         check_report(sys, m, t, h, &report)?;
-        sys.read_outputs(m, t + h)?;
-        if self.interpolate {
-            self.stepped[m] = true;
-        }
-        Ok(())
+        sys.read_outputs(m, report.last_successful_time.min(t + h))?;
+        self.mark_stepped(m);
+        Ok(report)
     }
 
     fn fill_inputs(&mut self, sys: &CoupledSystem, range: core::ops::Range<usize>) {
@@ -333,7 +354,8 @@ impl ExplicitWork {
     }
 }
 
-/// The explicit fixed-step master accepts only full, successful steps.
+/// The explicit master cannot retry a discarded step, and a module may return early only
+/// if it was instantiated with `earlyReturnAllowed`.
 fn check_report(
     sys: &CoupledSystem,
     m: usize,
@@ -348,17 +370,10 @@ fn check_report(
              master cannot retry a step (try a smaller macro-step)"
         )));
     }
-    if report.terminate_simulation {
-        return Err(MasterError::Terminated {
-            t: report.last_successful_time,
-            module: name.clone(),
-        });
-    }
-    let t_end = t + h;
-    if report.early_return || report.last_successful_time < t_end - 1e-9 * h {
+    if report.early_return && !sys.instantiate_options(m).early_return_allowed {
         return Err(MasterError::InvalidSettings(format!(
-            "module `{name}` returned early at t = {} s instead of {t_end} s; early return and event \
-             handling are not supported by the explicit master yet",
+            "module `{name}` returned early at t = {} s although it was instantiated with \
+             earlyReturnAllowed = false (it does not declare mightReturnEarlyFromDoStep)",
             report.last_successful_time
         )));
     }

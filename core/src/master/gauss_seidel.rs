@@ -4,7 +4,7 @@
 //! (seed-000 digest §1.5). With `p = 0` that is the classic "use the newest value".
 
 use super::explicit::ExplicitWork;
-use super::CoupledSystem;
+use super::{events, CoupledSystem, MacroStepOutcome};
 use crate::error::MasterError;
 use alloc::format;
 use alloc::string::String;
@@ -16,13 +16,8 @@ pub(super) fn step(
     sys: &mut CoupledSystem,
     t: f64,
     h: f64,
-) -> Result<(), MasterError> {
-    work.begin(t, h, true)?;
-    for &m in sequence {
-        work.advance_module(sys, m, t, h)?;
-    }
-    work.finish(sys, t + h);
-    Ok(())
+) -> Result<MacroStepOutcome, MasterError> {
+    events::macro_step(work, Some(sequence), sys, t, h)
 }
 
 /// No module index twice.

@@ -131,6 +131,12 @@ impl MockModule {
         self
     }
 
+    /// Declares `canHandleVariableCommunicationStepSize = false`.
+    pub fn fixed_step_only(mut self) -> Self {
+        self.desc.capabilities.can_handle_variable_communication_step_size = false;
+        self
+    }
+
     /// Declares and accepts input derivatives up to `order`.
     pub fn input_derivative_order(mut self, order: u32) -> Self {
         self.desc.capabilities.x_max_input_derivative_order = order;

@@ -9,6 +9,7 @@
 
 mod algorithm;
 mod coupled_system;
+mod events;
 mod explicit;
 mod extrapolation;
 mod gauss_seidel;

@@ -320,6 +320,8 @@ impl Subsystem {
         };
         self.checked(r)?;
         self.set_since_step = false;
+        // An event reported by a step that the rollback undid is gone with it.
+        self.event_pending = false;
         Ok(())
     }
 

@@ -126,30 +126,36 @@ fn discard_is_an_error_for_the_fixed_step_master() {
 }
 
 #[test]
-fn terminate_request_ends_the_run() {
-    let err = reporting(|t, h| StepReport {
-        terminate_simulation: t > 0.25,
-        ..StepReport::completed(t + h)
-    })
-    .unwrap_err();
-    match err {
-        MasterError::Terminated { module, t } => {
-            assert_eq!(module, "int");
-            assert!((t - 0.4).abs() < 1e-12);
-        }
-        other => panic!("expected Terminated, got {other:?}"),
-    }
+fn terminate_request_ends_the_run_cleanly() {
+    let sys = system(
+        vec![
+            ("src", source(|t| t)),
+            ("int", integrator(0.0, 0).report(|t, h| StepReport {
+                terminate_simulation: t > 0.25,
+                ..StepReport::completed(t + h)
+            })),
+        ],
+        &[("src.y", "int.u")],
+    );
+    // Finished, not failed: the step that asked to stop is recorded, then nothing more.
+    let (run, rec) = run_all(sys, ExplicitCoupling::jacobi(0), grid(), None).expect("clean end");
+    assert!(run.finished());
+    assert_eq!(run.terminated_early().map(|(t, m)| (libm::round(t * 10.0), m)), Some((4.0, "int")));
+    assert_eq!(rec.time.len(), 5);
+    assert!((rec.time[4] - 0.4).abs() < 1e-12);
 }
 
 #[test]
-fn early_return_is_not_supported_yet() {
+fn early_return_without_early_return_allowed_is_refused() {
+    // The mock does not declare mightReturnEarlyFromDoStep, so it runs with
+    // earlyReturnAllowed = false and must not return early.
     let err = reporting(|t, h| StepReport {
         early_return: true,
         ..StepReport::completed(t + 0.5 * h)
     })
     .unwrap_err();
     let text = format!("{err}");
-    assert!(text.contains("`int`") && text.contains("early"), "{text}");
+    assert!(text.contains("`int`") && text.contains("earlyReturnAllowed = false"), "{text}");
 }
 
 #[test]

@@ -2,6 +2,7 @@
 //! modules whose exact results are known.
 
 mod convergence;
+mod events;
 mod failures;
 mod feedback;
 mod initialize;
