@@ -5,9 +5,11 @@
 //! cycle. The result is a [`Model`] whose expressions refer to variables by index, with
 //! the algebraic definitions in an order where each follows everything it uses.
 
+use super::ast::{DeclKind, Expr, ExprKind, Ident, Stmt, KEYWORDS};
 use super::error::{SourceError, Span};
-use super::functions::{lookup, Func, FUNCTIONS};
-use super::parser::{BinOp, DeclKind, Expr, ExprKind, Ident, Stmt, KEYWORDS};
+use super::functions::{lookup, FUNCTIONS};
+use super::resolved::{eval_const, Alg, Decl, Model, RExpr, Sym};
+use super::suggest::suggest;
 use alloc::boxed::Box;
 use alloc::collections::BTreeMap;
 use alloc::format;
@@ -15,71 +17,16 @@ use alloc::string::String;
 use alloc::vec;
 use alloc::vec::Vec;
 
-/// A resolved variable reference.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Sym {
-    Time,
-    Param(usize),
-    State(usize),
-    Input(usize),
-    Var(usize),
-    Output(usize),
-}
-
-/// An expression with names resolved.
-#[derive(Clone, Debug, PartialEq)]
-pub(crate) enum RExpr {
-    Num(f64),
-    Sym(Sym),
-    Neg(Box<RExpr>),
-    Bin(BinOp, Box<RExpr>, Box<RExpr>),
-    Call(Func, Vec<RExpr>),
-}
-
-/// A declared variable.
-#[derive(Clone, Debug, PartialEq)]
-pub(crate) struct Decl {
-    pub name: String,
-    pub unit: String,
-    /// Start value (parameters: default value); 0 for `var` and `output`.
-    pub start: f64,
-    /// Where the name is declared.
-    pub span: Span,
-}
-
-/// An algebraic definition: a `var` or an `output`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Alg {
-    Var(usize),
-    Output(usize),
-}
-
-/// A checked equation module.
-#[derive(Clone, Debug, PartialEq)]
-pub(crate) struct Model {
-    pub params: Vec<Decl>,
-    pub states: Vec<Decl>,
-    pub inputs: Vec<Decl>,
-    pub vars: Vec<Decl>,
-    pub outputs: Vec<Decl>,
-    /// `der(states[i]) = der[i]`.
-    pub der: Vec<RExpr>,
-    pub var_def: Vec<RExpr>,
-    pub out_def: Vec<RExpr>,
-    /// Every `var` and `output`, each after the ones its definition uses.
-    pub order: Vec<Alg>,
-}
-
 /// A statement's right-hand side waiting for resolution, with the span to report.
 struct Pending<'a> {
     expr: &'a Expr,
     at: Span,
 }
 
-struct Checker<'a> {
+pub(crate) struct Checker<'a> {
     src: &'a str,
     names: BTreeMap<String, (Sym, Span)>,
-    model: Model,
+    pub(crate) model: Model,
 }
 
 /// Checks `stmts` (parsed from `src`) and resolves them into a [`Model`].
@@ -95,13 +42,30 @@ pub(crate) fn check(src: &str, stmts: &[Stmt]) -> Result<Model, SourceError> {
         out_def: Vec::new(),
         order: Vec::new(),
     };
-    let mut c = Checker { src, names: BTreeMap::new(), model: empty };
+    let mut c = Checker {
+        src,
+        names: BTreeMap::new(),
+        model: empty,
+    };
     // Pass 1: declarations, so that names may be used before the line declaring them.
     let mut var_def: Vec<Option<Pending>> = Vec::new();
     let mut out_def: Vec<Option<Pending>> = Vec::new();
     for s in stmts {
-        if let Stmt::Decl { kind, name, unit, value } = s {
-            c.declare(*kind, name, unit.as_deref().unwrap_or(""), value.as_ref(), &mut var_def, &mut out_def)?;
+        if let Stmt::Decl {
+            kind,
+            name,
+            unit,
+            value,
+        } = s
+        {
+            c.declare(
+                *kind,
+                name,
+                unit.as_deref().unwrap_or(""),
+                value.as_ref(),
+                &mut var_def,
+                &mut out_def,
+            )?;
         }
     }
     // Pass 2: equations.
@@ -113,9 +77,15 @@ pub(crate) fn check(src: &str, stmts: &[Stmt]) -> Result<Model, SourceError> {
                 let i = c.der_target(state)?;
                 if let Some(prev) = &der[i] {
                     let line = c.line(prev.at);
-                    return Err(c.err(*span, format!("der({}) is already defined on line {line}", state.name)));
+                    return Err(c.err(
+                        *span,
+                        format!("der({}) is already defined on line {line}", state.name),
+                    ));
                 }
-                der[i] = Some(Pending { expr: rhs, at: *span });
+                der[i] = Some(Pending {
+                    expr: rhs,
+                    at: *span,
+                });
             }
             Stmt::Assign { target, rhs } => {
                 let slot = match c.assign_target(target)? {
@@ -124,9 +94,15 @@ pub(crate) fn check(src: &str, stmts: &[Stmt]) -> Result<Model, SourceError> {
                 };
                 if let Some(prev) = slot {
                     let line = c.line(prev.at);
-                    return Err(c.err(target.span, format!("`{}` is already defined on line {line}", target.name)));
+                    return Err(c.err(
+                        target.span,
+                        format!("`{}` is already defined on line {line}", target.name),
+                    ));
                 }
-                *slot = Some(Pending { expr: rhs, at: target.span });
+                *slot = Some(Pending {
+                    expr: rhs,
+                    at: target.span,
+                });
             }
         }
     }
@@ -148,8 +124,11 @@ pub(crate) fn check(src: &str, stmts: &[Stmt]) -> Result<Model, SourceError> {
         }
     }
     pending.sort_unstable();
-    let mut resolved: [Vec<Option<RExpr>>; 3] =
-        [vec![None; der.len()], vec![None; var_def.len()], vec![None; out_def.len()]];
+    let mut resolved: [Vec<Option<RExpr>>; 3] = [
+        vec![None; der.len()],
+        vec![None; var_def.len()],
+        vec![None; out_def.len()],
+    ];
     for &(_, group, i) in &pending {
         let p = match group {
             0 => der[i].as_ref(),
@@ -165,14 +144,26 @@ pub(crate) fn check(src: &str, stmts: &[Stmt]) -> Result<Model, SourceError> {
     let mut missing: Vec<(usize, String)> = Vec::new();
     for (d, r) in c.model.states.iter().zip(&der_r) {
         if r.is_none() {
-            missing.push((d.span.start, format!("state `{}` has no equation; add `der({}) = ...`", d.name, d.name)));
+            missing.push((
+                d.span.start,
+                format!(
+                    "state `{}` has no equation; add `der({}) = ...`",
+                    d.name, d.name
+                ),
+            ));
         }
     }
-    for (kind, decls, defs) in [("var", &c.model.vars, &var_r), ("output", &c.model.outputs, &out_r)] {
+    for (kind, decls, defs) in [
+        ("var", &c.model.vars, &var_r),
+        ("output", &c.model.outputs, &out_r),
+    ] {
         for (d, r) in decls.iter().zip(defs) {
             if r.is_none() {
                 let n = &d.name;
-                missing.push((d.span.start, format!("{kind} `{n}` has no value; write `{kind} {n} = ...` or `{n} = ...`")));
+                missing.push((
+                    d.span.start,
+                    format!("{kind} `{n}` has no value; write `{kind} {n} = ...` or `{n} = ...`"),
+                ));
             }
         }
     }
@@ -182,13 +173,17 @@ pub(crate) fn check(src: &str, stmts: &[Stmt]) -> Result<Model, SourceError> {
     c.model.der = der_r.into_iter().flatten().collect();
     c.model.var_def = var_r.into_iter().flatten().collect();
     c.model.out_def = out_r.into_iter().flatten().collect();
-    let spans: Vec<Span> = var_def.iter().chain(&out_def).map(|p| p.as_ref().map(|p| p.at).unwrap_or_default()).collect();
+    let spans: Vec<Span> = var_def
+        .iter()
+        .chain(&out_def)
+        .map(|p| p.as_ref().map(|p| p.at).unwrap_or_default())
+        .collect();
     c.model.order = c.algebraic_order(&spans)?;
     Ok(c.model)
 }
 
 impl Checker<'_> {
-    fn err(&self, span: Span, msg: String) -> SourceError {
+    pub(crate) fn err(&self, span: Span, msg: String) -> SourceError {
         SourceError::at(self.src, span.start, msg)
     }
 
@@ -207,41 +202,67 @@ impl Checker<'_> {
     ) -> Result<(), SourceError> {
         let n = name.name.as_str();
         if KEYWORDS.contains(&n) {
-            return Err(self.err(name.span, format!("`{n}` is a reserved word and cannot name a variable")));
+            return Err(self.err(
+                name.span,
+                format!("`{n}` is a reserved word and cannot name a variable"),
+            ));
         }
         if lookup(n).is_some() {
-            return Err(self.err(name.span, format!("`{n}` is a built-in function and cannot name a variable")));
+            return Err(self.err(
+                name.span,
+                format!("`{n}` is a built-in function and cannot name a variable"),
+            ));
         }
         if let Some((_, prev)) = self.names.get(n) {
             let line = self.line(*prev);
-            return Err(self.err(name.span, format!("`{n}` is already declared on line {line}")));
+            return Err(self.err(
+                name.span,
+                format!("`{n}` is already declared on line {line}"),
+            ));
         }
         let start = match (kind, value) {
             (DeclKind::Parameter, None) => {
-                return Err(self.err(name.span, format!("parameter `{n}` needs a value, e.g. `parameter {n} = 1`")));
+                return Err(self.err(
+                    name.span,
+                    format!("parameter `{n}` needs a value, e.g. `parameter {n} = 1`"),
+                ));
             }
             (DeclKind::Parameter | DeclKind::State | DeclKind::Input, Some(e)) => {
                 let r = self.resolve(e, true)?;
                 let v = eval_const(&r);
                 if !v.is_finite() {
-                    return Err(self.err(e.span, format!("the value of `{n}` is not a finite number ({v})")));
+                    return Err(self.err(
+                        e.span,
+                        format!("the value of `{n}` is not a finite number ({v})"),
+                    ));
                 }
                 v
             }
             _ => 0.0,
         };
-        let decl = Decl { name: n.into(), unit: unit.into(), start, span: name.span };
+        let decl = Decl {
+            name: n.into(),
+            unit: unit.into(),
+            start,
+            span: name.span,
+        };
         let m = &mut self.model;
         let sym = match kind {
             DeclKind::Parameter => push(&mut m.params, decl, Sym::Param),
             DeclKind::State => push(&mut m.states, decl, Sym::State),
             DeclKind::Input => push(&mut m.inputs, decl, Sym::Input),
             DeclKind::Var => {
-                var_def.push(value.map(|expr| Pending { expr, at: name.span }));
+                var_def.push(value.map(|expr| Pending {
+                    expr,
+                    at: name.span,
+                }));
                 push(&mut m.vars, decl, Sym::Var)
             }
             DeclKind::Output => {
-                out_def.push(value.map(|expr| Pending { expr, at: name.span }));
+                out_def.push(value.map(|expr| Pending {
+                    expr,
+                    at: name.span,
+                }));
                 push(&mut m.outputs, decl, Sym::Output)
             }
         };
@@ -254,7 +275,11 @@ impl Checker<'_> {
             Some((Sym::State(i), _)) => Ok(*i),
             Some((sym, _)) => Err(self.err(
                 state.span,
-                format!("`{}` is {}, not a state; der() applies to states", state.name, describe(*sym)),
+                format!(
+                    "`{}` is {}, not a state; der() applies to states",
+                    state.name,
+                    describe(*sym)
+                ),
             )),
             None => Err(self.err(state.span, self.unknown(&state.name, "unknown state"))),
         }
@@ -265,9 +290,10 @@ impl Checker<'_> {
         match self.names.get(n) {
             Some((Sym::Var(i), _)) => Ok(Alg::Var(*i)),
             Some((Sym::Output(i), _)) => Ok(Alg::Output(*i)),
-            Some((Sym::State(_), _)) => {
-                Err(self.err(target.span, format!("`{n}` is a state; define it with `der({n}) = ...`")))
-            }
+            Some((Sym::State(_), _)) => Err(self.err(
+                target.span,
+                format!("`{n}` is a state; define it with `der({n}) = ...`"),
+            )),
             Some((Sym::Param(_), _)) => Err(self.err(
                 target.span,
                 format!("`{n}` is a parameter; it gets its value in its declaration"),
@@ -276,12 +302,16 @@ impl Checker<'_> {
                 target.span,
                 format!("`{n}` is an input; its value comes from a connection"),
             )),
-            None if KEYWORDS.contains(&n.as_str()) => {
-                Err(self.err(target.span, format!("`{n}` is a reserved word and cannot be assigned")))
-            }
+            None if KEYWORDS.contains(&n.as_str()) => Err(self.err(
+                target.span,
+                format!("`{n}` is a reserved word and cannot be assigned"),
+            )),
             None => Err(self.err(
                 target.span,
-                format!("{}; declare it first, e.g. `output {n} = ...`", self.unknown(n, "unknown name")),
+                format!(
+                    "{}; declare it first, e.g. `output {n} = ...`",
+                    self.unknown(n, "unknown name")
+                ),
             )),
         }
     }
@@ -305,10 +335,15 @@ impl Checker<'_> {
                     ("time", _) => Sym::Time,
                     (_, Some((sym, _))) => *sym,
                     ("der", None) => {
-                        return Err(self.err(e.span, "der() can only stand on the left of `=`".into()));
+                        return Err(
+                            self.err(e.span, "der() can only stand on the left of `=`".into())
+                        );
                     }
                     (_, None) if lookup(n).is_some() => {
-                        return Err(self.err(e.span, format!("`{n}` is a function; call it as `{n}(...)`")));
+                        return Err(self.err(
+                            e.span,
+                            format!("`{n}` is a function; call it as `{n}(...)`"),
+                        ));
                     }
                     (_, None) => return Err(self.err(e.span, self.unknown(n, "unknown name"))),
                 };
@@ -321,18 +356,23 @@ impl Checker<'_> {
                 RExpr::Sym(sym)
             }
             ExprKind::Neg(a) => RExpr::Neg(Box::new(self.resolve(a, constant)?)),
-            ExprKind::Bin(op, a, b) => {
-                RExpr::Bin(*op, Box::new(self.resolve(a, constant)?), Box::new(self.resolve(b, constant)?))
-            }
+            ExprKind::Bin(op, a, b) => RExpr::Bin(
+                *op,
+                Box::new(self.resolve(a, constant)?),
+                Box::new(self.resolve(b, constant)?),
+            ),
             ExprKind::Call(f, args) => {
                 let Some((func, arity)) = lookup(&f.name) else {
                     let msg = if f.name == "der" {
                         String::from("der() can only stand on the left of `=`")
-                    } else if self.names.contains_key(&f.name) || f.name == "time" || f.name == "pi" {
+                    } else if self.names.contains_key(&f.name) || f.name == "time" || f.name == "pi"
+                    {
                         format!("`{}` is not a function", f.name)
                     } else {
                         match suggest(&f.name, FUNCTIONS.iter().map(|f| f.0)) {
-                            Some(s) => format!("unknown function `{}`; did you mean `{s}`?", f.name),
+                            Some(s) => {
+                                format!("unknown function `{}`; did you mean `{s}`?", f.name)
+                            }
                             None => format!("unknown function `{}`", f.name),
                         }
                     };
@@ -342,7 +382,11 @@ impl Checker<'_> {
                     let plural = if arity == 1 { "" } else { "s" };
                     return Err(self.err(
                         f.span,
-                        format!("`{}` takes {arity} argument{plural}, got {}", f.name, args.len()),
+                        format!(
+                            "`{}` takes {arity} argument{plural}, got {}",
+                            f.name,
+                            args.len()
+                        ),
                     ));
                 }
                 let mut out = Vec::with_capacity(args.len());
@@ -352,85 +396,6 @@ impl Checker<'_> {
                 RExpr::Call(func, out)
             }
         })
-    }
-
-    /// Orders `var`s and `output`s so each follows what it uses (iterative depth-first
-    /// search); a cycle is an error naming its members. `spans[k]` is where definition
-    /// `k` (vars first, then outputs) is written.
-    fn algebraic_order(&self, spans: &[Span]) -> Result<Vec<Alg>, SourceError> {
-        let m = &self.model;
-        let nv = m.vars.len();
-        let node = |a: Alg| match a {
-            Alg::Var(i) => i,
-            Alg::Output(i) => nv + i,
-        };
-        let alg = |k: usize| if k < nv { Alg::Var(k) } else { Alg::Output(k - nv) };
-        let n = nv + m.outputs.len();
-        let deps: Vec<Vec<usize>> = (0..n)
-            .map(|k| {
-                let def = match alg(k) {
-                    Alg::Var(i) => &m.var_def[i],
-                    Alg::Output(i) => &m.out_def[i],
-                };
-                let mut d = Vec::new();
-                uses(def, &mut |s| match s {
-                    Sym::Var(i) => d.push(node(Alg::Var(i))),
-                    Sym::Output(i) => d.push(node(Alg::Output(i))),
-                    _ => {}
-                });
-                d
-            })
-            .collect();
-        // 0 = unvisited, 1 = on the stack, 2 = done.
-        let mut mark = vec![0u8; n];
-        let mut order = Vec::with_capacity(n);
-        for root in 0..n {
-            if mark[root] != 0 {
-                continue;
-            }
-            let mut stack: Vec<(usize, usize)> = vec![(root, 0)];
-            mark[root] = 1;
-            while let Some(top) = stack.last_mut() {
-                let k = top.0;
-                let child = deps[k].get(top.1).copied();
-                top.1 += 1;
-                if let Some(child) = child {
-                    match mark[child] {
-                        0 => {
-                            mark[child] = 1;
-                            stack.push((child, 0));
-                        }
-                        1 => {
-                            let from = stack.iter().position(|s| s.0 == child).unwrap_or(0);
-                            let cycle: Vec<usize> = stack[from..].iter().map(|s| s.0).collect();
-                            return Err(self.cycle_error(&cycle, spans, &alg));
-                        }
-                        _ => {}
-                    }
-                } else {
-                    mark[k] = 2;
-                    order.push(alg(k));
-                    stack.pop();
-                }
-            }
-        }
-        Ok(order)
-    }
-
-    fn cycle_error(&self, cycle: &[usize], spans: &[Span], alg: &dyn Fn(usize) -> Alg) -> SourceError {
-        let name = |k: usize| match alg(k) {
-            Alg::Var(i) => self.model.vars[i].name.clone(),
-            Alg::Output(i) => self.model.outputs[i].name.clone(),
-        };
-        // Start the listing at the member written first.
-        let first = (0..cycle.len()).min_by_key(|&i| spans[cycle[i]].start).unwrap_or(0);
-        let mut names: Vec<String> = (0..cycle.len()).map(|j| format!("`{}`", name(cycle[(first + j) % cycle.len()]))).collect();
-        names.push(names[0].clone());
-        let msg = format!(
-            "algebraic cycle: {} (each needs the other's value; break the cycle with a state)",
-            names.join(" -> ")
-        );
-        self.err(spans[cycle[first]], msg)
     }
 }
 
@@ -448,75 +413,4 @@ fn describe(sym: Sym) -> &'static str {
         Sym::Var(_) => "a var",
         Sym::Output(_) => "an output",
     }
-}
-
-/// Calls `f` for every variable `e` refers to.
-pub(crate) fn uses(e: &RExpr, f: &mut dyn FnMut(Sym)) {
-    match e {
-        RExpr::Num(_) => {}
-        RExpr::Sym(s) => f(*s),
-        RExpr::Neg(a) => uses(a, f),
-        RExpr::Bin(_, a, b) => {
-            uses(a, f);
-            uses(b, f);
-        }
-        RExpr::Call(_, args) => args.iter().for_each(|a| uses(a, f)),
-    }
-}
-
-/// Value of an expression without variables (start values); NaN if it has any.
-pub(crate) fn eval_const(e: &RExpr) -> f64 {
-    match e {
-        RExpr::Num(v) => *v,
-        RExpr::Sym(_) => f64::NAN,
-        RExpr::Neg(a) => -eval_const(a),
-        RExpr::Bin(op, a, b) => {
-            let (a, b) = (eval_const(a), eval_const(b));
-            match op {
-                BinOp::Add => a + b,
-                BinOp::Sub => a - b,
-                BinOp::Mul => a * b,
-                BinOp::Div => a / b,
-                BinOp::Pow => Func::Pow.eval(a, b),
-            }
-        }
-        RExpr::Call(f, args) => {
-            let a = args.first().map_or(f64::NAN, eval_const);
-            let b = args.get(1).map_or(0.0, eval_const);
-            f.eval(a, b)
-        }
-    }
-}
-
-/// Names longer than this get no suggestion (the distance costs length squared).
-const MAX_SUGGEST_LEN: usize = 64;
-
-/// The closest known name within edit distance max(1, len/3), if any.
-fn suggest<'a>(name: &str, known: impl Iterator<Item = &'a str>) -> Option<&'a str> {
-    let len = name.chars().count();
-    if len > MAX_SUGGEST_LEN {
-        return None;
-    }
-    let limit = (len / 3).max(1);
-    known
-        .filter(|k| k.len() <= 4 * MAX_SUGGEST_LEN)
-        .map(|k| (distance(name, k), k))
-        .filter(|(d, _)| *d <= limit)
-        .min_by_key(|(d, _)| *d)
-        .map(|(_, k)| k)
-}
-
-/// Levenshtein distance in characters.
-fn distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1; b.len() + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let sub = prev[j] + usize::from(ca != *cb);
-            cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
-        }
-        prev = cur;
-    }
-    prev[b.len()]
 }

@@ -5,9 +5,9 @@
 //! without recursion. Each tape holds only the `var`s its targets need, in the checked
 //! topological order; operations on literals are folded at compile time.
 
-use super::check::{uses, Alg, Model, RExpr, Sym};
+use super::ast::BinOp;
 use super::functions::Func;
-use super::parser::BinOp;
+use super::resolved::{uses, Alg, Model, RExpr, Sym};
 use alloc::vec;
 use alloc::vec::Vec;
 
@@ -118,7 +118,11 @@ impl Program {
 /// Compiles a checked model. `None` only if the model violates the checker's guarantees
 /// (a `var` used before it is ordered), which the checker rules out.
 pub(crate) fn compile(m: &Model) -> Option<Program> {
-    let slots = Slots { np: m.params.len(), nx: m.states.len(), nu: m.inputs.len() };
+    let slots = Slots {
+        np: m.params.len(),
+        nx: m.states.len(),
+        nu: m.inputs.len(),
+    };
     let rhs = tape(m, slots, &m.der)?;
     let out = tape(m, slots, &m.out_def)?;
     Some(Program { slots, rhs, out })
@@ -178,7 +182,11 @@ fn tape(m: &Model, slots: Slots, targets: &[RExpr]) -> Option<Tape> {
     for t in targets {
         regs.push(b.expr(t)?);
     }
-    Some(Tape { lead: slots.lead(), ops: b.ops, targets: regs })
+    Some(Tape {
+        lead: slots.lead(),
+        ops: b.ops,
+        targets: regs,
+    })
 }
 
 impl Builder {

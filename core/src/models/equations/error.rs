@@ -20,7 +20,10 @@ impl Span {
 
     /// The smallest span covering both.
     pub fn to(self, other: Span) -> Span {
-        Span { start: self.start.min(other.start), end: self.end.max(other.end) }
+        Span {
+            start: self.start.min(other.start),
+            end: self.end.max(other.end),
+        }
     }
 }
 
@@ -40,13 +43,21 @@ impl SourceError {
     /// An error at byte offset `at` of `source` (clamped to the source length).
     pub(crate) fn at(source: &str, at: usize, message: impl Into<String>) -> Self {
         let (line, column) = line_column(source, at);
-        SourceError { line, column, message: message.into() }
+        SourceError {
+            line,
+            column,
+            message: message.into(),
+        }
     }
 }
 
 impl fmt::Display for SourceError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "line {}, column {}: {}", self.line, self.column, self.message)
+        write!(
+            f,
+            "line {}, column {}: {}",
+            self.line, self.column, self.message
+        )
     }
 }
 

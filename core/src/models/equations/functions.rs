@@ -46,7 +46,10 @@ pub(crate) const FUNCTIONS: &[(&str, Func, usize)] = &[
 
 /// The function called `name` and its arity.
 pub(crate) fn lookup(name: &str) -> Option<(Func, usize)> {
-    FUNCTIONS.iter().find(|(n, _, _)| *n == name).map(|&(_, f, a)| (f, a))
+    FUNCTIONS
+        .iter()
+        .find(|(n, _, _)| *n == name)
+        .map(|&(_, f, a)| (f, a))
 }
 
 impl Func {
@@ -93,7 +96,13 @@ impl Func {
             Func::Log => d1(1.0 / a),
             Func::Sqrt => d1(0.5 / r),
             // The derivative of |a| at 0 is taken as 0 (the central difference's value).
-            Func::Abs => d1(if a > 0.0 { 1.0 } else if a < 0.0 { -1.0 } else { 0.0 }),
+            Func::Abs => d1(if a > 0.0 {
+                1.0
+            } else if a < 0.0 {
+                -1.0
+            } else {
+                0.0
+            }),
             Func::Min => {
                 if a <= b {
                     da
@@ -110,8 +119,16 @@ impl Func {
             }
             Func::Pow => {
                 // d(a^b) = b a^(b-1) da + a^b ln(a) db.
-                let base = if da == 0.0 || b == 0.0 { 0.0 } else { b * libm::pow(a, b - 1.0) * da };
-                let expo = if db == 0.0 { 0.0 } else { r * libm::log(a) * db };
+                let base = if da == 0.0 || b == 0.0 {
+                    0.0
+                } else {
+                    b * libm::pow(a, b - 1.0) * da
+                };
+                let expo = if db == 0.0 {
+                    0.0
+                } else {
+                    r * libm::log(a) * db
+                };
                 base + expo
             }
             Func::Atan2 => {
@@ -138,8 +155,12 @@ mod tests {
                 let (da, db) = if arg == 0 { (1.0, 0.0) } else { (0.0, 1.0) };
                 let exact = f.tangent(a, b, f.eval(a, b), da, db);
                 let e = 1e-6;
-                let fd = (f.eval(a + e * da, b + e * db) - f.eval(a - e * da, b - e * db)) / (2.0 * e);
-                assert!(libm::fabs(exact - fd) < 1e-8, "{name} argument {arg}: {exact} vs {fd}");
+                let fd =
+                    (f.eval(a + e * da, b + e * db) - f.eval(a - e * da, b - e * db)) / (2.0 * e);
+                assert!(
+                    libm::fabs(exact - fd) < 1e-8,
+                    "{name} argument {arg}: {exact} vs {fd}"
+                );
             }
         }
     }

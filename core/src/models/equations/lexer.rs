@@ -77,7 +77,10 @@ pub(crate) fn lex(src: &str) -> Result<Vec<Token>, SourceError> {
             _ => None,
         };
         if let Some(tok) = single {
-            out.push(Token { tok, span: Span::new(start, start + 1) });
+            out.push(Token {
+                tok,
+                span: Span::new(start, start + 1),
+            });
             i += 1;
             continue;
         }
@@ -89,7 +92,10 @@ pub(crate) fn lex(src: &str) -> Result<Vec<Token>, SourceError> {
                 }
             }
             b'/' => {
-                out.push(Token { tok: Tok::Slash, span: Span::new(start, start + 1) });
+                out.push(Token {
+                    tok: Tok::Slash,
+                    span: Span::new(start, start + 1),
+                });
                 i += 1;
             }
             b'"' => {
@@ -98,35 +104,59 @@ pub(crate) fn lex(src: &str) -> Result<Vec<Token>, SourceError> {
                     i += 1;
                 }
                 if bytes.get(i) != Some(&b'"') {
-                    return Err(SourceError::at(src, start, "unterminated unit string: add the closing `\"`"));
+                    return Err(SourceError::at(
+                        src,
+                        start,
+                        "unterminated unit string: add the closing `\"`",
+                    ));
                 }
                 i += 1;
-                out.push(Token { tok: Tok::Str, span: Span::new(start, i) });
+                out.push(Token {
+                    tok: Tok::Str,
+                    span: Span::new(start, i),
+                });
             }
             b'0'..=b'9' | b'.' => {
                 i = number_end(src, start)?;
                 let text = &src[start..i];
-                let value: f64 = text
-                    .parse()
-                    .map_err(|_| SourceError::at(src, start, format!("malformed number `{text}`")))?;
+                let value: f64 = text.parse().map_err(|_| {
+                    SourceError::at(src, start, format!("malformed number `{text}`"))
+                })?;
                 if !value.is_finite() {
-                    return Err(SourceError::at(src, start, format!("number `{text}` is too large")));
+                    return Err(SourceError::at(
+                        src,
+                        start,
+                        format!("number `{text}` is too large"),
+                    ));
                 }
-                out.push(Token { tok: Tok::Number(value), span: Span::new(start, i) });
+                out.push(Token {
+                    tok: Tok::Number(value),
+                    span: Span::new(start, i),
+                });
             }
             c if c.is_ascii_alphabetic() || c == b'_' => {
                 while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
                     i += 1;
                 }
-                out.push(Token { tok: Tok::Ident, span: Span::new(start, i) });
+                out.push(Token {
+                    tok: Tok::Ident,
+                    span: Span::new(start, i),
+                });
             }
             _ => {
                 let ch = src[start..].chars().next().unwrap_or('?');
-                return Err(SourceError::at(src, start, format!("unexpected character `{ch}`")));
+                return Err(SourceError::at(
+                    src,
+                    start,
+                    format!("unexpected character `{ch}`"),
+                ));
             }
         }
     }
-    out.push(Token { tok: Tok::Eof, span: Span::new(src.len(), src.len()) });
+    out.push(Token {
+        tok: Tok::Eof,
+        span: Span::new(src.len(), src.len()),
+    });
     Ok(out)
 }
 
@@ -145,7 +175,11 @@ fn number_end(src: &str, start: usize) -> Result<usize, SourceError> {
     if b.get(i) == Some(&b'.') {
         let j = digits(i + 1);
         if int_digits == 0 && j == i + 1 {
-            return Err(SourceError::at(src, start, "a `.` must belong to a number such as `0.5`"));
+            return Err(SourceError::at(
+                src,
+                start,
+                "a `.` must belong to a number such as `0.5`",
+            ));
         }
         i = j;
     }
@@ -156,12 +190,20 @@ fn number_end(src: &str, start: usize) -> Result<usize, SourceError> {
         }
         let k = digits(j);
         if k == j {
-            return Err(SourceError::at(src, i, "malformed number: expected digits after the exponent `e`"));
+            return Err(SourceError::at(
+                src,
+                i,
+                "malformed number: expected digits after the exponent `e`",
+            ));
         }
         i = k;
     }
     if i < b.len() && (b[i].is_ascii_alphabetic() || b[i] == b'_') {
-        return Err(SourceError::at(src, i, "a number must not be followed directly by a name (write `2*x`)"));
+        return Err(SourceError::at(
+            src,
+            i,
+            "a number must not be followed directly by a name (write `2*x`)",
+        ));
     }
     Ok(i)
 }
@@ -172,20 +214,27 @@ mod tests {
     use alloc::vec;
 
     fn kinds(src: &str) -> Vec<Tok> {
-        lex(src).expect("lexes").into_iter().map(|t| t.tok).collect()
+        lex(src)
+            .expect("lexes")
+            .into_iter()
+            .map(|t| t.tok)
+            .collect()
     }
 
     #[test]
     fn numbers_with_fractions_and_exponents() {
-        assert_eq!(kinds("1 2.5 .5 1e6 1.5E-3 7."), vec![
-            Tok::Number(1.0),
-            Tok::Number(2.5),
-            Tok::Number(0.5),
-            Tok::Number(1e6),
-            Tok::Number(1.5e-3),
-            Tok::Number(7.0),
-            Tok::Eof
-        ]);
+        assert_eq!(
+            kinds("1 2.5 .5 1e6 1.5E-3 7."),
+            vec![
+                Tok::Number(1.0),
+                Tok::Number(2.5),
+                Tok::Number(0.5),
+                Tok::Number(1e6),
+                Tok::Number(1.5e-3),
+                Tok::Number(7.0),
+                Tok::Eof
+            ]
+        );
         assert_eq!(lex("x = 1e+").unwrap_err().column, 6);
         assert!(lex("1e999").is_err());
         assert!(lex("2x").is_err());
@@ -194,10 +243,23 @@ mod tests {
     #[test]
     fn comments_strings_and_line_ends() {
         let toks = kinds("a // b c\n\"N/m\"; b");
-        assert_eq!(toks, vec![Tok::Ident, Tok::Newline, Tok::Str, Tok::Newline, Tok::Ident, Tok::Eof]);
+        assert_eq!(
+            toks,
+            vec![
+                Tok::Ident,
+                Tok::Newline,
+                Tok::Str,
+                Tok::Newline,
+                Tok::Ident,
+                Tok::Eof
+            ]
+        );
         let e = lex("x \"kg").unwrap_err();
         assert_eq!((e.line, e.column), (1, 3));
         let e = lex("a\n  @").unwrap_err();
-        assert_eq!((e.line, e.column, e.message.as_str()), (2, 3, "unexpected character `@`"));
+        assert_eq!(
+            (e.line, e.column, e.message.as_str()),
+            (2, 3, "unexpected character `@`")
+        );
     }
 }

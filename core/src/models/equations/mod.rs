@@ -41,15 +41,19 @@
 //! [`EquationModule`]. Every error carries a 1-based line and column ([`SourceError`]).
 
 mod ad;
+mod ast;
 mod check;
 mod compile;
 mod error;
 mod functions;
 mod lexer;
 mod module;
+mod order;
 mod parser;
 mod pipeline;
+mod resolved;
 mod structure;
+mod suggest;
 
 #[cfg(test)]
 mod tests;

@@ -10,11 +10,11 @@ use super::pipeline::{compile_source, Compiled};
 use crate::models::instance::{Instance, Snapshot};
 use crate::models::layout::{Layout, VarKind};
 use crate::models::parameters::{check, Range};
+use crate::models::{integrator_for, DEFAULT_ATOL, DEFAULT_RTOL};
 use crate::module::{
     DirectionalDerivatives, InputDerivatives, Module, ModuleDescription, ModuleError, ModuleState,
     OutputDerivatives, StateSnapshot, StepReport, ValueRef,
 };
-use crate::models::{integrator_for, DEFAULT_ATOL, DEFAULT_RTOL};
 use crate::scenario::SolverSpec;
 use crate::solvers::{Dopri45, Integrator, OdeSystem, TaylorInput, Workspace};
 use alloc::boxed::Box;
@@ -33,17 +33,22 @@ pub fn build(
     overrides: &BTreeMap<String, f64>,
     solver: &SolverSpec,
 ) -> Result<Box<dyn Module>, ModuleError> {
-    let integrator = match solver {
-        SolverSpec::Default => Integrator::Dopri45(Dopri45 { rtol: DEFAULT_RTOL, atol: DEFAULT_ATOL }),
-        SolverSpec::Exact => {
-            return Err(ModuleError::invalid(
+    let integrator =
+        match solver {
+            SolverSpec::Default => Integrator::Dopri45(Dopri45 {
+                rtol: DEFAULT_RTOL,
+                atol: DEFAULT_ATOL,
+            }),
+            SolverSpec::Exact => return Err(ModuleError::invalid(
                 "solver `exact` is only available for built-in linear models; equation modules \
                  integrate with `rk4` or `dopri45` (`default` is dopri45)",
-            ))
-        }
-        other => integrator_for(other)?.ok_or_else(|| ModuleError::invalid("no integrator for this solver"))?,
-    };
-    Ok(Box::new(EquationModule::new(source, overrides, integrator)?))
+            )),
+            other => integrator_for(other)?
+                .ok_or_else(|| ModuleError::invalid("no integrator for this solver"))?,
+        };
+    Ok(Box::new(EquationModule::new(
+        source, overrides, integrator,
+    )?))
 }
 
 /// A module defined by equations.
@@ -85,7 +90,8 @@ impl OdeSystem for Driven<'_> {
         let s = self.slots;
         self.regs[Slots::TIME] = t;
         self.regs[s.state(0)..s.state(0) + s.nx].copy_from_slice(x);
-        self.u.eval_into(t - self.t0, &mut self.regs[s.input(0)..s.input(0) + s.nu]);
+        self.u
+            .eval_into(t - self.t0, &mut self.regs[s.input(0)..s.input(0) + s.nu]);
         self.tape.eval(self.regs);
         for (i, d) in dx.iter_mut().enumerate() {
             *d = self.tape.target(self.regs, i);
@@ -97,12 +103,20 @@ impl EquationModule {
     /// Compiles `source`; entries of `overrides` replace the default of the parameter or
     /// the start value of the state of that name. Source errors read
     /// `line L, column C: message`; override errors name the parameter.
-    pub fn new(source: &str, overrides: &BTreeMap<String, f64>, integrator: Integrator) -> Result<Self, ModuleError> {
+    pub fn new(
+        source: &str,
+        overrides: &BTreeMap<String, f64>,
+        integrator: Integrator,
+    ) -> Result<Self, ModuleError> {
         let compiled = compile_source(source).map_err(|e| ModuleError::invalid(e.to_string()))?;
         Self::from_compiled(compiled, overrides, integrator)
     }
 
-    fn from_compiled(c: Compiled, overrides: &BTreeMap<String, f64>, integrator: Integrator) -> Result<Self, ModuleError> {
+    fn from_compiled(
+        c: Compiled,
+        overrides: &BTreeMap<String, f64>,
+        integrator: Integrator,
+    ) -> Result<Self, ModuleError> {
         let m = &c.model;
         let mut params: Vec<f64> = m.params.iter().map(|p| p.start).collect();
         let mut starts: Vec<f64> = m.states.iter().map(|s| s.start).collect();
@@ -112,7 +126,12 @@ impl EquationModule {
             } else if let Some(i) = m.states.iter().position(|s| s.name == *name) {
                 &mut starts[i]
             } else {
-                let known: Vec<&str> = m.params.iter().chain(&m.states).map(|d| d.name.as_str()).collect();
+                let known: Vec<&str> = m
+                    .params
+                    .iter()
+                    .chain(&m.states)
+                    .map(|d| d.name.as_str())
+                    .collect();
                 return Err(ModuleError::invalid(format!(
                     "parameter `{name}`: the equations declare no parameter or state of this name (known: {})",
                     known.join(", ")
@@ -120,7 +139,9 @@ impl EquationModule {
             };
             *slot = check(name, *value, Range::Finite)?;
         }
-        let (desc, layout) = c.describe(&params, &starts).map_err(|e| ModuleError::invalid(e.to_string()))?;
+        let (desc, layout) = c
+            .describe(&params, &starts)
+            .map_err(|e| ModuleError::invalid(e.to_string()))?;
         let u0: Vec<f64> = m.inputs.iter().map(|i| i.start).collect();
         let program = c.program;
         let nx = layout.nx;
@@ -200,7 +221,12 @@ impl Module for EquationModule {
         &self.desc
     }
 
-    fn enter_initialization_mode(&mut self, _tol: Option<f64>, start_time: f64, _stop: Option<f64>) -> Result<(), ModuleError> {
+    fn enter_initialization_mode(
+        &mut self,
+        _tol: Option<f64>,
+        start_time: f64,
+        _stop: Option<f64>,
+    ) -> Result<(), ModuleError> {
         self.inst.t_start = start_time;
         self.inst.t = start_time;
         Ok(())
@@ -212,7 +238,9 @@ impl Module for EquationModule {
 
     fn set_float64(&mut self, vrs: &[ValueRef], values: &[f64]) -> Result<(), ModuleError> {
         if vrs.len() != values.len() {
-            return Err(ModuleError::invalid("value references and values differ in length"));
+            return Err(ModuleError::invalid(
+                "value references and values differ in length",
+            ));
         }
         for (vr, v) in vrs.iter().zip(values) {
             let kind = self.layout().classify(*vr)?;
@@ -231,7 +259,9 @@ impl Module for EquationModule {
 
     fn get_float64(&mut self, vrs: &[ValueRef], values: &mut [f64]) -> Result<(), ModuleError> {
         if vrs.len() != values.len() {
-            return Err(ModuleError::invalid("value references and values differ in length"));
+            return Err(ModuleError::invalid(
+                "value references and values differ in length",
+            ));
         }
         self.eval_point();
         for (vr, out) in vrs.iter().zip(values.iter_mut()) {
@@ -246,7 +276,12 @@ impl Module for EquationModule {
         Ok(())
     }
 
-    fn do_step(&mut self, t: f64, h: f64, _no_set_state_prior: bool) -> Result<StepReport, ModuleError> {
+    fn do_step(
+        &mut self,
+        t: f64,
+        h: f64,
+        _no_set_state_prior: bool,
+    ) -> Result<StepReport, ModuleError> {
         self.x_work.copy_from_slice(self.inst.x.as_slice());
         let hint = self.ws.step_hint;
         let mut sys = Driven {
@@ -256,11 +291,16 @@ impl Module for EquationModule {
             u: &self.inst.u,
             t0: t,
         };
-        let r = self.integrator.integrate(&mut sys, t, t + h, &mut self.x_work, &mut self.ws);
+        let r = self
+            .integrator
+            .integrate(&mut sys, t, t + h, &mut self.x_work, &mut self.ws);
         if let Err(e) = r {
             // The module is unchanged on failure (FMI: the master may restore or reset).
             self.ws.step_hint = hint;
-            return Err(ModuleError::numerical(format!("{}: {e}", self.desc.model_name)));
+            return Err(ModuleError::numerical(format!(
+                "{}: {e}",
+                self.desc.model_name
+            )));
         }
         self.inst.x.copy_from_slice(&self.x_work);
         self.inst.finish_step(t, h);
@@ -300,7 +340,9 @@ impl StateSnapshot for EquationModule {
     fn set_state(&mut self, state: &ModuleState) -> Result<(), ModuleError> {
         let snap = self.inst.restore(state)?;
         if snap.params.len() != self.params.len() {
-            return Err(ModuleError::invalid("the state was saved by a module of another shape"));
+            return Err(ModuleError::invalid(
+                "the state was saved by a module of another shape",
+            ));
         }
         self.params.copy_from_slice(&snap.params);
         self.ws.step_hint = snap.step_hint;
@@ -332,7 +374,9 @@ impl DirectionalDerivatives for EquationModule {
         sensitivity: &mut [f64],
     ) -> Result<(), ModuleError> {
         if seed.len() != knowns.len() || sensitivity.len() != unknowns.len() {
-            return Err(ModuleError::invalid("seed/sensitivity lengths do not match knowns/unknowns"));
+            return Err(ModuleError::invalid(
+                "seed/sensitivity lengths do not match knowns/unknowns",
+            ));
         }
         let layout = self.layout();
         let mut dx = vec![0.0; layout.nx];
@@ -341,7 +385,12 @@ impl DirectionalDerivatives for EquationModule {
             match layout.classify(*k)? {
                 VarKind::State(j) => dx[j] += s,
                 VarKind::Input(j) => du[j] += s,
-                _ => return Err(ModuleError::invalid(format!("known {} is not a state or an input", k.0))),
+                _ => {
+                    return Err(ModuleError::invalid(format!(
+                        "known {} is not a state or an input",
+                        k.0
+                    )))
+                }
             }
         }
         let (mut need_rhs, mut need_out) = (false, false);
@@ -349,7 +398,12 @@ impl DirectionalDerivatives for EquationModule {
             match layout.classify(*u)? {
                 VarKind::Derivative(_) => need_rhs = true,
                 VarKind::Output(_) => need_out = true,
-                _ => return Err(ModuleError::invalid(format!("unknown {} is not an output or der(state)", u.0))),
+                _ => {
+                    return Err(ModuleError::invalid(format!(
+                        "unknown {} is not an output or der(state)",
+                        u.0
+                    )))
+                }
             }
         }
         self.eval_point();
@@ -374,16 +428,27 @@ impl DirectionalDerivatives for EquationModule {
 impl OutputDerivatives for EquationModule {
     /// Order 1, exact: `dy/dt = ∂g/∂t + ∂g/∂x · f + ∂g/∂u · u'`, one AD pass along
     /// `(1, f, u')` with `u'` the input derivative set for the next step.
-    fn get_output_derivatives(&mut self, vrs: &[ValueRef], orders: &[u32], values: &mut [f64]) -> Result<(), ModuleError> {
+    fn get_output_derivatives(
+        &mut self,
+        vrs: &[ValueRef],
+        orders: &[u32],
+        values: &mut [f64],
+    ) -> Result<(), ModuleError> {
         if vrs.len() != orders.len() || vrs.len() != values.len() {
-            return Err(ModuleError::invalid("lengths of vrs, orders and values differ"));
+            return Err(ModuleError::invalid(
+                "lengths of vrs, orders and values differ",
+            ));
         }
         if orders.iter().any(|&k| k != 1) {
-            return Err(ModuleError::invalid("equation modules provide output derivatives of order 1 only"));
+            return Err(ModuleError::invalid(
+                "equation modules provide output derivatives of order 1 only",
+            ));
         }
         self.eval_point();
         let layout = self.layout();
-        let f: Vec<f64> = (0..layout.nx).map(|i| self.program.rhs.target(&self.regs_rhs, i)).collect();
+        let f: Vec<f64> = (0..layout.nx)
+            .map(|i| self.program.rhs.target(&self.regs_rhs, i))
+            .collect();
         let du: Vec<f64> = (0..layout.nu).map(|i| self.inst.u.get(i, 1)).collect();
         self.seed(1.0, &f, &du);
         self.program.out.tangent(&self.regs_out, &mut self.dots_out);
@@ -398,7 +463,12 @@ impl OutputDerivatives for EquationModule {
 }
 
 impl InputDerivatives for EquationModule {
-    fn set_input_derivatives(&mut self, vrs: &[ValueRef], orders: &[u32], values: &[f64]) -> Result<(), ModuleError> {
+    fn set_input_derivatives(
+        &mut self,
+        vrs: &[ValueRef],
+        orders: &[u32],
+        values: &[f64],
+    ) -> Result<(), ModuleError> {
         self.inst.set_input_derivatives(vrs, orders, values)
     }
 }

@@ -15,6 +15,7 @@
 //! Line ends inside parentheses are ignored, so long expressions may wrap. Nesting is
 //! limited to [`MAX_DEPTH`] so that no input can overflow the stack.
 
+use super::ast::{BinOp, DeclKind, Expr, ExprKind, Ident, Stmt};
 use super::error::{SourceError, Span};
 use super::lexer::{lex, Tok, Token};
 use alloc::boxed::Box;
@@ -27,84 +28,6 @@ pub const MAX_DEPTH: usize = 64;
 /// Largest depth of an expression tree (a sum of `n` terms is `n` deep); later stages
 /// walk trees recursively, so this bounds their stack use too.
 pub const MAX_TREE_DEPTH: u32 = 256;
-
-/// A name and where it is written.
-#[derive(Clone, Debug, PartialEq)]
-pub(crate) struct Ident {
-    pub name: String,
-    pub span: Span,
-}
-
-/// Binary operators.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum BinOp {
-    Add,
-    Sub,
-    Mul,
-    Div,
-    Pow,
-}
-
-/// An expression node.
-#[derive(Clone, Debug, PartialEq)]
-pub(crate) enum ExprKind {
-    Num(f64),
-    Name(String),
-    Neg(Box<Expr>),
-    Bin(BinOp, Box<Expr>, Box<Expr>),
-    Call(Ident, Vec<Expr>),
-}
-
-/// An expression and the source it covers.
-#[derive(Clone, Debug, PartialEq)]
-pub(crate) struct Expr {
-    pub kind: ExprKind,
-    pub span: Span,
-    /// Height of the tree below this node (a leaf is 1).
-    pub depth: u32,
-}
-
-/// What a declaration declares.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum DeclKind {
-    Parameter,
-    Input,
-    State,
-    Var,
-    Output,
-}
-
-impl DeclKind {
-    pub fn keyword(self) -> &'static str {
-        match self {
-            DeclKind::Parameter => "parameter",
-            DeclKind::Input => "input",
-            DeclKind::State => "state",
-            DeclKind::Var => "var",
-            DeclKind::Output => "output",
-        }
-    }
-
-    fn from_keyword(word: &str) -> Option<Self> {
-        [DeclKind::Parameter, DeclKind::Input, DeclKind::State, DeclKind::Var, DeclKind::Output]
-            .into_iter()
-            .find(|k| k.keyword() == word)
-    }
-}
-
-/// One statement.
-#[derive(Clone, Debug, PartialEq)]
-pub(crate) enum Stmt {
-    /// `kind name "unit" = value`.
-    Decl { kind: DeclKind, name: Ident, unit: Option<String>, value: Option<Expr> },
-    /// `der(state) = rhs`; `span` covers `der(state)`.
-    Der { state: Ident, rhs: Expr, span: Span },
-    /// `target = rhs` for a `var` or `output` declared without a value.
-    Assign { target: Ident, rhs: Expr },
-}
-
-/// Words with a meaning of their own, which cannot name variables.
-pub(crate) const KEYWORDS: &[&str] = &["parameter", "input", "state", "var", "output", "der", "time", "pi"];
 
 struct Parser<'a> {
     src: &'a str,
@@ -120,7 +43,13 @@ pub(crate) fn parse(src: &str) -> Result<Vec<Stmt>, SourceError> {
     #[cfg(all(test, feature = "std"))]
     tests::count_parse();
     let toks = lex(src)?;
-    let mut p = Parser { src, toks, pos: 0, parens: 0, depth: 0 };
+    let mut p = Parser {
+        src,
+        toks,
+        pos: 0,
+        parens: 0,
+        depth: 0,
+    };
     let mut out = Vec::new();
     loop {
         match p.peek().tok {
@@ -132,7 +61,10 @@ pub(crate) fn parse(src: &str) -> Result<Vec<Stmt>, SourceError> {
                 out.push(p.statement()?);
                 let t = p.peek();
                 if !matches!(t.tok, Tok::Newline | Tok::Eof) {
-                    return Err(p.error_at(t.span.start, format!("expected the end of the line, found {}", t.tok.describe())));
+                    return Err(p.error_at(
+                        t.span.start,
+                        format!("expected the end of the line, found {}", t.tok.describe()),
+                    ));
                 }
             }
         }
@@ -170,20 +102,31 @@ impl<'a> Parser<'a> {
         if core::mem::discriminant(&t.tok) == core::mem::discriminant(&want) {
             Ok(self.bump())
         } else {
-            Err(self.error_at(t.span.start, format!("expected {} {context}, found {}", want.describe(), t.tok.describe())))
+            Err(self.error_at(
+                t.span.start,
+                format!(
+                    "expected {} {context}, found {}",
+                    want.describe(),
+                    t.tok.describe()
+                ),
+            ))
         }
     }
 
     fn ident(&mut self, context: &str) -> Result<Ident, SourceError> {
         let t = self.expect(Tok::Ident, context)?;
-        Ok(Ident { name: self.text(t.span).into(), span: t.span })
+        Ok(Ident {
+            name: self.text(t.span).into(),
+            span: t.span,
+        })
     }
 
     fn unit(&mut self) -> Option<String> {
         let t = self.peek();
         (t.tok == Tok::Str).then(|| {
             self.bump();
-            self.text(Span::new(t.span.start + 1, t.span.end - 1)).into()
+            self.text(Span::new(t.span.start + 1, t.span.end - 1))
+                .into()
         })
     }
 
@@ -205,7 +148,12 @@ impl<'a> Parser<'a> {
                     unit = Some(u);
                 }
             }
-            return Ok(Stmt::Decl { kind, name, unit, value });
+            return Ok(Stmt::Decl {
+                kind,
+                name,
+                unit,
+                value,
+            });
         }
         if word == "der" && self.peek().tok == Tok::LParen {
             self.bump();
@@ -215,14 +163,28 @@ impl<'a> Parser<'a> {
             self.parens -= 1;
             self.expect(Tok::Eq, &format!("after `der({})`", state.name))?;
             let rhs = self.expr()?;
-            return Ok(Stmt::Der { state, rhs, span: first.span.to(close.span) });
+            return Ok(Stmt::Der {
+                state,
+                rhs,
+                span: first.span.to(close.span),
+            });
         }
-        let target = Ident { name: word.into(), span: first.span };
+        let target = Ident {
+            name: word.into(),
+            span: first.span,
+        };
         let t = self.peek();
         if t.tok != Tok::Eq {
-            let hint = "a statement is a declaration (`parameter`, `input`, `state`, `var`, `output`), \
+            let hint =
+                "a statement is a declaration (`parameter`, `input`, `state`, `var`, `output`), \
                         `der(x) = ...` or `name = ...`";
-            return Err(self.error_at(t.span.start, format!("expected `=` after `{word}`, found {}; {hint}", t.tok.describe())));
+            return Err(self.error_at(
+                t.span.start,
+                format!(
+                    "expected `=` after `{word}`, found {}; {hint}",
+                    t.tok.describe()
+                ),
+            ));
         }
         self.bump();
         let rhs = self.expr()?;
@@ -240,12 +202,23 @@ impl<'a> Parser<'a> {
         if below >= MAX_TREE_DEPTH {
             return Err(self.error_at(span.start, format!("expression too long: more than {MAX_TREE_DEPTH} operations deep; split it with `var`")));
         }
-        Ok(Expr { kind, span, depth: below + 1 })
+        Ok(Expr {
+            kind,
+            span,
+            depth: below + 1,
+        })
     }
 
-    fn nested<T>(&mut self, at: usize, f: impl FnOnce(&mut Self) -> Result<T, SourceError>) -> Result<T, SourceError> {
+    fn nested<T>(
+        &mut self,
+        at: usize,
+        f: impl FnOnce(&mut Self) -> Result<T, SourceError>,
+    ) -> Result<T, SourceError> {
         if self.depth >= MAX_DEPTH {
-            return Err(self.error_at(at, format!("expression nested more than {MAX_DEPTH} levels deep")));
+            return Err(self.error_at(
+                at,
+                format!("expression nested more than {MAX_DEPTH} levels deep"),
+            ));
         }
         self.depth += 1;
         let r = f(self);
@@ -308,7 +281,10 @@ impl<'a> Parser<'a> {
         self.bump();
         let exp = self.nested(t.span.start, Self::unary)?;
         let span = base.span.to(exp.span);
-        self.node(ExprKind::Bin(BinOp::Pow, Box::new(base), Box::new(exp)), span)
+        self.node(
+            ExprKind::Bin(BinOp::Pow, Box::new(base), Box::new(exp)),
+            span,
+        )
     }
 
     fn primary(&mut self) -> Result<Expr, SourceError> {
@@ -316,14 +292,20 @@ impl<'a> Parser<'a> {
         match t.tok {
             Tok::Number(v) => self.node(ExprKind::Num(v), t.span),
             Tok::Ident => {
-                let name = Ident { name: self.text(t.span).into(), span: t.span };
+                let name = Ident {
+                    name: self.text(t.span).into(),
+                    span: t.span,
+                };
                 if self.peek().tok != Tok::LParen {
                     return self.node(ExprKind::Name(name.name), t.span);
                 }
                 self.bump();
                 self.parens += 1;
                 let args = self.nested(t.span.start, Self::arguments)?;
-                let close = self.expect(Tok::RParen, &format!("to close the call of `{}`", name.name))?;
+                let close = self.expect(
+                    Tok::RParen,
+                    &format!("to close the call of `{}`", name.name),
+                )?;
                 self.parens -= 1;
                 let span = t.span.to(close.span);
                 self.node(ExprKind::Call(name, args), span)
@@ -335,7 +317,13 @@ impl<'a> Parser<'a> {
                 self.parens -= 1;
                 Ok(inner)
             }
-            other => Err(self.error_at(t.span.start, format!("expected a number, a name or `(`, found {}", other.describe()))),
+            other => Err(self.error_at(
+                t.span.start,
+                format!(
+                    "expected a number, a name or `(`, found {}",
+                    other.describe()
+                ),
+            )),
         }
     }
 
@@ -405,21 +393,40 @@ pub(crate) mod tests {
 
     #[test]
     fn precedence_and_associativity() {
-        let Stmt::Assign { rhs, .. } = one("y = -a^2^b + b*c/d - e") else { panic!("assignment") };
+        let Stmt::Assign { rhs, .. } = one("y = -a^2^b + b*c/d - e") else {
+            panic!("assignment")
+        };
         assert_eq!(shape(&rhs), "(((-(a^(2^b)))+((b*c)/d))-e)");
-        let Stmt::Der { state, rhs, .. } = one("der(v) = (-c*x\n - d*v + F)/m") else { panic!("der") };
+        let Stmt::Der { state, rhs, .. } = one("der(v) = (-c*x\n - d*v + F)/m") else {
+            panic!("der")
+        };
         assert_eq!(state.name, "v");
         assert_eq!(shape(&rhs), "(((((-c)*x)-(d*v))+F)/m)");
     }
 
     #[test]
     fn declarations_take_the_unit_before_or_after_the_value() {
-        let Stmt::Decl { kind, name, unit, value } = one("output s1 \"m\" = x") else { panic!("decl") };
-        assert_eq!((kind, name.name.as_str(), unit.as_deref()), (DeclKind::Output, "s1", Some("m")));
+        let Stmt::Decl {
+            kind,
+            name,
+            unit,
+            value,
+        } = one("output s1 \"m\" = x")
+        else {
+            panic!("decl")
+        };
+        assert_eq!(
+            (kind, name.name.as_str(), unit.as_deref()),
+            (DeclKind::Output, "s1", Some("m"))
+        );
         assert!(value.is_some());
-        let Stmt::Decl { unit, .. } = one("parameter c = 1e6 \"N/m\"") else { panic!("decl") };
+        let Stmt::Decl { unit, .. } = one("parameter c = 1e6 \"N/m\"") else {
+            panic!("decl")
+        };
         assert_eq!(unit.as_deref(), Some("N/m"));
-        let Stmt::Decl { value, .. } = one("input F \"N\"") else { panic!("decl") };
+        let Stmt::Decl { value, .. } = one("input F \"N\"") else {
+            panic!("decl")
+        };
         assert!(value.is_none());
     }
 

@@ -2,10 +2,11 @@
 //! [`Program`] and [`Structure`], plus the description a page's editor shows
 //! ([`describe_equations`]) and the catalog's example source.
 
-use super::check::{check, Decl, Model};
+use super::check::check;
 use super::compile::{compile, Program};
 use super::error::SourceError;
 use super::parser::parse;
+use super::resolved::{Decl, Model};
 use super::structure::{analyse, Structure};
 use crate::models::instance::INPUT_ORDER;
 use crate::models::layout::{describe, Layout, PortSpec, Signature};
@@ -54,14 +55,26 @@ pub(crate) fn compile_source(source: &str) -> Result<Compiled, SourceError> {
     }
     let stmts = parse(source)?;
     let model = check(source, &stmts)?;
-    let program = compile(&model)
-        .ok_or_else(|| SourceError::at(source, 0, "internal error: the checked model did not compile"))?;
+    let program = compile(&model).ok_or_else(|| {
+        SourceError::at(
+            source,
+            0,
+            "internal error: the checked model did not compile",
+        )
+    })?;
     let structure = analyse(&model);
-    Ok(Compiled { model, program, structure })
+    Ok(Compiled {
+        model,
+        program,
+        structure,
+    })
 }
 
 fn ports(decls: &[Decl], what: &str) -> Vec<PortSpec> {
-    decls.iter().map(|d| PortSpec::new(&d.name, &d.unit, d.start, what)).collect()
+    decls
+        .iter()
+        .map(|d| PortSpec::new(&d.name, &d.unit, d.start, what))
+        .collect()
 }
 
 /// Capabilities of every equation module; only `x-linearTimeInvariant` depends on the
@@ -84,7 +97,11 @@ pub(crate) fn capabilities(linear_time_invariant: bool) -> Capabilities {
 impl Compiled {
     /// Description and value-reference layout, with `params` and `starts` as the current
     /// parameter values and state start values.
-    pub fn describe(&self, params: &[f64], starts: &[f64]) -> Result<(ModuleDescription, Layout), SourceError> {
+    pub fn describe(
+        &self,
+        params: &[f64],
+        starts: &[f64],
+    ) -> Result<(ModuleDescription, Layout), SourceError> {
         let m = &self.model;
         let mut parameters = ports(&m.params, "parameter");
         for (p, v) in parameters.iter_mut().zip(params) {
@@ -104,7 +121,11 @@ impl Compiled {
             capabilities: capabilities(self.structure.linear_time_invariant),
         };
         // The checker already refused duplicate names, so this cannot fail in practice.
-        describe(&sig).map_err(|e| SourceError { line: 1, column: 1, message: format!("{e}") })
+        describe(&sig).map_err(|e| SourceError {
+            line: 1,
+            column: 1,
+            message: format!("{e}"),
+        })
     }
 }
 

@@ -8,8 +8,8 @@
 //! any use of `time`, or a constant offset (`der(v) = -g + F/m`) makes the module
 //! non-LTI, even where the terms would cancel.
 
-use super::check::{Alg, Model, RExpr, Sym};
-use super::parser::BinOp;
+use super::ast::BinOp;
+use super::resolved::{Alg, Model, RExpr, Sym};
 use crate::module::DependencyKind;
 use alloc::vec;
 use alloc::vec::Vec;
@@ -71,7 +71,10 @@ pub(crate) fn analyse(m: &Model) -> Structure {
     for d in &m.der {
         lti &= homogeneous(facts(d, nu, &var_facts, &out_facts).class);
     }
-    Structure { feedthrough, linear_time_invariant: lti }
+    Structure {
+        feedthrough,
+        linear_time_invariant: lti,
+    }
 }
 
 /// Linear without offset: `Linear`, or a constant that is exactly zero.
@@ -85,7 +88,12 @@ fn facts(e: &RExpr, nu: usize, vars: &[Option<Facts>], outs: &[Option<Facts>]) -
     Facts { class, inputs }
 }
 
-fn classify(e: &RExpr, inputs: &mut [bool], vars: &[Option<Facts>], outs: &[Option<Facts>]) -> Class {
+fn classify(
+    e: &RExpr,
+    inputs: &mut [bool],
+    vars: &[Option<Facts>],
+    outs: &[Option<Facts>],
+) -> Class {
     use Class::*;
     let mut inherit = |f: Option<&Facts>| match f {
         Some(f) => {
@@ -112,11 +120,16 @@ fn classify(e: &RExpr, inputs: &mut [bool], vars: &[Option<Facts>], outs: &[Opti
             Sym::Output(i) => inherit(outs.get(i).and_then(Option::as_ref)),
         },
         RExpr::Neg(a) => match classify(a, inputs, vars, outs) {
-            Const { value } => Const { value: value.map(|v| -v) },
+            Const { value } => Const {
+                value: value.map(|v| -v),
+            },
             c => c,
         },
         RExpr::Bin(op, a, b) => {
-            let (ca, cb) = (classify(a, inputs, vars, outs), classify(b, inputs, vars, outs));
+            let (ca, cb) = (
+                classify(a, inputs, vars, outs),
+                classify(b, inputs, vars, outs),
+            );
             binary(*op, ca, cb)
         }
         RExpr::Call(f, args) => {
@@ -131,7 +144,9 @@ fn classify(e: &RExpr, inputs: &mut [bool], vars: &[Option<Facts>], outs: &[Opti
                 }
             }
             match (all_const, value) {
-                (true, Some(_)) => Const { value: Some(f.eval(vals[0], vals[1])) },
+                (true, Some(_)) => Const {
+                    value: Some(f.eval(vals[0], vals[1])),
+                },
                 (true, None) => Const { value: None },
                 _ => Nonlinear,
             }
@@ -141,7 +156,9 @@ fn classify(e: &RExpr, inputs: &mut [bool], vars: &[Option<Facts>], outs: &[Opti
 
 fn binary(op: BinOp, a: Class, b: Class) -> Class {
     use Class::*;
-    let konst = |f: fn(f64, f64) -> f64, x: Option<f64>, y: Option<f64>| Const { value: x.zip(y).map(|(x, y)| f(x, y)) };
+    let konst = |f: fn(f64, f64) -> f64, x: Option<f64>, y: Option<f64>| Const {
+        value: x.zip(y).map(|(x, y)| f(x, y)),
+    };
     match (op, a, b) {
         (_, Nonlinear, _) | (_, _, Nonlinear) => Nonlinear,
         (BinOp::Add, Const { value: x }, Const { value: y }) => konst(|x, y| x + y, x, y),
@@ -153,7 +170,8 @@ fn binary(op: BinOp, a: Class, b: Class) -> Class {
         }
         (BinOp::Add | BinOp::Sub, Linear, Linear) => Linear,
         // Adding an exact zero keeps a linear term linear.
-        (BinOp::Add | BinOp::Sub, Linear, Const { value: Some(z) }) | (BinOp::Add | BinOp::Sub, Const { value: Some(z) }, Linear)
+        (BinOp::Add | BinOp::Sub, Linear, Const { value: Some(z) })
+        | (BinOp::Add | BinOp::Sub, Const { value: Some(z) }, Linear)
             if z == 0.0 =>
         {
             Linear

@@ -5,8 +5,12 @@
 use super::super::{EquationModule, EXAMPLE_SOURCE};
 use super::{module, vr, MASS2_SOURCE, VAN_DER_POL};
 use crate::analysis::LinearBlock;
-use crate::models::two_mass_oscillator::{mass1_matrices, mass1_ode, mass2_matrices, Mass1Params, Mass2Params};
-use crate::module::{DependencyKind, InstantiateOptions, Module, OutputDerivatives, Subsystem, ValueRef};
+use crate::models::two_mass_oscillator::{
+    mass1_matrices, mass1_ode, mass2_matrices, Mass1Params, Mass2Params,
+};
+use crate::module::{
+    DependencyKind, InstantiateOptions, Module, OutputDerivatives, Subsystem, ValueRef,
+};
 use crate::solvers::{Integrator, Rk4};
 use alloc::boxed::Box;
 use alloc::vec;
@@ -15,7 +19,8 @@ use nalgebra::DMatrix;
 
 fn block(m: Box<dyn Module>) -> LinearBlock {
     let mut sub = Subsystem::instantiate(m, InstantiateOptions::default()).expect("instantiates");
-    sub.enter_initialization_mode(None, 0.0, None).expect("init");
+    sub.enter_initialization_mode(None, 0.0, None)
+        .expect("init");
     sub.exit_initialization_mode().expect("exit init");
     LinearBlock::from_subsystem(&mut sub).expect("Jacobians")
 }
@@ -23,7 +28,10 @@ fn block(m: Box<dyn Module>) -> LinearBlock {
 /// Largest `|a − b| / max(1, |b|)`.
 fn rel_diff(a: &DMatrix<f64>, b: &DMatrix<f64>) -> f64 {
     assert_eq!(a.shape(), b.shape());
-    a.iter().zip(b.iter()).map(|(x, y)| libm::fabs(x - y) / libm::fabs(*y).max(1.0)).fold(0.0, f64::max)
+    a.iter()
+        .zip(b.iter())
+        .map(|(x, y)| libm::fabs(x - y) / libm::fabs(*y).max(1.0))
+        .fold(0.0, f64::max)
 }
 
 #[test]
@@ -39,9 +47,23 @@ fn linear_two_mass_jacobians_equal_the_analytic_matrices() {
         assert!(rel_diff(got, want) <= 1e-12, "mass 2: {got} vs {want}");
     }
     // The built-in ODE module differentiates numerically; AD agrees to 1e-6.
-    let fd = block(Box::new(mass1_ode(&Mass1Params::default(), Integrator::Rk4(Rk4 { max_step: 1e-5 })).expect("ode")));
-    for (got, want) in [(&b1.a, &fd.a), (&b1.b, &fd.b), (&b1.c, &fd.c), (&b1.d, &fd.d)] {
-        assert!(rel_diff(got, want) <= 1e-6, "AD {got} vs finite differences {want}");
+    let fd = block(Box::new(
+        mass1_ode(
+            &Mass1Params::default(),
+            Integrator::Rk4(Rk4 { max_step: 1e-5 }),
+        )
+        .expect("ode"),
+    ));
+    for (got, want) in [
+        (&b1.a, &fd.a),
+        (&b1.b, &fd.b),
+        (&b1.c, &fd.c),
+        (&b1.d, &fd.d),
+    ] {
+        assert!(
+            rel_diff(got, want) <= 1e-6,
+            "AD {got} vs finite differences {want}"
+        );
     }
 }
 
@@ -49,10 +71,18 @@ fn linear_two_mass_jacobians_equal_the_analytic_matrices() {
 /// perturbing states and inputs through `set_float64` (Initialization Mode semantics).
 fn finite_difference_jacobian(m: &mut EquationModule) -> DMatrix<f64> {
     let desc = m.description().clone();
-    let knowns: Vec<ValueRef> =
-        desc.states().iter().map(|s| s.0.value_ref).chain(desc.inputs().iter().map(|v| v.value_ref)).collect();
-    let unknowns: Vec<ValueRef> =
-        desc.states().iter().map(|s| s.1.value_ref).chain(desc.outputs().iter().map(|v| v.value_ref)).collect();
+    let knowns: Vec<ValueRef> = desc
+        .states()
+        .iter()
+        .map(|s| s.0.value_ref)
+        .chain(desc.inputs().iter().map(|v| v.value_ref))
+        .collect();
+    let unknowns: Vec<ValueRef> = desc
+        .states()
+        .iter()
+        .map(|s| s.1.value_ref)
+        .chain(desc.outputs().iter().map(|v| v.value_ref))
+        .collect();
     let mut base = vec![0.0; knowns.len()];
     m.get_float64(&knowns, &mut base).expect("get");
     let mut jac = DMatrix::zeros(unknowns.len(), knowns.len());
@@ -96,7 +126,8 @@ fn first_output_derivative_is_exact() {
     let (mu, x, y, f) = (1.5, 2.0, -0.5, 0.3);
     let mut de = [0.0];
     let e = vr(&m, "e");
-    m.get_output_derivatives(&[e], &[1], &mut de).expect("order 1");
+    m.get_output_derivatives(&[e], &[1], &mut de)
+        .expect("order 1");
     let exact = x * y + y * (mu * (1.0 - x * x) * y - x + f);
     assert!(libm::fabs(de[0] - exact) < 1e-14, "{} vs {exact}", de[0]);
     assert!(m.get_output_derivatives(&[e], &[2], &mut de).is_err());
@@ -105,13 +136,24 @@ fn first_output_derivative_is_exact() {
     let v1 = vr(&m2, "v1");
     let s1 = vr(&m2, "s1");
     m2.set_float64(&[v1], &[0.5]).expect("set");
-    crate::module::InputDerivatives::set_input_derivatives(&mut m2, &[s1, v1], &[1, 1], &[0.5, 3.0]).expect("u'");
+    crate::module::InputDerivatives::set_input_derivatives(
+        &mut m2,
+        &[s1, v1],
+        &[1, 1],
+        &[0.5, 3.0],
+    )
+    .expect("u'");
     let mut dfk = [0.0];
-    m2.get_output_derivatives(&[vr(&m2, "Fk")], &[1], &mut dfk).expect("order 1");
+    m2.get_output_derivatives(&[vr(&m2, "Fk")], &[1], &mut dfk)
+        .expect("order 1");
     // x = v = 0: dFk/dt = ck (0 − s1') + dk (der(v) − v1'), der(v) = −Fk/m2, Fk = −dk·v1.
     let fk = -5e2 * 0.5;
     let exact = 2e5 * (0.0 - 0.5) + 5e2 * (-fk / 10.0 - 3.0);
-    assert!(libm::fabs(dfk[0] - exact) <= 1e-12 * libm::fabs(exact), "{} vs {exact}", dfk[0]);
+    assert!(
+        libm::fabs(dfk[0] - exact) <= 1e-12 * libm::fabs(exact),
+        "{} vs {exact}",
+        dfk[0]
+    );
 }
 
 #[test]
@@ -125,19 +167,37 @@ fn feedthrough_and_linearity_come_from_the_expressions() {
     assert!(d.capabilities.x_linear_time_invariant);
     let fk = vr(&m2, "Fk");
     assert!(d.has_feedthrough(fk, vr(&m2, "s1")) && d.has_feedthrough(fk, vr(&m2, "v1")));
-    let dep = d.output_dependencies.iter().find(|o| o.output == fk).expect("Fk");
-    assert!(dep.inputs.iter().all(|(_, k)| *k == DependencyKind::Constant));
+    let dep = d
+        .output_dependencies
+        .iter()
+        .find(|o| o.output == fk)
+        .expect("Fk");
+    assert!(dep
+        .inputs
+        .iter()
+        .all(|(_, k)| *k == DependencyKind::Constant));
     let v = module(VAN_DER_POL);
     let d = v.description();
     assert!(!d.capabilities.x_linear_time_invariant);
     assert!(!d.has_feedthrough(vr(&v, "e"), vr(&v, "F")));
-    let dep = d.output_dependencies.iter().find(|o| o.output == vr(&v, "p")).expect("p");
+    let dep = d
+        .output_dependencies
+        .iter()
+        .find(|o| o.output == vr(&v, "p"))
+        .expect("p");
     assert_eq!(dep.inputs, vec![(vr(&v, "F"), DependencyKind::Dependent)]);
     // An offset or a product of states is not LTI; a zero offset and scaling are.
-    let lti = |src: &str| module(src).description().capabilities.x_linear_time_invariant;
+    let lti = |src: &str| {
+        module(src)
+            .description()
+            .capabilities
+            .x_linear_time_invariant
+    };
     assert!(!lti("input u\nstate x\nder(x) = -x + 1\noutput y = x\n"));
     assert!(!lti("input u\nstate x\nder(x) = -x*x\noutput y = x\n"));
     assert!(!lti("state x\nder(x) = -x\noutput y = x*time\n"));
-    assert!(lti("parameter k = 3\ninput u\nstate x\nder(x) = -k*x/2 + 0 + u\noutput y = (x - u)*k\n"));
+    assert!(lti(
+        "parameter k = 3\ninput u\nstate x\nder(x) = -k*x/2 + 0 + u\noutput y = (x - u)*k\n"
+    ));
     assert!(lti("state x\nder(x) = 0\noutput y = x\n"));
 }

@@ -54,5 +54,8 @@ pub(crate) fn module(source: &str) -> EquationModule {
 }
 
 pub(crate) fn vr(m: &dyn Module, name: &str) -> ValueRef {
-    m.description().variable(name).map(|v| v.value_ref).unwrap_or_else(|| panic!("no variable {name}"))
+    m.description()
+        .variable(name)
+        .map(|v| v.value_ref)
+        .unwrap_or_else(|| panic!("no variable {name}"))
 }

@@ -31,11 +31,17 @@ fn exercise(src: &str) {
     match describe_equations(src) {
         Err(e) => {
             let lines = src.matches('\n').count() as u32 + 1;
-            assert!(e.line >= 1 && e.line <= lines && e.column >= 1, "{e} for {src:?}");
+            assert!(
+                e.line >= 1 && e.line <= lines && e.column >= 1,
+                "{e} for {src:?}"
+            );
             assert!(!e.message.is_empty());
         }
         Ok(desc) => {
-            let integrator = Integrator::Dopri45(Dopri45 { rtol: 1e-6, atol: 1e-9 });
+            let integrator = Integrator::Dopri45(Dopri45 {
+                rtol: 1e-6,
+                atol: 1e-9,
+            });
             let Ok(mut m) = EquationModule::new(src, &BTreeMap::new(), integrator) else {
                 panic!("describe succeeded but build failed for {src:?}");
             };
@@ -53,9 +59,42 @@ fn exercise(src: &str) {
 }
 
 const TOKENS: &[&str] = &[
-    "parameter ", "input ", "state ", "var ", "output ", "der", "(", ")", "=", "+", "-", "*", "/", "^", ",", " x",
-    " y", " v", " F", " 1", " 2.5e3", " .5", "\n", "\"m\"", " sin", " atan2", " time", " pi", ";", " ", "//c\n",
-    "1e", "\"", "max", "é", "\t",
+    "parameter ",
+    "input ",
+    "state ",
+    "var ",
+    "output ",
+    "der",
+    "(",
+    ")",
+    "=",
+    "+",
+    "-",
+    "*",
+    "/",
+    "^",
+    ",",
+    " x",
+    " y",
+    " v",
+    " F",
+    " 1",
+    " 2.5e3",
+    " .5",
+    "\n",
+    "\"m\"",
+    " sin",
+    " atan2",
+    " time",
+    " pi",
+    ";",
+    " ",
+    "//c\n",
+    "1e",
+    "\"",
+    "max",
+    "é",
+    "\t",
 ];
 
 #[test]
@@ -117,13 +156,18 @@ fn evaluation_reuses_the_compiled_tapes_without_parsing_again() {
     let mut t = 0.0;
     for _ in 0..200 {
         m.get_float64(&[p, e], &mut out).expect("get");
-        m.directional_derivative(&[p], &[x], &[1.0], &mut out[..1]).expect("AD");
+        m.directional_derivative(&[p], &[x], &[1.0], &mut out[..1])
+            .expect("AD");
         m.do_step(t, 1e-3, true).expect("step");
         t += 1e-3;
     }
     m.set_float64(&[mu], &[2.0]).expect("parameter");
     m.reset().expect("reset");
-    assert_eq!(parses_on_this_thread(), before + 1, "no parse after construction");
+    assert_eq!(
+        parses_on_this_thread(),
+        before + 1,
+        "no parse after construction"
+    );
     // The compiled form is the same value throughout.
     assert_eq!(m.program(), &tapes);
 }

@@ -32,7 +32,10 @@ fn max_rel_diff(a: &SimulationResult, b: &SimulationResult, reference: bool) -> 
     for (sa, sb) in a.signals.iter().zip(&b.signals) {
         assert_eq!(sa.name, sb.name);
         let (xa, xb) = if reference {
-            (sa.reference.clone().expect("reference"), sb.reference.clone().expect("reference"))
+            (
+                sa.reference.clone().expect("reference"),
+                sb.reference.clone().expect("reference"),
+            )
         } else {
             (sa.cosim.clone(), sb.cosim.clone())
         };
@@ -58,7 +61,10 @@ fn equation_modules_reproduce_the_builtin_two_mass_oscillator_with_rk4() {
     let (exact, _) = run(&preset("two-mass-oscillator").expect("preset"));
     let r = max_rel_diff(&a, &exact, true);
     assert!(r <= 1e-12, "reference differs by {r:e}");
-    assert!(nrmse_b.is_none(), "the built-in RK4 modules do not declare linearity");
+    assert!(
+        nrmse_b.is_none(),
+        "the built-in RK4 modules do not declare linearity"
+    );
     let na = nrmse_a.expect("reference");
     assert!(na < 0.01, "global NRMSE {na} above seed 000's limit");
 }
@@ -69,7 +75,10 @@ fn equation_modules_with_tight_dopri45_agree_with_the_exact_builtins_and_the_ref
     builtin.master.start_up = crate::scenario::StartUp::RampUp;
     let mut eq = as_equations(&builtin);
     for m in &mut eq.modules {
-        m.solver = SolverSpec::Dopri45 { rtol: 1e-12, atol: 1e-15 };
+        m.solver = SolverSpec::Dopri45 {
+            rtol: 1e-12,
+            atol: 1e-15,
+        };
     }
     let (a, _) = run(&eq);
     let (b, _) = run(&builtin);
