@@ -99,6 +99,7 @@ fn load(path: &Path) -> Result<scenario::ValidatedScenario, String> {
     } else {
         std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?
     };
-    let s = scenario::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut s = scenario::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    crate::fmus::embed(&mut s, path).map_err(|e| format!("{}: {e}", path.display()))?;
     s.validate().map_err(|e| format!("{}: {e}", path.display()))
 }

@@ -6,6 +6,7 @@
 mod analysis;
 mod args;
 mod commands;
+mod fmus;
 mod link;
 
 use std::process::ExitCode;

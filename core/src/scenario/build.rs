@@ -15,5 +15,9 @@ pub fn build_module(spec: &ModuleSpec) -> Result<Box<dyn Module>, ModuleError> {
         })?;
         return models::equations::build(source, &spec.parameters, &spec.solver);
     }
+    #[cfg(feature = "binary-modules")]
+    if spec.model == super::binary::BINARY_MODEL {
+        return super::binary::build(spec);
+    }
     models::instantiate(&spec.model, &spec.parameters, &spec.solver)
 }

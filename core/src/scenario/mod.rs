@@ -1,6 +1,7 @@
 //! The scenario format (JSON), its validation, presets and the high-level [`Simulation`]
 //! that the CLI and the page's worker drive.
 
+mod binary;
 mod build;
 mod link;
 mod parse;
@@ -9,6 +10,9 @@ mod schema;
 mod simulation;
 mod validate;
 
+#[cfg(feature = "binary-modules")]
+pub use binary::{data_url, fmu_bytes};
+pub use binary::{is_embedded, BINARY_MODEL};
 pub use build::build_module;
 pub use link::{
     decode_link, decode_link_json, encode_link, LINK_VERSION, MAX_LINK_CHARS, MAX_LINK_JSON_BYTES,

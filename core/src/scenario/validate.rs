@@ -122,6 +122,11 @@ impl Scenario {
                     format!("`{}` is used by another module", spec.name),
                 ));
             }
+            #[cfg(feature = "binary-modules")]
+            if spec.model == super::binary::BINARY_MODEL {
+                out.push((spec.name.clone(), super::binary::describe(spec, &path)?));
+                continue;
+            }
             let Some(info) = models::catalog().into_iter().find(|m| m.id == spec.model) else {
                 let known: Vec<&str> = models::catalog().iter().map(|m| m.id).collect();
                 return Err(ScenarioError::at(

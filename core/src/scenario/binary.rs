@@ -1,0 +1,133 @@
+//! Binary modules in a scenario: model `"Binary"`, whose `source` is where the `.fmu`
+//! comes from. Before validation the front end replaces a path or URL by the archive
+//! itself, as a `data:` URL (RFC 2397, base64): the CLI reads the file relative to the
+//! scenario, the page fetches it after the person confirms. Core never does I/O, so a
+//! validated scenario always carries the bytes it runs.
+//!
+//! ```json
+//! { "name": "mass1", "model": "Binary", "source": "fmus/rust_oscillator.fmu",
+//!   "parameters": { "c1": 1e6 } }
+//! ```
+
+use super::schema::Scenario;
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+/// The `model` of a binary module.
+pub const BINARY_MODEL: &str = "Binary";
+
+/// True if `source` already carries the archive (a `data:` URL).
+pub fn is_embedded(source: &str) -> bool {
+    source.starts_with("data:")
+}
+
+/// The archive as a `data:` URL for `source`.
+#[cfg(feature = "binary-modules")]
+pub fn data_url(bytes: &[u8]) -> String {
+    use base64::Engine as _;
+    format!("data:application/zip;base64,{}", base64::engine::general_purpose::STANDARD.encode(bytes))
+}
+
+/// The archive bytes of an embedded `source`; for a path or URL, a message saying that the
+/// front end must load it first.
+#[cfg(feature = "binary-modules")]
+pub fn fmu_bytes(source: &str) -> Result<Vec<u8>, String> {
+    let Some(rest) = source.strip_prefix("data:") else {
+        return Err(format!(
+            "`{source}` has not been loaded: the CLI reads it relative to the scenario file, the page \
+             fetches it after you confirm (or embed the .fmu as a data: URL)"
+        ));
+    };
+    let Some((meta, data)) = rest.split_once(',') else {
+        return Err("a data: URL needs a comma before the data".into());
+    };
+    if !meta.ends_with(";base64") {
+        return Err("the .fmu data: URL must be base64 (data:application/zip;base64,...)".into());
+    }
+    use base64::Engine as _;
+    base64::engine::general_purpose::STANDARD
+        .decode(data.trim())
+        .map_err(|e| format!("the .fmu data: URL is not valid base64: {e}"))
+}
+
+impl Scenario {
+    /// The distinct sources of binary modules that still name a file or URL, in module
+    /// order: what a front end must load and hand to [`Scenario::embed_fmu`].
+    pub fn binary_urls(&self) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for m in self.modules.iter().filter(|m| m.model == BINARY_MODEL) {
+            if let Some(src) = m.source.as_deref().filter(|s| !is_embedded(s)) {
+                if !out.iter().any(|u| u == src) {
+                    out.push(src.into());
+                }
+            }
+        }
+        out
+    }
+
+    /// Replaces every binary-module source equal to `url` by the archive `bytes`.
+    #[cfg(feature = "binary-modules")]
+    pub fn embed_fmu(&mut self, url: &str, bytes: &[u8]) {
+        let embedded = data_url(bytes);
+        for m in self.modules.iter_mut().filter(|m| m.model == BINARY_MODEL) {
+            if m.source.as_deref() == Some(url) {
+                m.source = Some(embedded.clone());
+            }
+        }
+    }
+}
+
+#[cfg(feature = "binary-modules")]
+mod load {
+    use super::super::schema::ModuleSpec;
+    use crate::error::ScenarioError;
+    use crate::fmu::{BinaryModule, FmuError, RuntimeLimits};
+    use crate::module::{Module, ModuleError};
+    use alloc::boxed::Box;
+    use alloc::format;
+    use alloc::string::ToString;
+
+    fn load(spec: &ModuleSpec) -> Result<BinaryModule, (&'static str, String)> {
+        let source = spec.source.as_deref().ok_or((
+            "source",
+            alloc::string::String::from("a Binary module needs `source`: the .fmu path or URL (or a data: URL)"),
+        ))?;
+        let bytes = super::fmu_bytes(source).map_err(|m| ("source", m))?;
+        BinaryModule::from_fmu(&bytes, &spec.parameters, RuntimeLimits::default()).map_err(|e| match e {
+            FmuError::Parameter(_) => ("parameters", e.to_string()),
+            _ => ("source", e.to_string()),
+        })
+    }
+
+    use alloc::string::String;
+
+    /// The module of a `Binary` spec (for [`super::super::build_module`]).
+    pub fn build(spec: &ModuleSpec) -> Result<Box<dyn Module>, ModuleError> {
+        match load(spec) {
+            Ok(m) => Ok(Box::new(m)),
+            Err((_, msg)) => Err(ModuleError::invalid(msg)),
+        }
+    }
+
+    /// The description of a `Binary` spec, with errors at `modules[i].source` or
+    /// `modules[i].parameters.<name>`.
+    pub fn describe(spec: &ModuleSpec, path: &str) -> Result<crate::module::ModuleDescription, ScenarioError> {
+        match load(spec) {
+            Ok(m) => Ok(m.description().clone()),
+            Err(("parameters", msg)) => {
+                let field = spec
+                    .parameters
+                    .keys()
+                    .find(|k| msg.contains(&format!("`{k}`")))
+                    .map(|k| format!("{path}.parameters.{k}"))
+                    .unwrap_or_else(|| format!("{path}.parameters"));
+                Err(ScenarioError::at(field, msg))
+            }
+            Err((_, msg)) => Err(ScenarioError::at(format!("{path}.source"), msg)),
+        }
+    }
+}
+
+#[cfg(feature = "binary-modules")]
+pub use load::{build, describe};
