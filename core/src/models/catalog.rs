@@ -73,6 +73,13 @@ pub fn catalog() -> Vec<ModelInfo> {
             solvers: linear_solvers(),
         },
         ModelInfo {
+            id: super::nonlinear_two_mass::MASS2_NONLINEAR_ID,
+            summary: "Two-mass oscillator, subsystem II with a nonlinear coupling damper (seed 000, eqn 43): \
+                      damping clamp(dk*|v2 - v1|^(nd-1), dkmin, dkmax); nd = 1 is the linear Mass2.",
+            parameters: super::nonlinear_two_mass::variables(),
+            solvers: super::nonlinear_two_mass::solvers(),
+        },
+        ModelInfo {
             id: EQUATIONS_ID,
             summary: "Equation module: parameters, inputs, states, der() equations and outputs written as \
                       text (scenario field `source`); exact Jacobians by automatic differentiation.",
@@ -131,6 +138,7 @@ pub fn instantiate(id: &str, params: &BTreeMap<String, f64>, solver: &SolverSpec
                 Some(i) => Box::new(mass2_ode(&p, i)?),
             })
         }
+        super::nonlinear_two_mass::MASS2_NONLINEAR_ID => super::nonlinear_two_mass::instantiate(params, solver),
         // Without a scenario `source`, the catalog entry is the example (mass 1).
         EQUATIONS_ID => equations::build(EXAMPLE_SOURCE, params, solver),
         _ => {

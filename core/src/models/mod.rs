@@ -2,7 +2,8 @@
 //!
 //! - [`LinearStateSpace`]: `x' = A x + B u, y = C x + D u`, solved exactly per step.
 //! - [`OdeModule`]: any [`OdeModel`] integrated by RK4 or Dopri45.
-//! - [`two_mass_oscillator`]: the test model of seed 000 in both forms.
+//! - [`two_mass_oscillator`]: the test model of seed 000 in both forms;
+//!   [`nonlinear_two_mass`]: its subsystem II with the nonlinear damper of seed 000, Sect. 5.
 //! - [`reference_fmus`]: the FMI Reference FMUs (BouncingBall, Dahlquist, ...) with their
 //!   own fixed-step forward-Euler co-simulation wrapper.
 //! - [`catalog`] and [`instantiate`]: what a scenario's `modules[].model` may name.
@@ -12,6 +13,7 @@ pub mod equations;
 mod instance;
 mod layout;
 mod linear_state_space;
+pub mod nonlinear_two_mass;
 mod ode_module;
 mod parameters;
 pub mod reference_fmus;
