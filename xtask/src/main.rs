@@ -10,6 +10,7 @@
 //!
 //! Std only, on purpose: this crate must build before anything else is installed.
 mod bench;
+mod fmus;
 mod serve;
 mod setup;
 mod shell;

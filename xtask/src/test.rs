@@ -88,22 +88,17 @@ pub fn test(opts: TestOptions) -> Result<()> {
         run(&mut c).map(|_| None)
     });
     stage("no_std native", &mut || {
-        run(shell::cargo().current_dir(repo_root()).args([
-            "build",
-            "-p",
-            "cosim-core",
-            "--no-default-features",
-        ]))
-        .map(|_| None)
+        let mut c = shell::cargo();
+        c.current_dir(repo_root())
+            .args(["build", "-p", "cosim-core"])
+            .args(no_std_args());
+        run(&mut c).map(|_| None)
     });
     stage("no_std wasm32", &mut || {
         let tc = need_tc()?;
-        run(wasm::cargo_wasm(tc, "check", wasm::NO_STD).args([
-            "-p",
-            "cosim-core",
-            "--no-default-features",
-        ]))
-        .map(|_| None)
+        let mut c = wasm::cargo_wasm(tc, "check", wasm::NO_STD);
+        c.args(["-p", "cosim-core"]).args(no_std_args());
+        run(&mut c).map(|_| None)
     });
     let mut built = false;
     stage("wasm package", &mut || {
@@ -120,6 +115,32 @@ pub fn test(opts: TestOptions) -> Result<()> {
     });
 
     print_summary(&stages, started.elapsed())
+}
+
+/// `--no-default-features` plus every cosim-core feature except `std`: each of them must
+/// build without std, so the check covers optional code too (read from core/Cargo.toml).
+fn no_std_args() -> Vec<String> {
+    let manifest = fs::read_to_string(repo_root().join("core/Cargo.toml")).unwrap_or_default();
+    let mut in_features = false;
+    let mut features = Vec::new();
+    for line in manifest.lines().map(str::trim) {
+        if line.starts_with('[') {
+            in_features = line == "[features]";
+        } else if in_features && !line.starts_with('#') {
+            if let Some((name, _)) = line.split_once('=') {
+                let name = name.trim();
+                if !name.is_empty() && name != "default" && name != "std" {
+                    features.push(name.to_string());
+                }
+            }
+        }
+    }
+    let mut args = vec!["--no-default-features".to_string()];
+    if !features.is_empty() {
+        args.push("--features".into());
+        args.push(features.join(","));
+    }
+    args
 }
 
 /// wasm-bindgen tests in `wasm/tests/`, run by wasm-bindgen-test-runner in headless Chromium.
@@ -231,5 +252,17 @@ fn print_summary(stages: &[Stage], total: Duration) -> Result<()> {
         Ok(())
     } else {
         Err(format!("{failed} stage(s) failed"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn no_std_checks_cover_every_feature_but_std() {
+        let args = super::no_std_args();
+        assert_eq!(args[0], "--no-default-features");
+        if let Some(list) = args.get(2) {
+            assert!(list.split(',').all(|f| f != "std" && f != "default"), "{list}");
+        }
     }
 }

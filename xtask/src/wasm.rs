@@ -85,6 +85,7 @@ pub fn build(tc: &Toolchain) -> Result<WasmSize> {
         .arg(&pkg)
         .arg(&wasm))?;
     vendor()?;
+    crate::fmus::build(tc)?;
     let size = wasm_size(&pkg.join("cosim_wasm_bg.wasm"))?;
     println!(
         "wasm: www/pkg/cosim_wasm_bg.wasm {} bytes ({:.1} KiB), gzipped {} bytes ({:.1} KiB)",
