@@ -5,6 +5,7 @@
 //! (presets, validation, model catalog), [`link`] encodes and decodes shared links,
 //! [`error`] turns core errors and panics into JS errors. Every export returns a `Result` or a plain value; none panics on user input.
 
+pub mod analysis;
 pub mod error;
 pub mod link;
 pub mod models;

@@ -11,6 +11,7 @@ import { initFileOpen } from './files.js';
 import { binarySources, confirmExternal, embedBinarySources, externalUrls } from './external.js';
 import { downloadBlob } from './plots/export.js';
 import { fillPicker, presetMatching } from './picker.js';
+import { AnalysisPanel } from './analysis/panel.js';
 
 const $ = (id) => document.getElementById(id);
 const ui = {
@@ -52,6 +53,15 @@ const plots = new TimeResponsePlots($('plots'));
 const editor = new ScenarioEditor({
   masterRoot: $('master-fields'), modulesRoot: $('module-fields'), connectionList: $('connection-list'),
   plotRoot: $('plot-checkboxes'), onChange: (opts) => onEdit(opts),
+});
+// The analysis section reads the scenario and writes back only its `analysis` field.
+const analysis = new AnalysisPanel({
+  getScenario: () => state.scenario,
+  onChange: (spec) => {
+    if (!state.scenario) return;
+    if (spec) state.scenario.analysis = spec; else delete state.scenario.analysis;
+    if (!state.jsonDirty) writeJson();
+  },
 });
 
 // ----- messages ---------------------------------------------------------------------------
@@ -98,6 +108,7 @@ function setScenario(scenario, { keepJsonText = false, edited = true } = {}) {
   ui.edited.hidden = !edited;
   showTryNext();
   if (!keepJsonText) writeJson();
+  analysis.setScenario(scenario);
 }
 
 /** "Try this next" of the preset the scenario came from (presets only; links carry none). */

@@ -11,7 +11,7 @@ const CANCEL_GRACE_MS = 750;
  * The core compiled once per page load. `undefined` (not rejected) when streaming
  * compilation is unavailable or fails: each worker then loads the binary itself.
  */
-const compiledCore = (async () => {
+export const compiledCore = (async () => {
   try {
     const url = new URL('../pkg/cosim_wasm_bg.wasm', import.meta.url);
     return await WebAssembly.compileStreaming(fetch(url));

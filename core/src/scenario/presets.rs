@@ -11,7 +11,10 @@ use alloc::string::String;
 use alloc::vec;
 use alloc::vec::Vec;
 
+mod binary_modules;
 mod equation_module;
+mod reference_fmus;
+mod seed000_analysis;
 
 /// A named built-in scenario.
 #[derive(Clone, Debug)]
@@ -60,6 +63,11 @@ pub fn presets() -> Vec<Preset> {
         },
         equation_module::equation_mass1(),
     ]
+    .into_iter()
+    .chain(seed000_analysis::analysis_presets())
+    .chain(reference_fmus::reference_presets())
+    .chain(binary_modules::binary_presets())
+    .collect()
 }
 
 /// The preset with this id.
