@@ -134,6 +134,12 @@ impl Simulation {
         self.run.steps_done()
     }
 
+    /// `(time in s, module name)` if a module ended the run before the stop time (FMI
+    /// `terminateSimulation`); the run then finished cleanly, not with an error.
+    pub fn terminated_early(&self) -> Option<(f64, &str)> {
+        self.run.terminated_early()
+    }
+
     /// Macro-steps of the whole run.
     pub fn total_steps(&self) -> u32 {
         self.total_steps
@@ -190,8 +196,12 @@ impl Simulation {
 
 /// A one-line summary of a finished run (CLI and logs).
 pub fn summary(sim: &Simulation) -> String {
-    match sim.global_nrmse() {
+    let mut line = match sim.global_nrmse() {
         Some(e) => format!("{} macro-steps, global NRMSE {e:.3e}", sim.steps_done()),
         None => format!("{} macro-steps, no reference", sim.steps_done()),
+    };
+    if let Some((t, module)) = sim.terminated_early() {
+        line.push_str(&format!("; module `{module}` ended the run at t = {t} s"));
     }
+    line
 }
