@@ -11,8 +11,10 @@ use alloc::string::String;
 use alloc::vec;
 use alloc::vec::Vec;
 
+mod binary_modules;
 mod equation_module;
 mod reference_fmus;
+mod seed000_analysis;
 
 /// A named built-in scenario.
 #[derive(Clone, Debug)]
@@ -62,7 +64,9 @@ pub fn presets() -> Vec<Preset> {
         equation_module::equation_mass1(),
     ]
     .into_iter()
+    .chain(seed000_analysis::analysis_presets())
     .chain(reference_fmus::reference_presets())
+    .chain(binary_modules::binary_presets())
     .collect()
 }
 
