@@ -3,7 +3,7 @@
 
 use super::super::{describe_equations, SourceError, EXAMPLE_SOURCE};
 use crate::scenario::{preset, Scenario};
-use alloc::string::{String, ToString};
+use alloc::string::String;
 
 fn err(src: &str) -> SourceError {
     match describe_equations(src) {
@@ -239,5 +239,5 @@ fn a_scenario_reports_source_errors_at_the_source_field() {
     s.modules[1].source = None;
     s.modules[0].solver = crate::scenario::SolverSpec::Exact;
     let e = s.validate().expect_err("exact is refused");
-    assert_eq!(e.path, "modules[0].solver", "{}", e.to_string());
+    assert_eq!(e.path, "modules[0].solver", "{e}");
 }
