@@ -27,14 +27,16 @@ export function binarySources(scenario) {
 
 /**
  * Every address a scenario would fetch: binary module sources, values under url/href/src
- * keys, and any string that is an http(s) URL.
+ * keys, and any string that is a whole http(s) URL.
  */
 export function externalUrls(scenario) {
   const found = new Set(binarySources(scenario).map((b) => b.address));
   const walk = (v, key) => {
     if (typeof v === 'string') {
       const t = v.trim();
-      if ((key && URL_KEYS.has(key) && t) || /^(https?:)?\/\//i.test(t)) found.add(t);
+      // A URL has no white space; equation sources (which may start with a `//` comment)
+      // and other prose never match.
+      if ((key && URL_KEYS.has(key) && t) || /^https?:\/\/\S+$/i.test(t)) found.add(t);
     } else if (Array.isArray(v)) {
       for (const x of v) walk(x, null);
     } else if (v && typeof v === 'object') {

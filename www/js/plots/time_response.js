@@ -49,6 +49,10 @@ export class TimeResponsePlots {
 
   /** Which outputs exist (from the worker's 'started') and which to chart. */
   setSignals(signals, chosen) {
+    // The previous run's columns have the previous signals' layout (which may have had no
+    // reference columns): drop them before charts are built for the new signals.
+    this.columns = null;
+    this.rows = 0;
     this.signals = signals;
     this.choose(chosen);
   }
