@@ -2,7 +2,8 @@
 //! the built-in mass 2 of seed 000's two-mass oscillator (digest §5.1).
 
 use super::super::schema::{
-    Algorithm, ConnectionSpec, MasterSpec, ModuleSpec, RunSpec, Scenario, SolverSpec, StartUp, SCHEMA_VERSION,
+    Algorithm, ConnectionSpec, MasterSpec, ModuleSpec, RunSpec, Scenario, SolverSpec, StartUp,
+    SCHEMA_VERSION,
 };
 use super::Preset;
 use crate::models::equations::{EQUATIONS_ID, EXAMPLE_SOURCE};
@@ -44,9 +45,18 @@ pub fn equation_mass1() -> Preset {
             },
         ],
         connections: vec![
-            ConnectionSpec { from: "mass2.Fk".into(), to: "mass1.Fk".into() },
-            ConnectionSpec { from: "mass1.s1".into(), to: "mass2.s1".into() },
-            ConnectionSpec { from: "mass1.v1".into(), to: "mass2.v1".into() },
+            ConnectionSpec {
+                from: "mass2.Fk".into(),
+                to: "mass1.Fk".into(),
+            },
+            ConnectionSpec {
+                from: "mass1.s1".into(),
+                to: "mass2.s1".into(),
+            },
+            ConnectionSpec {
+                from: "mass1.v1".into(),
+                to: "mass2.v1".into(),
+            },
         ],
         master: MasterSpec {
             algorithm: Algorithm::Jacobi,
@@ -57,7 +67,10 @@ pub fn equation_mass1() -> Preset {
             start_up: StartUp::RampUp,
             correction: None,
         },
-        run: RunSpec { start: 0.0, stop: 0.1 },
+        run: RunSpec {
+            start: 0.0,
+            stop: 0.1,
+        },
         reference: true,
         plot: vec!["mass1.s1".into(), "mass2.Fk".into()],
         analysis: None,
