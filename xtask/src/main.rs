@@ -26,6 +26,7 @@ const USAGE: &str = "usage: cargo xtask <command>
 commands:
   setup [--c-toolchain]      install missing tools (wasm32 std, wasm-bindgen-cli, chromium, npm packages)
   wasm                       build www/pkg (wasm-bindgen --target web) and www/vendor (uPlot)
+  fmus                       build the example binary modules (examples/fmus) into www/fmus/*.fmu
   serve [--port N] [--no-build]
                              setup + wasm, then serve www/ at http://127.0.0.1:N/ (default 8080)
   test [--no-setup]          run every check: fmt, native tests, docs, no_std, browser tests, page tests
@@ -61,6 +62,11 @@ fn dispatch(args: &[String]) -> Result<()> {
             flags.finish()?;
             let tc = setup::setup(setup::SetupOptions::default())?;
             wasm::build(&tc).map(|_| ())
+        }
+        "fmus" => {
+            flags.finish()?;
+            let tc = setup::setup(setup::SetupOptions::default())?;
+            fmus::build(&tc).map(|_| ())
         }
         "serve" => {
             let port = flags.value("--port")?.unwrap_or(8080);
