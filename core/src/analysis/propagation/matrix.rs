@@ -67,7 +67,8 @@ impl PropagationMatrix {
         out
     }
 
-    /// 1-norm condition number of `I − G_p L` (1 without correction): large values mean
+    /// 1-norm condition number of the balanced `I − G_p L` (1 without correction; balancing
+    /// removes the unit scaling between metres and newtons): large values mean
     /// the corrected outputs, and so Φ, carry amplified rounding.
     pub fn corrector_condition(&self) -> f64 {
         self.op.corrector_condition()

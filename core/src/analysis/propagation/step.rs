@@ -20,7 +20,7 @@ use super::method::{
 use crate::analysis::LinearBlock;
 use crate::error::MasterError;
 use crate::master::{Extrapolation, Scheme, TaylorWeights, MAX_ORDER};
-use crate::solvers::{discretize, one_norm};
+use crate::solvers::{balance, discretize, one_norm};
 use alloc::format;
 use alloc::vec;
 use alloc::vec::Vec;
@@ -52,7 +52,7 @@ struct Corrector {
     alpha: f64,
     /// `c_p`.
     cp: f64,
-    /// 1-norm condition number of `I − G_p L`.
+    /// 1-norm condition number of `I − G_p L` after balancing.
     condition: f64,
 }
 
@@ -213,7 +213,10 @@ impl StepOperator {
         if s.iter().any(|v| !v.is_finite()) {
             return Err(singular);
         }
-        let condition = one_norm(&m) * one_norm(&s);
+        // Condition in balanced units: y mixes metres and newtons, so the plain 1-norm
+        // condition of I − G_p L grows with c_k through the units alone.
+        let (mb, _) = balance(&m);
+        let condition = mb.clone().lu().try_inverse().map_or(f64::INFINITY, |inv| one_norm(&mb) * one_norm(&inv));
         Ok(Corrector { s, gp_l, g0, alpha, cp: STATE_CORRECTION_WEIGHT[p], condition })
     }
 
