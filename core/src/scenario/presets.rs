@@ -13,6 +13,7 @@ use alloc::vec::Vec;
 
 mod binary_modules;
 mod equation_module;
+mod model_based_correction;
 mod reference_fmus;
 mod seed000_analysis;
 
@@ -64,6 +65,7 @@ pub fn presets() -> Vec<Preset> {
         equation_module::equation_mass1(),
     ]
     .into_iter()
+    .chain(model_based_correction::correction_presets())
     .chain(seed000_analysis::analysis_presets())
     .chain(reference_fmus::reference_presets())
     .chain(binary_modules::binary_presets())

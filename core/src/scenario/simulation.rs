@@ -6,7 +6,10 @@ use super::schema::{Algorithm, StartUp};
 use super::validate::ValidatedScenario;
 use crate::analysis::{global_nrmse, LinearBlock, MonolithicReference};
 use crate::error::{CosimError, MasterError};
-use crate::master::{CoupledSystem, ExplicitCoupling, Observer, Run, Scheme};
+use crate::master::{
+    jacobian_source_for, CoupledSystem, ExplicitCoupling, JacobianRequest, JacobianSource, MasterAlgorithm,
+    ModelBasedCorrection, Observer, Run, Scheme,
+};
 
 use alloc::boxed::Box;
 use alloc::format;
@@ -54,6 +57,7 @@ pub struct Simulation {
     run: Run,
     result: SimulationResult,
     total_steps: u32,
+    jacobian_source: Option<JacobianSource>,
 }
 
 impl Simulation {
@@ -112,10 +116,24 @@ impl Simulation {
             Algorithm::Jacobi => Scheme::Jacobi,
             Algorithm::GaussSeidel => Scheme::GaussSeidel(v.sequence.clone()),
         };
-        let algorithm = ExplicitCoupling::new(scheme, s.master.extrapolation_order);
+        // `master.correction` selects seed 000's model-based corrector (Jacobi only, checked
+        // by validation); its Jacobian source is known from the capability flags already.
+        let order = s.master.extrapolation_order;
+        let (algorithm, jacobian_source): (Box<dyn MasterAlgorithm>, _) = match &s.master.correction {
+            Some(c) => {
+                let request = match c.jacobians {
+                    super::schema::JacobianSource::Auto => JacobianRequest::Auto,
+                    super::schema::JacobianSource::DirectionalDerivatives => JacobianRequest::DirectionalDerivatives,
+                    super::schema::JacobianSource::FiniteDifferences => JacobianRequest::FiniteDifferences,
+                };
+                let source = jacobian_source_for(&system, request)?;
+                (Box::new(ModelBasedCorrection::new(order, c.alpha, request)), Some(source))
+            }
+            None => (Box::new(ExplicitCoupling::new(scheme, order)), None),
+        };
         let result = SimulationResult { time: Vec::with_capacity(grid.steps as usize + 1), signals };
-        let run = Run::new(system, Box::new(algorithm), grid, history)?;
-        Ok(Simulation { run, result, total_steps: grid.steps })
+        let run = Run::new(system, algorithm, grid, history)?;
+        Ok(Simulation { run, result, total_steps: grid.steps, jacobian_source })
     }
 
     /// Takes up to `max_steps` macro-steps; `Ok(true)` once the stop time is reached.
@@ -138,6 +156,12 @@ impl Simulation {
     /// `terminateSimulation`); the run then finished cleanly, not with an error.
     pub fn terminated_early(&self) -> Option<(f64, &str)> {
         self.run.terminated_early()
+    }
+
+    /// Where the model-based corrector's Jacobians come from (`directional_derivatives`,
+    /// `finite_differences` or `mixed`); `None` without `master.correction`.
+    pub fn jacobian_source(&self) -> Option<&'static str> {
+        self.jacobian_source.map(|s| s.as_str())
     }
 
     /// Macro-steps of the whole run.
