@@ -8,6 +8,7 @@
 use super::ast::{DeclKind, Expr, ExprKind, Ident, Stmt, KEYWORDS};
 use super::error::{SourceError, Span};
 use super::functions::{lookup, FUNCTIONS};
+use super::lexer::trailing_comment;
 use super::resolved::{eval_const, Alg, Decl, Model, RExpr, Sym};
 use super::suggest::suggest;
 use alloc::boxed::Box;
@@ -244,6 +245,7 @@ impl Checker<'_> {
             name: n.into(),
             unit: unit.into(),
             start,
+            comment: trailing_comment(self.src, name.span.end).into(),
             span: name.span,
         };
         let m = &mut self.model;

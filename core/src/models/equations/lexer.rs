@@ -208,6 +208,26 @@ fn number_end(src: &str, start: usize) -> Result<usize, SourceError> {
     Ok(i)
 }
 
+/// The text of a `//` comment later on the line containing byte `from`, trimmed; empty
+/// if there is none. Quotes are skipped, so `"N//m"` is not a comment.
+pub(crate) fn trailing_comment(src: &str, from: usize) -> &str {
+    let rest = src.get(from..).unwrap_or("");
+    let line = rest.split('\n').next().unwrap_or("");
+    let mut quoted = false;
+    let mut prev_slash = false;
+    for (i, c) in line.char_indices() {
+        match c {
+            '"' => quoted = !quoted,
+            '/' if !quoted && prev_slash => return line[i + 1..].trim(),
+            // Another statement follows on this line; the comment is not ours.
+            ';' if !quoted => return "",
+            _ => {}
+        }
+        prev_slash = c == '/' && !quoted;
+    }
+    ""
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -238,6 +258,15 @@ mod tests {
         assert_eq!(lex("x = 1e+").unwrap_err().column, 6);
         assert!(lex("1e999").is_err());
         assert!(lex("2x").is_err());
+    }
+
+    #[test]
+    fn trailing_comments_become_descriptions() {
+        let src = "parameter m = 10 \"N//m\" // mass of body 1\nstate x";
+        assert_eq!(trailing_comment(src, 11), "mass of body 1");
+        assert_eq!(trailing_comment(src, src.len() - 1), "");
+        assert_eq!(trailing_comment("a / b", 0), "");
+        assert_eq!(trailing_comment("state x; state y // y", 7), "");
     }
 
     #[test]

@@ -70,10 +70,18 @@ pub(crate) fn compile_source(source: &str) -> Result<Compiled, SourceError> {
     })
 }
 
+/// Ports with the declaration's trailing comment as description (else `what`).
 fn ports(decls: &[Decl], what: &str) -> Vec<PortSpec> {
     decls
         .iter()
-        .map(|d| PortSpec::new(&d.name, &d.unit, d.start, what))
+        .map(|d| {
+            let text = if d.comment.is_empty() {
+                what
+            } else {
+                d.comment.as_str()
+            };
+            PortSpec::new(&d.name, &d.unit, d.start, text)
+        })
         .collect()
 }
 
@@ -137,4 +145,30 @@ pub fn describe_equations(source: &str) -> Result<ModuleDescription, SourceError
     let params: Vec<f64> = c.model.params.iter().map(|p| p.start).collect();
     let starts: Vec<f64> = c.model.states.iter().map(|s| s.start).collect();
     Ok(c.describe(&params, &starts)?.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::module::Causality;
+
+    #[test]
+    fn describe_lists_variables_with_units_starts_and_comments() {
+        let src =
+            "parameter k = 2 \"N/m\" // spring stiffness\ninput F \"N\"\nstate x = 0.5 \"m\"\n\
+                   der(x) = -k*x + F\noutput y \"m\" = x\n";
+        let d = describe_equations(src).expect("valid");
+        assert_eq!(d.model_name, EQUATIONS_ID);
+        let k = d.variable("k").expect("k");
+        assert_eq!(
+            (k.causality, k.start, k.unit.as_str()),
+            (Causality::Parameter, Some(2.0), "N/m")
+        );
+        assert_eq!(k.description, "spring stiffness");
+        assert_eq!(d.variable("x").and_then(|x| x.start), Some(0.5));
+        assert_eq!(d.variable("der(x)").map(|v| v.unit.as_str()), Some("m/s"));
+        assert_eq!(d.inputs().len(), 1);
+        assert_eq!(d.outputs()[0].description, "output");
+        assert!(describe_equations("state x\n").is_err());
+    }
 }

@@ -38,6 +38,8 @@ pub(crate) struct Decl {
     pub start: f64,
     /// Where the name is declared.
     pub span: Span,
+    /// The comment at the end of the declaration's line, if any (`// mass of body 1`).
+    pub comment: String,
 }
 
 /// An algebraic definition: a `var` or an `output`.
