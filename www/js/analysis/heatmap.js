@@ -34,7 +34,9 @@ export function colourScale(kind, level, finiteValues) {
     const lo = lv - span, hi = lv + span;
     return { lo, hi, colour: (v) => ramp(DIVERGING, (Math.log10(v) - lo) / (hi - lo)), stops: DIVERGING };
   }
-  let lo = q(0.02), hi = q(0.98);
+  // Errors: at most 10⁻⁶…10² (diverging runs reach 1e90 and would wash out the accurate
+  // region the contour marks); values outside take the end colours.
+  let lo = Math.max(-6, q(0.02)), hi = Math.min(2, q(0.98));
   if (hi - lo < 0.5) { lo -= 0.25; hi += 0.25; }
   return { lo, hi, colour: (v) => ramp(SEQUENTIAL, (Math.log10(v) - lo) / (hi - lo)), stops: SEQUENTIAL };
 }
@@ -89,13 +91,19 @@ export function fmt(v) {
   return a >= 1e-3 && a < 1e4 ? String(Number(v.toPrecision(3))) : v.toExponential(2).replace('e+', 'e');
 }
 
-/** Diagonal hatch pattern for non-ok cells. */
-export function hatchPattern(ctx, ink) {
+/**
+ * Diagonal hatch for non-ok cells: `light` (lines only, over the colour) for
+ * ill-conditioned cells, grey with lines for diverged and failed ones.
+ */
+export function hatchPattern(ctx, ink, light = false) {
   const c = document.createElement('canvas');
   c.width = c.height = 8;
   const g = c.getContext('2d');
-  g.fillStyle = 'rgba(128,128,128,0.55)';
-  g.fillRect(0, 0, 8, 8);
+  if (!light) {
+    g.fillStyle = 'rgba(128,128,128,0.7)';
+    g.fillRect(0, 0, 8, 8);
+  }
+  g.globalAlpha = light ? 0.35 : 1;
   g.strokeStyle = ink;
   g.lineWidth = 1;
   g.beginPath();

@@ -69,7 +69,9 @@ export class MapView {
   addOverlay(o) {
     const d = this.data;
     if (!d) return;
-    this.overlays.push({ ...o, segments: contourSegments(o.values, d.x.values.length, d.y.values.length, o.level) });
+    const segments = contourSegments(o.values, d.x.values.length, d.y.values.length, o.level);
+    const label = segments.length ? o.label : `${o.label} (nowhere in range)`;
+    this.overlays.push({ ...o, label, segments });
     this.redraw();
   }
 
@@ -115,6 +117,7 @@ export class MapView {
     for (let k = 0; k < d.values.length; k++) if (d.status[k] === 0 || d.status[k] === 1) finite.push(d.values[k]);
     const scale = colourScale(d.metric.kind, d.metric.level, finite);
     const hatch = hatchPattern(ctx, ink);
+    const lightHatch = hatchPattern(ctx, '#000000', true);
     const xe = Array.from({ length: nx + 1 }, (_, i) => Math.round(xs.idxToPx(i - 0.5)));
     const ye = Array.from({ length: ny + 1 }, (_, j) => Math.round(ys.idxToPx(j - 0.5)));
     ctx.save();
@@ -129,16 +132,14 @@ export class MapView {
         if (s === PENDING) continue;
         const x0 = xe[i], x1 = xe[i + 1], y0 = ye[j + 1], y1 = ye[j];
         if (s <= 1) {
-          ctx.globalAlpha = this.dim ? 0.4 : 1;
+          ctx.globalAlpha = this.dim ? 0.6 : 1;
           ctx.fillStyle = `rgb(${scale.colour(d.values[k]).join(',')})`;
           ctx.fillRect(x0, y0, x1 - x0, y1 - y0);
           ctx.globalAlpha = 1;
         }
         if (s >= 1) {
-          ctx.globalAlpha = s === 1 ? 0.45 : 1;
-          ctx.fillStyle = hatch;
+          ctx.fillStyle = s === 1 ? lightHatch : hatch;
           ctx.fillRect(x0, y0, x1 - x0, y1 - y0);
-          ctx.globalAlpha = 1;
         }
       }
     }
@@ -170,7 +171,8 @@ export class MapView {
     if (this.overlays.length === 0) items.push({ kind: 'line', colour: '#000000', label: d.metric.levelLabel });
     const counts = [0, 0, 0, 0];
     for (const s of d.status) if (s < 4) counts[s] += 1;
-    items.push({ kind: 'hatch', label: `not ok: ${counts[1]} ill-cond., ${counts[2]} diverged, ${counts[3]} failed` });
+    items.push({ kind: 'light', label: `ill-conditioned (${counts[1]})` });
+    items.push({ kind: 'hatch', label: `diverged (${counts[2]}) or failed (${counts[3]})` });
     for (const o of this.overlays) items.push({ kind: 'line', colour: o.shade, dash: o.dash, label: o.label });
     ctx.save();
     ctx.font = '12px system-ui, sans-serif';
@@ -185,7 +187,10 @@ export class MapView {
         ctx.strokeStyle = it.colour; ctx.lineWidth = 2; ctx.setLineDash(it.dash ?? []);
         ctx.beginPath(); ctx.moveTo(x, y); ctx.lineTo(x + 24, y); ctx.stroke(); ctx.setLineDash([]);
       } else {
-        ctx.fillStyle = hatchPattern(ctx, ink); ctx.fillRect(x, y - 6, 24, 12); ctx.fillStyle = ink;
+        ctx.fillStyle = hatchPattern(ctx, it.kind === 'light' ? '#000000' : ink, it.kind === 'light');
+        ctx.fillRect(x, y - 6, 24, 12);
+        ctx.strokeStyle = ink; ctx.lineWidth = 1; ctx.strokeRect(x + 0.5, y - 5.5, 23, 11);
+        ctx.fillStyle = ink;
       }
       ctx.fillText(it.label, x + 30, y);
       x += width;

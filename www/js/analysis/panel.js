@@ -27,6 +27,11 @@ const METRICS = {
 
 const DEFAULT_STEPS = Array.from({ length: 15 }, (_, i) => 10 ** (-(10 + i) / 4));
 const $ = (id) => document.getElementById(id);
+/** A number for a text field: exact, in exponent form when that is shorter (1e10, 3.1622776601683795e-4). */
+const short = (v) => {
+  const e = Number(v).toExponential().replace('e+', 'e').replace(/\.?0+e/, 'e');
+  return e.length < String(v).length ? e : String(v);
+};
 const numberList = (text) => String(text).split(/[\s,;]+/).filter(Boolean).map(Number);
 
 export class AnalysisPanel {
@@ -117,7 +122,7 @@ export class AnalysisPanel {
       a.parameter.append(o);
     }
     a.parameter.value = s.parameter;
-    a.from.value = s.from; a.to.value = s.to; a.points.value = s.points; a.log.checked = !!s.log;
+    a.from.value = short(s.from); a.to.value = short(s.to); a.points.value = s.points; a.log.checked = !!s.log;
   }
 
   defaultAxis(name) {
@@ -137,7 +142,7 @@ export class AnalysisPanel {
     this.setAxis(this.axes.x, spec?.x, VIEWS[view].axes === 1 ? sweepDefault : this.defaultAxis('x'));
     this.setAxis(this.axes.y, spec?.y, this.defaultAxis('y'));
     const steps = spec?.macro_steps?.length ? spec.macro_steps : (view === 'convergence' ? DEFAULT_STEPS : []);
-    this.ui.steps.value = steps.map((h) => fmt(h)).join(', ');
+    this.ui.steps.value = steps.map(short).join(', ');
     this.ui.orders.value = (spec?.orders?.length ? spec.orders : [0, 1, 2, 3, 4]).join(', ');
     this.ui.overlay.checked = view === 'accuracy_map' || (view === 'stability_map' && steps.length > 0);
   }
@@ -283,8 +288,8 @@ export class AnalysisPanel {
         onTile: (t) => { vals.set(t.values, t.start * x.points); step(t.end - t.start); } });
       return { ...o, values: vals };
     });
-    await main;
-    const done2 = await Promise.all(extra);
+    // One Promise.all: when Cancel rejects everything, no overlay rejection goes unhandled.
+    const [, ...done2] = await Promise.all([main, ...extra]);
     if (this.view === 'accuracy_map' && done2.length) {
       const corrected = !!this.scenario.master?.correction;
       view.addOverlay({ values: view.data.values, level: 0.01, shade: '#000000', label: `e_g = 0.01, ${corrected ? 'with' : 'without'} correction` });

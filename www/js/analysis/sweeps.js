@@ -11,11 +11,23 @@ import { fmt, powerLabel } from './heatmap.js';
 /** Curve colours by extrapolation order 0..4 (plain solid, corrected dashed). */
 export const ORDER_COLOURS = ['#1b9e77', '#d95f02', '#7570b3', '#e7298a', '#66a61e'];
 
-const tickLabels = (log) => (u, vals) => vals.map((v) => {
-  if (v == null) return '';
-  if (log) { const k = Math.round(Math.log10(v)); return Math.abs(Math.log10(v) - k) < 1e-6 ? powerLabel(k) : ''; }
-  return fmt(v);
-});
+/** Labels at whole decades only (log), every n-th decade when there are more than 8. */
+const tickLabels = (log) => (u, vals) => {
+  const decades = vals.filter((v) => v > 0 && Math.abs(Math.log10(v) - Math.round(Math.log10(v))) < 1e-6);
+  const every = Math.max(1, Math.ceil(decades.length / 8));
+  return vals.map((v) => {
+    if (v == null) return '';
+    if (!log) return fmt(v);
+    const k = Math.round(Math.log10(v));
+    return Math.abs(Math.log10(v) - k) < 1e-6 && k % every === 0 ? powerLabel(k) : '';
+  });
+};
+
+/** Log range to whole decades, at most 10⁻¹⁶…10⁶ (diverged runs reach 1e90). */
+const logRange = (u, min, max) => [
+  10 ** Math.floor(Math.log10(Math.max(min, 1e-16))),
+  10 ** Math.ceil(Math.log10(Math.min(Math.max(max, min * 10), 1e6))),
+];
 
 export class LineView {
   constructor(root) {
@@ -59,7 +71,8 @@ export class LineView {
     this.plot = new uPlot({
       ...this.size(),
       title: fig.title,
-      scales: { x: { time: false, distr: fig.xLog ? 3 : 1 }, y: { distr: fig.yLog ? 3 : 1 } },
+      scales: { x: { time: false, distr: fig.xLog ? 3 : 1, log: 10 },
+        y: fig.yLog ? { distr: 3, log: 10, range: logRange } : { distr: 1 } },
       series,
       axes: [
         { ...axis, label: fig.xLabel, values: tickLabels(fig.xLog), space: 40 },
