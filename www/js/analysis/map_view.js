@@ -87,16 +87,44 @@ export class MapView {
   layout() {
     const w = Math.max(300, Math.floor(this.root.clientWidth || 600));
     const narrow = w < 520;
-    const legendRows = 1 + Math.ceil(this.overlays.length / (narrow ? 2 : 4));
-    const box = { left: 66, top: 28, width: w - 66 - (narrow ? 62 : 84) };
-    box.height = Math.round(Math.min(520, Math.max(200, box.width * (narrow ? 0.85 : 0.62))));
-    const h = box.top + box.height + 48 + legendRows * 18 + 8;
-    return { w, h, box, narrow };
+    const box = { left: narrow ? 58 : 66, top: 28, width: w - (narrow ? 58 : 66) - (narrow ? 60 : 84) };
+    box.height = Math.round(Math.min(520, Math.max(220, box.width * (narrow ? 0.95 : 0.62))));
+    const probe = (this.probe ??= document.createElement('canvas').getContext('2d'));
+    probe.font = '12px system-ui, sans-serif';
+    const rows = this.data ? this.legendRows(probe, w - 8) : [];
+    const h = box.top + box.height + 48 + rows.length * 18 + 8;
+    return { w, h, box, rows };
+  }
+
+  /** Legend entries: the level contour (or the overlays) and the two hatches with counts. */
+  legendItems() {
+    const d = this.data;
+    const counts = [0, 0, 0, 0];
+    for (const s of d.status) if (s < 4) counts[s] += 1;
+    const items = [];
+    if (this.overlays.length === 0) items.push({ kind: 'line', colour: '#000000', label: d.metric.levelLabel });
+    items.push({ kind: 'light', label: `ill-conditioned (${counts[1]})` });
+    items.push({ kind: 'hatch', label: `diverged (${counts[2]}) or failed (${counts[3]})` });
+    for (const o of this.overlays) items.push({ kind: 'line', colour: o.shade, dash: o.dash, label: o.label });
+    return { items, counts };
+  }
+
+  /** Items wrapped into rows no wider than `maxX`: [[{item, x}]]. */
+  legendRows(ctx, maxX) {
+    const rows = [[]];
+    let x = 8;
+    for (const it of this.legendItems().items) {
+      const width = 30 + ctx.measureText(it.label).width + 16;
+      if (x + width > maxX && rows[rows.length - 1].length) { rows.push([]); x = 8; }
+      rows[rows.length - 1].push({ it, x });
+      x += width;
+    }
+    return rows;
   }
 
   draw() {
     const d = this.data;
-    const { w, h, box, narrow } = this.layout();
+    const { w, h, box, rows } = this.layout();
     const dpr = window.devicePixelRatio || 1;
     this.canvas.width = Math.round(w * dpr);
     this.canvas.height = Math.round(h * dpr);
@@ -162,41 +190,30 @@ export class MapView {
     drawAxes(ctx, box, xs, ys, d.x.title, d.y.title, ink);
     const bar = { left: box.left + box.width + 12, top: box.top + 14, width: 14, height: box.height - 14 };
     drawColourBar(ctx, bar, scale, d.metric.symbol, ink);
-    this.drawLegend(ctx, box, ink, narrow);
+    this.drawLegend(ctx, box, ink, rows);
   }
 
-  drawLegend(ctx, box, ink, narrow) {
-    const d = this.data;
-    const items = [];
-    if (this.overlays.length === 0) items.push({ kind: 'line', colour: '#000000', label: d.metric.levelLabel });
-    const counts = [0, 0, 0, 0];
-    for (const s of d.status) if (s < 4) counts[s] += 1;
-    items.push({ kind: 'light', label: `ill-conditioned (${counts[1]})` });
-    items.push({ kind: 'hatch', label: `diverged (${counts[2]}) or failed (${counts[3]})` });
-    for (const o of this.overlays) items.push({ kind: 'line', colour: o.shade, dash: o.dash, label: o.label });
+  drawLegend(ctx, box, ink, rows) {
     ctx.save();
     ctx.font = '12px system-ui, sans-serif';
     ctx.textBaseline = 'middle';
-    ctx.fillStyle = ink;
-    let x = 8, y = box.top + box.height + 56;
-    const maxX = box.left + box.width + (narrow ? 50 : 80);
-    for (const it of items) {
-      const width = 30 + ctx.measureText(it.label).width + 16;
-      if (x + width > maxX && x > 8) { x = 8; y += 18; }
-      if (it.kind === 'line') {
-        ctx.strokeStyle = it.colour; ctx.lineWidth = 2; ctx.setLineDash(it.dash ?? []);
-        ctx.beginPath(); ctx.moveTo(x, y); ctx.lineTo(x + 24, y); ctx.stroke(); ctx.setLineDash([]);
-      } else {
-        ctx.fillStyle = hatchPattern(ctx, it.kind === 'light' ? '#000000' : ink, it.kind === 'light');
-        ctx.fillRect(x, y - 6, 24, 12);
-        ctx.strokeStyle = ink; ctx.lineWidth = 1; ctx.strokeRect(x + 0.5, y - 5.5, 23, 11);
+    rows.forEach((row, r) => {
+      const y = box.top + box.height + 56 + r * 18;
+      for (const { it, x } of row) {
+        if (it.kind === 'line') {
+          ctx.strokeStyle = it.colour; ctx.lineWidth = 2; ctx.setLineDash(it.dash ?? []);
+          ctx.beginPath(); ctx.moveTo(x, y); ctx.lineTo(x + 24, y); ctx.stroke(); ctx.setLineDash([]);
+        } else {
+          ctx.fillStyle = hatchPattern(ctx, it.kind === 'light' ? '#000000' : ink, it.kind === 'light');
+          ctx.fillRect(x, y - 6, 24, 12);
+          ctx.strokeStyle = ink; ctx.lineWidth = 1; ctx.strokeRect(x + 0.5, y - 5.5, 23, 11);
+        }
         ctx.fillStyle = ink;
+        ctx.fillText(it.label, x + 30, y);
       }
-      ctx.fillText(it.label, x + 30, y);
-      x += width;
-    }
+    });
     ctx.restore();
-    this.updateReadout(counts);
+    this.updateReadout(this.legendItems().counts);
   }
 
   updateReadout(counts) {

@@ -182,7 +182,7 @@ export class AnalysisPanel {
     this.ui.overlay.closest('.check').hidden = !(view === 'stability_map' || view === 'accuracy_map');
     this.ui.overlayLabel.textContent = view === 'accuracy_map'
       ? 'Also the e_g = 0.01 contour with the correction switched the other way (Fig. 6)'
-      : 'Draw the ρ = 1 contours for the macro-steps below (Fig. 4)';
+      : 'Draw the ρ = 1 contour for each macro-step listed above (Fig. 4)';
     this.ui.stepsLabel.textContent = view === 'convergence' ? 'Macro-steps ΔT (s)' : 'Macro-steps ΔT for the contours (s)';
     this.ui.compute.disabled = this.running || view === 'time_response';
     document.body.dataset.analysisView = view;
