@@ -4,8 +4,9 @@
 //! # The language
 //!
 //! One statement per line (`;` also ends a statement; line ends inside parentheses do
-//! not). `//` starts a comment. Units are optional strings, written after the name or
-//! at the end of the declaration.
+//! not). `//` starts a comment; on a declaration's line it becomes the variable's
+//! description. Units are optional strings, written after the name or at the end of the
+//! declaration.
 //!
 //! ```text
 //! // Mass 1 of the two-mass oscillator
