@@ -1,5 +1,5 @@
 //! `cosim link encode|decode` end to end: every preset round-trips through a link, a URL
-//! prefix is accepted on both sides, and a damaged link or an invalid scenario fails with
+//! prefix is accepted on both sides, and a damaged link or a malformed scenario fails with
 //! exit status 1 and a message saying what is wrong.
 
 use std::io::Write;
@@ -82,7 +82,7 @@ fn bad_links_and_invalid_scenarios_fail_clearly() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("not a scenario link"));
 
     let doc = text(&cosim(&["preset", "two-mass-oscillator"], ""));
-    let bad = doc.replacen("\"macro_step\": 0.0001", "\"macro_step\": -1.0", 1);
+    let bad = doc.replacen("\"macro_step\": 0.0001", "\"macro_step\": \"fast\"", 1);
     assert_ne!(bad, doc);
     let out = cosim(&["link", "encode", "-"], &bad);
     assert_eq!(out.status.code(), Some(1));

@@ -67,16 +67,17 @@ test('the same payloads arriving by a shared link and by a file stay text', asyn
   await opened.close();
 });
 
-test('a binary module whose archive is at a URL: fetched only after the person confirms', async () => {
+test('a binary module whose archive is on another site: fetched only after the person confirms', async () => {
   const page = await openPage(browser.context);
   const requested = [];
   let status = 404;
   await page.route('**/remote/**', (route) => {
     requested.push(route.request().url());
-    route.fulfill({ status, contentType: 'application/zip', body: Buffer.from('PK not really an archive') });
+    route.fulfill({ status, contentType: 'application/zip', headers: { 'access-control-allow-origin': '*' }, body: Buffer.from('PK not really an archive') });
   });
   const s = await page.evaluate(() => window.cosimPlayground.scenario);
-  const url = `${new URL(page.url()).origin}/remote/model.fmu?${encodeURIComponent(PAYLOAD)}`;
+  // Another origin than the page's (files on the page's own origin load without asking).
+  const url = `http://other.example/remote/model.fmu?${encodeURIComponent(PAYLOAD)}`;
   s.modules[1].model = 'Binary';
   s.modules[1].source = url;
   await page.evaluate(() => { document.getElementById('json-details').open = true; });

@@ -1,10 +1,12 @@
-// Confirmation before a scenario makes the browser fetch anything. A scenario may name
-// files by address: a binary module (model "Binary") has its `.fmu` in `source`, as a
-// path relative to the page or a URL (core/src/scenario/binary.rs). Opening a shared link
-// must not make the page contact any site on its own, so every such address is listed (as
-// text) in a dialog, and files are fetched, and the run starts, only after the person
-// agrees. The fetched archive then travels to the worker inside the scenario, as the
-// `data:` URL the core expects; the editor and links keep the short address.
+// Confirmation before a scenario makes the browser contact another site. A scenario may
+// name files by address: a binary module (model "Binary") has its `.fmu` in `source`, as
+// a path relative to the page or a URL (core/src/scenario/binary.rs). Files on the page's
+// own origin (the presets' example modules) are part of the playground and load without
+// asking; opening a shared link must not make the page contact any other site on its own,
+// so every such address is listed (as text) in a dialog, and files are fetched, and the
+// run starts, only after the person agrees. The fetched archive then travels to the
+// worker inside the scenario, as the `data:` URL the core expects; the editor and links
+// keep the short address.
 
 /** Keys whose string values are addresses of files to fetch. */
 const URL_KEYS = new Set(['url', 'href', 'src']);
@@ -25,9 +27,14 @@ export function binarySources(scenario) {
   return out;
 }
 
+/** True for an address on another origin than the page's. */
+function foreign(address) {
+  try { return new URL(address, window.location.href).origin !== window.location.origin; } catch { return true; }
+}
+
 /**
- * Every address a scenario would fetch: binary module sources, values under url/href/src
- * keys, and any string that is a whole http(s) URL.
+ * Every address on another site that a scenario would make the page fetch: binary module
+ * sources, values under url/href/src keys, and any string that is a whole http(s) URL.
  */
 export function externalUrls(scenario) {
   const found = new Set(binarySources(scenario).map((b) => b.address));
@@ -47,7 +54,7 @@ export function externalUrls(scenario) {
     }
   };
   walk(scenario, null);
-  return [...found];
+  return [...found].filter(foreign);
 }
 
 const confirmed = new Set();
