@@ -145,7 +145,7 @@ pub fn map(v: &ValidatedScenario, args: &MapArgs) -> Result<(String, String), St
     }
     let cells = xs.len() * ys.len();
     let summary = format!(
-        "{}×{} map of {} in {seconds:.3} s on {threads} thread(s) ({:.1} µs per cell): {} ok, {} ill-conditioned, {} diverged, {} failed",
+        "{}×{} map of {} in {seconds:.3} s on {threads} thread(s) ({:.1} µs wall time per cell): {} ok, {} ill-conditioned, {} diverged, {} failed",
         xs.len(),
         ys.len(),
         match args.metric {
@@ -153,7 +153,7 @@ pub fn map(v: &ValidatedScenario, args: &MapArgs) -> Result<(String, String), St
             MapMetric::GlobalError => "e_g,NRMSE",
             MapMetric::LocalError => "e_l,NRMSE",
         },
-        seconds * 1e6 / cells as f64 * threads as f64,
+        seconds * 1e6 / cells as f64,
         counts[0],
         counts[1],
         counts[2],
