@@ -123,7 +123,8 @@ impl Mass2NonlinearParams {
         if self.dkmax < self.dkmin {
             return Err(ModuleError::invalid(alloc::format!(
                 "parameter `dkmax` ({}) must not be below `dkmin` ({})",
-                self.dkmax, self.dkmin
+                self.dkmax,
+                self.dkmin
             )));
         }
         Ok(())
@@ -136,10 +137,30 @@ impl Mass2NonlinearParams {
             PortSpec::new("c2", "N/m", self.c2, "spring stiffness c2 to ground"),
             PortSpec::new("d2", "N*s/m", self.d2, "damping d2 to ground"),
             PortSpec::new("ck", "N/m", self.ck, "coupling stiffness ck"),
-            PortSpec::new("dk", "", self.dk, "coupling damping factor dk (N*s/m when nd = 1)"),
-            PortSpec::new("nd", "", self.nd, "nonlinearity factor nd (1 = linear damper)"),
-            PortSpec::new("dkmin", "N*s/m", self.dkmin, "lower clamp of the coupling damping"),
-            PortSpec::new("dkmax", "N*s/m", self.dkmax, "upper clamp of the coupling damping"),
+            PortSpec::new(
+                "dk",
+                "",
+                self.dk,
+                "coupling damping factor dk (N*s/m when nd = 1)",
+            ),
+            PortSpec::new(
+                "nd",
+                "",
+                self.nd,
+                "nonlinearity factor nd (1 = linear damper)",
+            ),
+            PortSpec::new(
+                "dkmin",
+                "N*s/m",
+                self.dkmin,
+                "lower clamp of the coupling damping",
+            ),
+            PortSpec::new(
+                "dkmax",
+                "N*s/m",
+                self.dkmax,
+                "upper clamp of the coupling damping",
+            ),
         ]
     }
 
@@ -176,7 +197,10 @@ impl OdeModel for Mass2NonlinearOde {
     }
     fn parameter(&self, index: usize) -> f64 {
         let p = &self.0;
-        [p.m2, p.c2, p.d2, p.ck, p.dk, p.nd, p.dkmin, p.dkmax].get(index).copied().unwrap_or(f64::NAN)
+        [p.m2, p.c2, p.d2, p.ck, p.dk, p.nd, p.dkmin, p.dkmax]
+            .get(index)
+            .copied()
+            .unwrap_or(f64::NAN)
     }
     fn set_parameter(&mut self, index: usize, value: f64) -> Result<(), ModuleError> {
         let mut p = self.0;
@@ -205,10 +229,18 @@ impl OdeModel for Mass2NonlinearOde {
         ]
     }
     fn outputs(&self) -> Vec<PortSpec> {
-        vec![PortSpec::new("Fk", "N", 0.0, "coupling force, acting on mass 1")]
+        vec![PortSpec::new(
+            "Fk",
+            "N",
+            0.0,
+            "coupling force, acting on mass 1",
+        )]
     }
     fn feedthrough(&self) -> Vec<(usize, usize, DependencyKind)> {
-        vec![(0, 0, DependencyKind::Constant), (0, 1, DependencyKind::Dependent)]
+        vec![
+            (0, 0, DependencyKind::Constant),
+            (0, 1, DependencyKind::Dependent),
+        ]
     }
     fn rhs(&self, _t: f64, x: &[f64], u: &[f64], dx: &mut [f64]) {
         let p = &self.0;
@@ -240,13 +272,21 @@ pub fn mass2_nonlinear(
 pub fn solvers() -> Vec<SolverSpec> {
     vec![
         SolverSpec::Default,
-        SolverSpec::Rk4 { step: DEFAULT_RK4_STEP },
-        SolverSpec::Dopri45 { rtol: super::DEFAULT_RTOL, atol: super::DEFAULT_ATOL },
+        SolverSpec::Rk4 {
+            step: DEFAULT_RK4_STEP,
+        },
+        SolverSpec::Dopri45 {
+            rtol: super::DEFAULT_RTOL,
+            atol: super::DEFAULT_ATOL,
+        },
     ]
 }
 
 /// Builds the module from scenario parameters and solver.
-pub fn instantiate(params: &BTreeMap<String, f64>, solver: &SolverSpec) -> Result<Box<dyn Module>, ModuleError> {
+pub fn instantiate(
+    params: &BTreeMap<String, f64>,
+    solver: &SolverSpec,
+) -> Result<Box<dyn Module>, ModuleError> {
     let p = Mass2NonlinearParams::from_map(params)?;
     let integrator = match solver {
         SolverSpec::Exact => {
@@ -267,7 +307,10 @@ mod tests {
     #[test]
     fn nd_1_is_the_linear_model_and_the_clamp_bounds_the_damping() {
         let linear = Mass2Ode(Mass2Params::default());
-        let p = Mass2NonlinearParams { nd: 1.0, ..Mass2NonlinearParams::default() };
+        let p = Mass2NonlinearParams {
+            nd: 1.0,
+            ..Mass2NonlinearParams::default()
+        };
         let nonlinear = Mass2NonlinearOde(p);
         let (x, u) = ([1e-3, 0.7], [2e-3, -1.9]);
         let (mut a, mut b) = ([0.0; 2], [0.0; 2]);

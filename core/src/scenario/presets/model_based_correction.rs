@@ -12,8 +12,8 @@
 //! stability depends on the amplitude (`tests/tests/model_based_correction.rs`).
 
 use super::super::schema::{
-    Algorithm, ConnectionSpec, CorrectionSpec, JacobianSource, MasterSpec, ModuleSpec, RunSpec, Scenario,
-    SolverSpec, StartUp, SCHEMA_VERSION,
+    Algorithm, ConnectionSpec, CorrectionSpec, JacobianSource, MasterSpec, ModuleSpec, RunSpec,
+    Scenario, SolverSpec, StartUp, SCHEMA_VERSION,
 };
 use super::{two_mass, Preset};
 use alloc::collections::BTreeMap;
@@ -31,7 +31,10 @@ pub const NONLINEAR_ND: f64 = 2.0;
 pub const NONLINEAR_S1_START: f64 = 0.1;
 
 fn correction() -> Option<CorrectionSpec> {
-    Some(CorrectionSpec { alpha: 1.0, jacobians: JacobianSource::Auto })
+    Some(CorrectionSpec {
+        alpha: 1.0,
+        jacobians: JacobianSource::Auto,
+    })
 }
 
 /// The two-mass oscillator with the nonlinear coupling damper (n_d = 2), mass 1 exact,
@@ -46,7 +49,11 @@ pub fn nonlinear_two_mass(order: u32, corrected: bool) -> Scenario {
         schema_version: SCHEMA_VERSION,
         title: format!(
             "Nonlinear two-mass oscillator: {hold}{}, ΔT = 1e-3 s",
-            if corrected { " with model-based correction" } else { "" }
+            if corrected {
+                " with model-based correction"
+            } else {
+                ""
+            }
         ),
         description: String::new(),
         modules: vec![
@@ -66,9 +73,18 @@ pub fn nonlinear_two_mass(order: u32, corrected: bool) -> Scenario {
             },
         ],
         connections: vec![
-            ConnectionSpec { from: "mass2.Fk".into(), to: "mass1.Fk".into() },
-            ConnectionSpec { from: "mass1.s1".into(), to: "mass2.s1".into() },
-            ConnectionSpec { from: "mass1.v1".into(), to: "mass2.v1".into() },
+            ConnectionSpec {
+                from: "mass2.Fk".into(),
+                to: "mass1.Fk".into(),
+            },
+            ConnectionSpec {
+                from: "mass1.s1".into(),
+                to: "mass2.s1".into(),
+            },
+            ConnectionSpec {
+                from: "mass1.v1".into(),
+                to: "mass2.v1".into(),
+            },
         ],
         master: MasterSpec {
             algorithm: Algorithm::Jacobi,
@@ -78,7 +94,10 @@ pub fn nonlinear_two_mass(order: u32, corrected: bool) -> Scenario {
             start_up: StartUp::RampUp,
             correction: if corrected { correction() } else { None },
         },
-        run: RunSpec { start: 0.0, stop: 0.3 },
+        run: RunSpec {
+            start: 0.0,
+            stop: 0.3,
+        },
         reference: false,
         plot: vec!["mass1.s1".into()],
         analysis: None,
@@ -87,7 +106,12 @@ pub fn nonlinear_two_mass(order: u32, corrected: bool) -> Scenario {
 
 fn preset(id: &'static str, description: &str, try_next: &str, mut scenario: Scenario) -> Preset {
     scenario.description = description.into();
-    Preset { id, topic: TOPIC_CORRECTION, try_next: try_next.into(), scenario }
+    Preset {
+        id,
+        topic: TOPIC_CORRECTION,
+        try_next: try_next.into(),
+        scenario,
+    }
 }
 
 /// The correction presets, linear first.
@@ -95,7 +119,8 @@ pub fn correction_presets() -> Vec<Preset> {
     let h = libm::pow(10.0, -3.5);
     let mut linear = two_mass(Algorithm::Jacobi, 0, h, SolverSpec::Default);
     linear.master.correction = correction();
-    linear.title = String::from("Two-mass oscillator: ZOH with model-based correction, ΔT = 3.16e-4 s");
+    linear.title =
+        String::from("Two-mass oscillator: ZOH with model-based correction, ΔT = 3.16e-4 s");
     vec![
         preset(
             "two-mass-corrected",
