@@ -69,6 +69,9 @@ pub fn bench(steps: u32) -> Result<()> {
     let browser_version = json_string_after(line, "\"browser\":").unwrap_or_default();
     println!("browser: {browser:.0} macro-steps/s ({steps} steps, median of {BROWSER_RUNS})");
 
+    section("map benchmark (wasm in headless Chromium, Web Workers)");
+    crate::bench_map::run(addr, &chromium.display().to_string())?;
+
     let wasm_rustc = match tc.wasm {
         setup::WasmRoute::Rustup => "the same rustc".to_string(),
         setup::WasmRoute::Debian { .. } => output(Command::new("/usr/bin/rustc").arg("--version"))

@@ -4,12 +4,14 @@
 //! - `setup [--c-toolchain]`: install what is missing (wasm32 std, wasm-bindgen-cli,
 //!   Chromium, npm packages); fast when everything is present.
 //! - `wasm`: build the page's wasm package into `www/pkg` and vendor uPlot into `www/vendor`.
+//! - `fmus`: build the example binary modules into `.fmu` files (also part of `wasm`).
 //! - `serve [--port N] [--no-build]`: setup + wasm, then serve `www/` on 127.0.0.1.
 //! - `test [--no-setup]`: every check CI runs (`.ci/run` calls this).
 //! - `bench [--steps N]`: criterion benchmark natively and the same preset in Chromium.
 //!
 //! Std only, on purpose: this crate must build before anything else is installed.
 mod bench;
+mod bench_map;
 mod fmus;
 mod serve;
 mod setup;

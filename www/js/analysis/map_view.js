@@ -204,7 +204,7 @@ export class MapView {
           ctx.strokeStyle = it.colour; ctx.lineWidth = 2; ctx.setLineDash(it.dash ?? []);
           ctx.beginPath(); ctx.moveTo(x, y); ctx.lineTo(x + 24, y); ctx.stroke(); ctx.setLineDash([]);
         } else {
-          ctx.fillStyle = hatchPattern(ctx, it.kind === 'light' ? '#000000' : ink, it.kind === 'light');
+          ctx.fillStyle = hatchPattern(ctx, ink, it.kind === 'light');
           ctx.fillRect(x, y - 6, 24, 12);
           ctx.strokeStyle = ink; ctx.lineWidth = 1; ctx.strokeRect(x + 0.5, y - 5.5, 23, 11);
         }

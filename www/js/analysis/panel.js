@@ -10,6 +10,7 @@ import { MapView } from './map_view.js';
 import { LineView, ORDER_COLOURS } from './sweeps.js';
 import { fmt } from './heatmap.js';
 import { downloadBlob } from '../plots/export.js';
+import { cssColor } from '../theme.js';
 
 export const VIEWS = {
   time_response: { label: 'Time response' },
@@ -62,7 +63,14 @@ export class AnalysisPanel {
       b.type = 'button';
       b.textContent = v.label;
       b.dataset.view = id;
-      b.addEventListener('click', () => { this.setView(id); this.changed(); });
+      b.addEventListener('click', () => {
+        this.setView(id);
+        // ρ against ΔT means the macro-step on x: switch the axis when another view left a parameter there.
+        if (id === 'rho_versus_step' && this.axes.x.parameter.value !== 'master.macro_step') {
+          this.setAxis(this.axes.x, null, this.defaultAxis('step'));
+        }
+        this.changed();
+      });
       this.ui.views.append(b);
     }
     this.ui.form.addEventListener('change', () => this.changed());
@@ -325,7 +333,7 @@ export class AnalysisPanel {
     this.figure.show({
       title: metricName === 'rho' ? `Spectral radius ρ against ${lx.name}` : `Global error e_g against ${lx.name}`,
       xLabel: lx.title, yLabel: metricName === 'rho' ? 'ρ(Φ)' : 'e_g (NRMSE)', xLog: x.log, yLog: metricName === 'eg',
-      x: Array.from(r.x), series: [{ label: m.symbol, y, colour: '#1e40af' }],
+      x: Array.from(r.x), series: [{ label: m.symbol, y, colour: cssColor('--accent') || '#1e40af' }],
       level: { value: m.level, label: m.levelLabel }, note,
     });
     this.lastSweep = { x: Array.from(r.x), values: Array.from(r.values), status: Array.from(r.status), crossings };
