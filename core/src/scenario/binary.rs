@@ -26,7 +26,10 @@ pub fn is_embedded(source: &str) -> bool {
 #[cfg(feature = "binary-modules")]
 pub fn data_url(bytes: &[u8]) -> String {
     use base64::Engine as _;
-    format!("data:application/zip;base64,{}", base64::engine::general_purpose::STANDARD.encode(bytes))
+    format!(
+        "data:application/zip;base64,{}",
+        base64::engine::general_purpose::STANDARD.encode(bytes)
+    )
 }
 
 /// The archive bytes of an embedded `source`; for a path or URL, a message saying that the
@@ -91,12 +94,16 @@ mod load {
     fn load(spec: &ModuleSpec) -> Result<BinaryModule, (&'static str, String)> {
         let source = spec.source.as_deref().ok_or((
             "source",
-            alloc::string::String::from("a Binary module needs `source`: the .fmu path or URL (or a data: URL)"),
+            alloc::string::String::from(
+                "a Binary module needs `source`: the .fmu path or URL (or a data: URL)",
+            ),
         ))?;
         let bytes = super::fmu_bytes(source).map_err(|m| ("source", m))?;
-        BinaryModule::from_fmu(&bytes, &spec.parameters, RuntimeLimits::default()).map_err(|e| match e {
-            FmuError::Parameter(_) => ("parameters", e.to_string()),
-            _ => ("source", e.to_string()),
+        BinaryModule::from_fmu(&bytes, &spec.parameters, RuntimeLimits::default()).map_err(|e| {
+            match e {
+                FmuError::Parameter(_) => ("parameters", e.to_string()),
+                _ => ("source", e.to_string()),
+            }
         })
     }
 
@@ -112,7 +119,10 @@ mod load {
 
     /// The description of a `Binary` spec, with errors at `modules[i].source` or
     /// `modules[i].parameters.<name>`.
-    pub fn describe(spec: &ModuleSpec, path: &str) -> Result<crate::module::ModuleDescription, ScenarioError> {
+    pub fn describe(
+        spec: &ModuleSpec,
+        path: &str,
+    ) -> Result<crate::module::ModuleDescription, ScenarioError> {
         match load(spec) {
             Ok(m) => Ok(m.description().clone()),
             Err(("parameters", msg)) => {

@@ -23,7 +23,8 @@ use std::ffi::c_void;
 type Status = i32;
 const OK: Status = 0;
 const ERROR: Status = 3;
-type LogMessage = extern "C" fn(env: *mut c_void, status: Status, category: *const u8, message: *const u8);
+type LogMessage =
+    extern "C" fn(env: *mut c_void, status: Status, category: *const u8, message: *const u8);
 
 /// Value references (modelDescription.xml).
 const TIME: u32 = 0;
@@ -52,7 +53,16 @@ pub struct State {
     h_max: f64,
 }
 
-const START: State = State { time: 0.0, s1: 0.01, v1: 0.0, fk: 0.0, m1: 10.0, c1: 1e6, d1: 1.0, h_max: 1e-5 };
+const START: State = State {
+    time: 0.0,
+    s1: 0.01,
+    v1: 0.0,
+    fk: 0.0,
+    m1: 10.0,
+    c1: 1e6,
+    d1: 1.0,
+    h_max: 1e-5,
+};
 const STATE_BYTES: usize = 8 * 8;
 
 struct Instance {
@@ -99,8 +109,14 @@ impl State {
     fn rk4(&mut self, h: f64) {
         let (s, v) = (self.s1, self.v1);
         let (k1s, k1v) = (v, self.accel(s, v));
-        let (k2s, k2v) = (v + 0.5 * h * k1v, self.accel(s + 0.5 * h * k1s, v + 0.5 * h * k1v));
-        let (k3s, k3v) = (v + 0.5 * h * k2v, self.accel(s + 0.5 * h * k2s, v + 0.5 * h * k2v));
+        let (k2s, k2v) = (
+            v + 0.5 * h * k1v,
+            self.accel(s + 0.5 * h * k1s, v + 0.5 * h * k1v),
+        );
+        let (k3s, k3v) = (
+            v + 0.5 * h * k2v,
+            self.accel(s + 0.5 * h * k2s, v + 0.5 * h * k2v),
+        );
         let (k4s, k4v) = (v + h * k3v, self.accel(s + h * k3s, v + h * k3v));
         self.s1 = s + h / 6.0 * (k1s + 2.0 * k2s + 2.0 * k3s + k4s);
         self.v1 = v + h / 6.0 * (k1v + 2.0 * k2v + 2.0 * k3v + k4v);
@@ -108,7 +124,9 @@ impl State {
 
     fn to_bytes(self) -> [u8; STATE_BYTES] {
         let mut out = [0u8; STATE_BYTES];
-        let fields = [self.time, self.s1, self.v1, self.fk, self.m1, self.c1, self.d1, self.h_max];
+        let fields = [
+            self.time, self.s1, self.v1, self.fk, self.m1, self.c1, self.d1, self.h_max,
+        ];
         for (chunk, x) in out.chunks_exact_mut(8).zip(fields) {
             chunk.copy_from_slice(&x.to_le_bytes());
         }
@@ -117,14 +135,28 @@ impl State {
 
     fn from_bytes(b: &[u8]) -> State {
         let f = |i: usize| f64::from_le_bytes(b[8 * i..8 * i + 8].try_into().unwrap_or([0; 8]));
-        State { time: f(0), s1: f(1), v1: f(2), fk: f(3), m1: f(4), c1: f(5), d1: f(6), h_max: f(7) }
+        State {
+            time: f(0),
+            s1: f(1),
+            v1: f(2),
+            fk: f(3),
+            m1: f(4),
+            c1: f(5),
+            d1: f(6),
+            h_max: f(7),
+        }
     }
 }
 
 impl Instance {
     fn error(&self, message: &'static [u8]) -> Status {
         if let Some(log) = self.log {
-            log(self.env, ERROR, b"logStatusError\0".as_ptr(), message.as_ptr());
+            log(
+                self.env,
+                ERROR,
+                b"logStatusError\0".as_ptr(),
+                message.as_ptr(),
+            );
         }
         ERROR
     }
@@ -135,18 +167,28 @@ unsafe fn inst<'a>(p: *mut c_void) -> &'a mut Instance {
 }
 
 unsafe fn slice<'a, T>(p: *const T, n: usize) -> &'a [T] {
-    if n == 0 { &[] } else { std::slice::from_raw_parts(p, n) }
+    if n == 0 {
+        &[]
+    } else {
+        std::slice::from_raw_parts(p, n)
+    }
 }
 
 unsafe fn slice_mut<'a, T>(p: *mut T, n: usize) -> &'a mut [T] {
-    if n == 0 { &mut [] } else { std::slice::from_raw_parts_mut(p, n) }
+    if n == 0 {
+        &mut []
+    } else {
+        std::slice::from_raw_parts_mut(p, n)
+    }
 }
 
 // ---- memory for the host: an 8-byte size header before each block ----
 
 #[no_mangle]
 pub unsafe extern "C" fn malloc(n: usize) -> *mut u8 {
-    let Ok(layout) = Layout::from_size_align(n + 8, 8) else { return std::ptr::null_mut() };
+    let Ok(layout) = Layout::from_size_align(n + 8, 8) else {
+        return std::ptr::null_mut();
+    };
     let p = alloc(layout);
     if p.is_null() {
         return p;
@@ -187,7 +229,11 @@ pub unsafe extern "C" fn fmi3InstantiateCoSimulation(
     log: Option<LogMessage>,
     _intermediate_update: *mut c_void,
 ) -> *mut c_void {
-    Box::into_raw(Box::new(Instance { state: START, log, env })) as *mut c_void
+    Box::into_raw(Box::new(Instance {
+        state: START,
+        log,
+        env,
+    })) as *mut c_void
 }
 
 #[no_mangle]
@@ -321,7 +367,11 @@ pub unsafe extern "C" fn fmi3GetOutputDerivatives(
         return i.error(b"fmi3GetOutputDerivatives: nValues differs from nValueReferences\0");
     }
     let s = i.state;
-    for ((&vr, &order), out) in slice(vrs, n).iter().zip(slice(orders, n)).zip(slice_mut(values, n)) {
+    for ((&vr, &order), out) in slice(vrs, n)
+        .iter()
+        .zip(slice(orders, n))
+        .zip(slice_mut(values, n))
+    {
         *out = match (vr, order) {
             (S1, 1) => s.v1,
             (V1, 1) => s.accel(s.s1, s.v1),
@@ -361,7 +411,10 @@ pub unsafe extern "C" fn fmi3GetDirectionalDerivative(
         return i.error(b"fmi3GetDirectionalDerivative: seed/sensitivity sizes\0");
     }
     let (knowns, seed) = (slice(knowns, n_knowns), slice(seed, n_seed));
-    for (&u, out) in slice(unknowns, n_unknowns).iter().zip(slice_mut(sensitivity, n_sensitivity)) {
+    for (&u, out) in slice(unknowns, n_unknowns)
+        .iter()
+        .zip(slice_mut(sensitivity, n_sensitivity))
+    {
         let mut sum = 0.0;
         for (&k, &v) in knowns.iter().zip(seed) {
             match partial(&i.state, u, k) {
@@ -396,7 +449,10 @@ pub unsafe extern "C" fn fmi3SetFMUState(instance: *mut c_void, state: *const St
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn fmi3FreeFMUState(_instance: *mut c_void, state: *mut *mut State) -> Status {
+pub unsafe extern "C" fn fmi3FreeFMUState(
+    _instance: *mut c_void,
+    state: *mut *mut State,
+) -> Status {
     if !(*state).is_null() {
         drop(Box::from_raw(*state));
         *state = std::ptr::null_mut();
@@ -405,13 +461,22 @@ pub unsafe extern "C" fn fmi3FreeFMUState(_instance: *mut c_void, state: *mut *m
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn fmi3SerializedFMUStateSize(_instance: *mut c_void, _state: *const State, size: *mut usize) -> Status {
+pub unsafe extern "C" fn fmi3SerializedFMUStateSize(
+    _instance: *mut c_void,
+    _state: *const State,
+    size: *mut usize,
+) -> Status {
     *size = STATE_BYTES;
     OK
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn fmi3SerializeFMUState(instance: *mut c_void, state: *const State, bytes: *mut u8, size: usize) -> Status {
+pub unsafe extern "C" fn fmi3SerializeFMUState(
+    instance: *mut c_void,
+    state: *const State,
+    bytes: *mut u8,
+    size: usize,
+) -> Status {
     if size != STATE_BYTES || state.is_null() {
         return inst(instance).error(b"fmi3SerializeFMUState: wrong size\0");
     }
@@ -420,7 +485,12 @@ pub unsafe extern "C" fn fmi3SerializeFMUState(instance: *mut c_void, state: *co
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn fmi3DeserializeFMUState(instance: *mut c_void, bytes: *const u8, size: usize, state: *mut *mut State) -> Status {
+pub unsafe extern "C" fn fmi3DeserializeFMUState(
+    instance: *mut c_void,
+    bytes: *const u8,
+    size: usize,
+    state: *mut *mut State,
+) -> Status {
     if size != STATE_BYTES {
         return inst(instance).error(b"fmi3DeserializeFMUState: wrong size\0");
     }
