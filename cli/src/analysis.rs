@@ -31,14 +31,25 @@ pub fn parse_axis(flag: &str, text: &str) -> Result<AxisSpec, String> {
     if !(4..=5).contains(&parts.len()) {
         return Err(bad("wrong number of fields"));
     }
-    let num = |s: &str, what: &str| s.parse::<f64>().map_err(|_| bad(&format!("{what} `{s}` is not a number")));
-    let points = parts[3].parse::<u32>().map_err(|_| bad(&format!("N `{}` is not a whole number", parts[3])))?;
+    let num = |s: &str, what: &str| {
+        s.parse::<f64>()
+            .map_err(|_| bad(&format!("{what} `{s}` is not a number")))
+    };
+    let points = parts[3]
+        .parse::<u32>()
+        .map_err(|_| bad(&format!("N `{}` is not a whole number", parts[3])))?;
     let log = match parts.get(4) {
         None => false,
         Some(&"log") => true,
         Some(other) => return Err(bad(&format!("`{other}` should be `log`"))),
     };
-    Ok(AxisSpec { parameter: parts[0].to_string(), from: num(parts[1], "FROM")?, to: num(parts[2], "TO")?, points, log })
+    Ok(AxisSpec {
+        parameter: parts[0].to_string(),
+        from: num(parts[1], "FROM")?,
+        to: num(parts[2], "TO")?,
+        points,
+        log,
+    })
 }
 
 impl MapArgs {
@@ -47,7 +58,11 @@ impl MapArgs {
         let mut metric = MapMetric::SpectralRadius;
         let mut i = 0;
         while i < rest.len() {
-            let value = |name: &str| rest.get(i + 1).copied().ok_or_else(|| format!("{name} needs a value"));
+            let value = |name: &str| {
+                rest.get(i + 1)
+                    .copied()
+                    .ok_or_else(|| format!("{name} needs a value"))
+            };
             match rest[i] {
                 "--x" => x = Some(parse_axis("--x", value("--x")?)?),
                 "--y" => y = Some(parse_axis("--y", value("--y")?)?),
@@ -63,7 +78,10 @@ impl MapArgs {
                 "--threads" => {
                     let v = value("--threads")?;
                     let n = v.parse::<usize>().ok().filter(|n| *n > 0);
-                    threads = Some(n.ok_or_else(|| format!("--threads `{v}`: expected a whole number ≥ 1"))?);
+                    threads =
+                        Some(n.ok_or_else(|| {
+                            format!("--threads `{v}`: expected a whole number ≥ 1")
+                        })?);
                 }
                 flag if flag.starts_with("--") => return Err(format!("unknown option `{flag}`")),
                 path if scenario.is_none() => {
@@ -96,21 +114,34 @@ fn method_text(a: &LinearAnalysis) -> String {
         Scheme::Jacobi => "Jacobi".to_string(),
         Scheme::GaussSeidel(seq) => format!("Gauss-Seidel {seq:?}"),
     };
-    let corr = m.correction.map(|a| format!(", model-based correction α = {a}")).unwrap_or_default();
-    format!("{scheme}, extrapolation order {}{corr}, ΔT = {:e} s", m.order, a.macro_step())
+    let corr = m
+        .correction
+        .map(|a| format!(", model-based correction α = {a}"))
+        .unwrap_or_default();
+    format!(
+        "{scheme}, extrapolation order {}{corr}, ΔT = {:e} s",
+        m.order,
+        a.macro_step()
+    )
 }
 
 /// `cosim stability`: report text on standard output.
 pub fn stability(v: &ValidatedScenario) -> Result<String, String> {
     let a = analysis(v)?;
-    let pm = PropagationMatrix::build(a.blocks(), a.coupling(), a.method(), a.macro_step()).map_err(|e| e.to_string())?;
-    let s = spectrum(pm.phi()).ok_or("the eigenvalues of Φ could not be computed (non-finite entries or no convergence)")?;
+    let pm = PropagationMatrix::build(a.blocks(), a.coupling(), a.method(), a.macro_step())
+        .map_err(|e| e.to_string())?;
+    let s = spectrum(pm.phi()).ok_or(
+        "the eigenvalues of Φ could not be computed (non-finite entries or no convergence)",
+    )?;
     let mut out = String::new();
     let _ = writeln!(out, "method: {}", method_text(&a));
     let _ = writeln!(out, "propagation matrix: {0} × {0}", pm.layout().dim());
     let _ = writeln!(out, "spectral radius: {:.15}", s.radius);
     let verdict = if s.is_stable() { "stable" } else { "unstable" };
-    let _ = writeln!(out, "{verdict} (ρ ≤ 1 + {STABILITY_TOLERANCE:e} counts as stable)");
+    let _ = writeln!(
+        out,
+        "{verdict} (ρ ≤ 1 + {STABILITY_TOLERANCE:e} counts as stable)"
+    );
     if s.is_ill_conditioned() {
         let _ = writeln!(out, "warning: |ρ − 1| is within the eigenvalue round-off ({:.1e}); the verdict is not reliable", s.roundoff);
     }
@@ -118,7 +149,13 @@ pub fn stability(v: &ValidatedScenario) -> Result<String, String> {
     eig.sort_by(|a, b| b.re.hypot(b.im).total_cmp(&a.re.hypot(a.im)));
     let _ = writeln!(out, "eigenvalues (real, imaginary, modulus):");
     for l in eig {
-        let _ = writeln!(out, "  {:>23.15e} {:>23.15e} {:>20.15}", l.re, l.im, l.re.hypot(l.im));
+        let _ = writeln!(
+            out,
+            "  {:>23.15e} {:>23.15e} {:>20.15}",
+            l.re,
+            l.im,
+            l.re.hypot(l.im)
+        );
     }
     Ok(out)
 }
@@ -126,9 +163,14 @@ pub fn stability(v: &ValidatedScenario) -> Result<String, String> {
 /// `cosim map`: CSV `x,y,value,status`, rows in y order; a summary for standard error.
 pub fn map(v: &ValidatedScenario, args: &MapArgs) -> Result<(String, String), String> {
     let a = analysis(v)?;
-    let map = ParameterMap::new(a, &args.x, &args.y, args.metric)
-        .map_err(|e| e.to_string().replace("analysis.x", "--x").replace("analysis.y", "--y"))?;
-    let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let map = ParameterMap::new(a, &args.x, &args.y, args.metric).map_err(|e| {
+        e.to_string()
+            .replace("analysis.x", "--x")
+            .replace("analysis.y", "--y")
+    })?;
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let start = std::time::Instant::now();
     let tiles = compute_tiles(&map, threads);
     let seconds = start.elapsed().as_secs_f64();
@@ -198,13 +240,23 @@ fn default_macro_steps() -> Vec<f64> {
 pub fn convergence(v: &ValidatedScenario) -> Result<(String, String), String> {
     let a = analysis(v)?;
     let spec = v.scenario.analysis.as_ref();
-    let steps = spec.map(|s| s.macro_steps.clone()).filter(|s| !s.is_empty()).unwrap_or_else(default_macro_steps);
+    let steps = spec
+        .map(|s| s.macro_steps.clone())
+        .filter(|s| !s.is_empty())
+        .unwrap_or_else(default_macro_steps);
     if let Some(bad) = steps.iter().find(|h| !(h.is_finite() && **h > 0.0)) {
-        return Err(format!("analysis.macro_steps: {bad} is not a positive number of seconds"));
+        return Err(format!(
+            "analysis.macro_steps: {bad} is not a positive number of seconds"
+        ));
     }
-    let orders = spec.map(|s| s.orders.clone()).filter(|o| !o.is_empty()).unwrap_or_else(|| (0..=4).collect());
+    let orders = spec
+        .map(|s| s.orders.clone())
+        .filter(|o| !o.is_empty())
+        .unwrap_or_else(|| (0..=4).collect());
     if let Some(bad) = orders.iter().find(|o| **o > 4) {
-        return Err(format!("analysis.orders: {bad} is above the highest order 4"));
+        return Err(format!(
+            "analysis.orders: {bad} is above the highest order 4"
+        ));
     }
     let alpha = match a.method().scheme {
         Scheme::Jacobi => Some(a.method().correction.unwrap_or(1.0)),
@@ -219,21 +271,40 @@ pub fn convergence(v: &ValidatedScenario) -> Result<(String, String), String> {
                 s.spawn(move || convergence_study(a, steps, &[o], alpha))
             })
             .collect();
-        handles.into_iter().flat_map(|h| h.join().unwrap_or_default()).collect::<Vec<_>>()
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_default())
+            .collect::<Vec<_>>()
     });
     curves.sort_by_key(|c| (c.corrected, c.order));
     let mut csv = String::from("order,corrected,macro_step,local_error,spectral_radius,status\n");
-    let mut slopes = format!("local error e_l,NRMSE over {:e} s; fitted log-log slopes:\n", a.horizon());
+    let mut slopes = format!(
+        "local error e_l,NRMSE over {:e} s; fitted log-log slopes:\n",
+        a.horizon()
+    );
     for c in &curves {
         for p in &c.points {
             let _ = writeln!(
                 csv,
                 "{},{},{:e},{:e},{:e},{}",
-                c.order, c.corrected, p.macro_step, p.local_error, p.spectral_radius, p.status.name()
+                c.order,
+                c.corrected,
+                p.macro_step,
+                p.local_error,
+                p.spectral_radius,
+                p.status.name()
             );
         }
-        let label = if c.corrected { format!("order {} with correction", c.order) } else { format!("order {}", c.order) };
-        let slope = c.slope.map_or("not enough stable points in range".to_string(), |s| format!("{s:.3}"));
+        let label = if c.corrected {
+            format!("order {} with correction", c.order)
+        } else {
+            format!("order {}", c.order)
+        };
+        let slope = c
+            .slope
+            .map_or("not enough stable points in range".to_string(), |s| {
+                format!("{s:.3}")
+            });
         let _ = writeln!(slopes, "  {label:<28} slope {slope}");
     }
     Ok((csv, slopes))

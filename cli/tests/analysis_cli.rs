@@ -5,7 +5,10 @@ use std::path::PathBuf;
 use std::process::{Command, Output};
 
 fn cosim(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cosim")).args(args).output().expect("cosim runs")
+    Command::new(env!("CARGO_BIN_EXE_cosim"))
+        .args(args)
+        .output()
+        .expect("cosim runs")
 }
 
 fn scenario(name: &str, edit: impl Fn(&mut serde_json::Value)) -> PathBuf {
@@ -28,9 +31,20 @@ fn stability_reports_rho_and_eigenvalues() {
     });
     let out = cosim(&["stability", p.to_str().unwrap()]);
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    assert!(text.contains("spectral radius") && text.contains("unstable"), "{text}");
-    assert_eq!(text.lines().filter(|l| l.starts_with("  ")).count(), 19, "{text}");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        text.contains("spectral radius") && text.contains("unstable"),
+        "{text}"
+    );
+    assert_eq!(
+        text.lines().filter(|l| l.starts_with("  ")).count(),
+        19,
+        "{text}"
+    );
 }
 
 #[test]
@@ -38,10 +52,20 @@ fn map_csv_is_the_same_on_one_and_two_threads() {
     let p = scenario("map.json", |_| {});
     let run = |threads: &str| {
         let out = cosim(&[
-            "map", p.to_str().unwrap(), "--x", "mass2.ck:1:1e10:5:log", "--y", "master.macro_step:1e-5:1e-3:3:log",
-            "--threads", threads,
+            "map",
+            p.to_str().unwrap(),
+            "--x",
+            "mass2.ck:1:1e10:5:log",
+            "--y",
+            "master.macro_step:1e-5:1e-3:3:log",
+            "--threads",
+            threads,
         ]);
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         String::from_utf8(out.stdout).expect("utf-8")
     };
     let one = run("1");
@@ -56,7 +80,11 @@ fn convergence_writes_curves_and_slopes() {
         v["analysis"] = serde_json::json!({"view": "convergence", "macro_steps": [1e-4, 5e-5, 2.5e-5], "orders": [0, 1]});
     });
     let out = cosim(&["convergence", p.to_str().unwrap()]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let csv = String::from_utf8_lossy(&out.stdout);
     assert_eq!(csv.lines().count(), 1 + 4 * 3, "{csv}");
     assert!(String::from_utf8_lossy(&out.stderr).contains("slope"));
@@ -66,7 +94,14 @@ fn convergence_writes_curves_and_slopes() {
 fn mistakes_exit_with_one_or_two() {
     let p = scenario("plain.json", |_| {});
     let path = p.to_str().unwrap();
-    let bad_param = cosim(&["map", path, "--x", "mass9.ck:1:2:2", "--y", "mass2.dk:1:2:2"]);
+    let bad_param = cosim(&[
+        "map",
+        path,
+        "--x",
+        "mass9.ck:1:2:2",
+        "--y",
+        "mass2.dk:1:2:2",
+    ]);
     assert_eq!(bad_param.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&bad_param.stderr).contains("mass9"));
     let bad_axis = cosim(&["map", path, "--x", "mass2.ck:1:2", "--y", "mass2.dk:1:2:2"]);

@@ -20,9 +20,18 @@ fn map() -> ParameterMap {
     let mut s = scenario::preset("two-mass-oscillator").expect("the preset exists");
     s.master.extrapolation_order = 0;
     s.master.macro_step = 10f64.powf(-3.5);
-    s.master.correction = Some(CorrectionSpec { alpha: 1.0, jacobians: JacobianSource::Auto });
+    s.master.correction = Some(CorrectionSpec {
+        alpha: 1.0,
+        jacobians: JacobianSource::Auto,
+    });
     let v = s.validate().expect("valid scenario");
-    let axis = |parameter: &str, to: f64| AxisSpec { parameter: parameter.into(), from: 1.0, to, points: SIDE, log: true };
+    let axis = |parameter: &str, to: f64| AxisSpec {
+        parameter: parameter.into(),
+        from: 1.0,
+        to,
+        points: SIDE,
+        log: true,
+    };
     ParameterMap::new(
         LinearAnalysis::new(&v).expect("linear scenario"),
         &axis("mass2.ck", 1e10),

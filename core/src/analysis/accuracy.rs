@@ -65,11 +65,12 @@ pub fn error_measures(
     let mut history = Vec::with_capacity(lay.order + 1);
     history.push(DVector::from_column_slice(&rows[0]));
     history.extend(past.iter().rev().map(|y| DVector::from_column_slice(y)));
-    let mut z = pm
-        .initial_vector(reference.x0(), &history)
-        .ok_or_else(|| MasterError::InvalidSettings("error measures: reference does not fit the layout".into()))?;
-    let ad_star = expm(&(reference.a_star() * h))
-        .ok_or_else(|| MasterError::InvalidSettings(format!("error measures: exponential failed at ΔT = {h} s")))?;
+    let mut z = pm.initial_vector(reference.x0(), &history).ok_or_else(|| {
+        MasterError::InvalidSettings("error measures: reference does not fit the layout".into())
+    })?;
+    let ad_star = expm(&(reference.a_star() * h)).ok_or_else(|| {
+        MasterError::InvalidSettings(format!("error measures: exponential failed at ΔT = {h} s"))
+    })?;
     let local_map: DMatrix<f64> = reference.c_star() * ad_star;
 
     let ny = lay.n_y;
@@ -98,7 +99,12 @@ pub fn error_measures(
     let (mut acc_l, mut acc_g, mut k) = (0.0, 0.0, 0u32);
     for j in 0..ny {
         let mean = rows.iter().skip(1).map(|r| r[j]).sum::<f64>() / nf;
-        let var = rows.iter().skip(1).map(|r| (r[j] - mean) * (r[j] - mean)).sum::<f64>() / nf;
+        let var = rows
+            .iter()
+            .skip(1)
+            .map(|r| (r[j] - mean) * (r[j] - mean))
+            .sum::<f64>()
+            / nf;
         if !(var.is_finite() && var > 0.0) {
             continue;
         }
@@ -112,8 +118,18 @@ pub fn error_measures(
         ));
     }
     if diverged {
-        return Ok(ErrorMeasures { local: f64::INFINITY, global: f64::INFINITY, diverged, steps: n });
+        return Ok(ErrorMeasures {
+            local: f64::INFINITY,
+            global: f64::INFINITY,
+            diverged,
+            steps: n,
+        });
     }
     let kf = f64::from(k);
-    Ok(ErrorMeasures { local: libm::sqrt(acc_l / kf), global: libm::sqrt(acc_g / kf), diverged, steps: n })
+    Ok(ErrorMeasures {
+        local: libm::sqrt(acc_l / kf),
+        global: libm::sqrt(acc_g / kf),
+        diverged,
+        steps: n,
+    })
 }

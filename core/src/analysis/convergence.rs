@@ -50,10 +50,20 @@ pub fn convergence_study(
     alpha: Option<f64>,
 ) -> Vec<ConvergenceCurve> {
     let base = analysis.method().clone();
-    let mut methods: Vec<PropagationMethod> =
-        orders.iter().map(|&order| PropagationMethod { order, correction: None, ..base.clone() }).collect();
+    let mut methods: Vec<PropagationMethod> = orders
+        .iter()
+        .map(|&order| PropagationMethod {
+            order,
+            correction: None,
+            ..base.clone()
+        })
+        .collect();
     if let (Some(a), crate::master::Scheme::Jacobi) = (alpha, &base.scheme) {
-        methods.extend(orders.iter().map(|&order| PropagationMethod::corrected(order, a)));
+        methods.extend(
+            orders
+                .iter()
+                .map(|&order| PropagationMethod::corrected(order, a)),
+        );
     }
     methods
         .into_iter()
@@ -65,7 +75,12 @@ pub fn convergence_study(
                     let o = [(&Parameter::MacroStep, h)];
                     let Cell { value, status } = a.evaluate_at(MapMetric::LocalError, &o);
                     let rho = a.evaluate_at(MapMetric::SpectralRadius, &o).value;
-                    ConvergencePoint { macro_step: h, local_error: value, spectral_radius: rho, status }
+                    ConvergencePoint {
+                        macro_step: h,
+                        local_error: value,
+                        spectral_radius: rho,
+                        status,
+                    }
                 })
                 .collect();
             let fit: Vec<(f64, f64)> = points
@@ -77,7 +92,12 @@ pub fn convergence_study(
                 })
                 .map(|p| (p.macro_step, p.local_error))
                 .collect();
-            ConvergenceCurve { order: method.order, corrected: method.correction.is_some(), points, slope: fitted_slope(&fit) }
+            ConvergenceCurve {
+                order: method.order,
+                corrected: method.correction.is_some(),
+                points,
+                slope: fitted_slope(&fit),
+            }
         })
         .collect()
 }

@@ -52,17 +52,28 @@ pub fn spectrum(m: &DMatrix<f64>) -> Option<Spectrum> {
         return None;
     }
     if n == 0 {
-        return Some(Spectrum { eigenvalues: Vec::new(), radius: 0.0, roundoff: 0.0 });
+        return Some(Spectrum {
+            eigenvalues: Vec::new(),
+            radius: 0.0,
+            roundoff: 0.0,
+        });
     }
     let (b, _) = balance(m);
     let roundoff = n as f64 * f64::EPSILON * b.norm();
     let schur = Schur::try_new(b, f64::EPSILON, SCHUR_ITERATIONS_PER_DIM * n)?;
     let eigenvalues: Vec<Complex<f64>> = schur.complex_eigenvalues().iter().copied().collect();
-    let radius = eigenvalues.iter().map(|l| libm::hypot(l.re, l.im)).fold(0.0, f64::max);
+    let radius = eigenvalues
+        .iter()
+        .map(|l| libm::hypot(l.re, l.im))
+        .fold(0.0, f64::max);
     if !radius.is_finite() {
         return None;
     }
-    Some(Spectrum { eigenvalues, radius, roundoff })
+    Some(Spectrum {
+        eigenvalues,
+        radius,
+        roundoff,
+    })
 }
 
 /// `ρ(m)`; see [`spectrum`].
@@ -77,12 +88,29 @@ mod tests {
     #[test]
     fn rotation_and_scaling_radii() {
         let (c, s) = (libm::cos(0.3), libm::sin(0.3));
-        let m = DMatrix::from_row_slice(3, 3, &[0.9 * c, -0.9 * s, 0.0, 0.9 * s, 0.9 * c, 0.0, 0.0, 0.0, -0.5]);
+        let m = DMatrix::from_row_slice(
+            3,
+            3,
+            &[
+                0.9 * c,
+                -0.9 * s,
+                0.0,
+                0.9 * s,
+                0.9 * c,
+                0.0,
+                0.0,
+                0.0,
+                -0.5,
+            ],
+        );
         let sp = spectrum(&m).expect("spectrum");
         assert!((sp.radius - 0.9).abs() < 1e-15);
         assert_eq!(sp.eigenvalues.len(), 3);
         assert!(sp.is_stable() && !sp.is_ill_conditioned());
-        assert_eq!(spectral_radius(&DMatrix::from_element(1, 1, -1.5)), Some(1.5));
+        assert_eq!(
+            spectral_radius(&DMatrix::from_element(1, 1, -1.5)),
+            Some(1.5)
+        );
     }
 
     #[test]
@@ -95,7 +123,12 @@ mod tests {
     #[test]
     fn non_finite_or_non_square_input_gives_none() {
         assert!(spectrum(&DMatrix::from_row_slice(2, 2, &[1.0, f64::NAN, 0.0, 1.0])).is_none());
-        assert!(spectrum(&DMatrix::from_row_slice(2, 2, &[1.0, f64::INFINITY, 0.0, 1.0])).is_none());
+        assert!(spectrum(&DMatrix::from_row_slice(
+            2,
+            2,
+            &[1.0, f64::INFINITY, 0.0, 1.0]
+        ))
+        .is_none());
         assert!(spectrum(&DMatrix::zeros(2, 3)).is_none());
     }
 }

@@ -15,14 +15,18 @@ fn scenario(algorithm: Algorithm, sequence: &[&str], order: u32, h: f64, steps: 
     s.master.sequence = sequence.iter().map(|n| (*n).into()).collect();
     s.master.extrapolation_order = order;
     s.master.macro_step = h;
-    s.run = RunSpec { start: 0.0, stop: f64::from(steps) * h };
+    s.run = RunSpec {
+        start: 0.0,
+        stop: f64::from(steps) * h,
+    };
     s
 }
 
 /// Outputs after steps 1..=N from Φ with the exact start-up history (as `exact_history`).
 fn iterate_phi(s: &Scenario, steps: u32) -> (f64, Vec<Vec<f64>>) {
     let a = LinearAnalysis::new(&s.validate().expect("valid")).expect("analysis");
-    let pm = PropagationMatrix::build(a.blocks(), a.coupling(), a.method(), a.macro_step()).expect("phi");
+    let pm = PropagationMatrix::build(a.blocks(), a.coupling(), a.method(), a.macro_step())
+        .expect("phi");
     let r = MonolithicReference::new(a.blocks(), a.coupling()).expect("reference");
     let h = a.macro_step();
     let p = s.master.extrapolation_order;
@@ -43,7 +47,9 @@ fn simulate(s: &Scenario) -> Vec<Vec<f64>> {
     let mut sim = Simulation::new(&s.validate().expect("valid")).expect("simulation");
     sim.run_to_end().expect("run");
     let sig = &sim.result().signals;
-    (1..sim.result().time.len()).map(|i| sig.iter().map(|s| s.cosim[i]).collect()).collect()
+    (1..sim.result().time.len())
+        .map(|i| sig.iter().map(|s| s.cosim[i]).collect())
+        .collect()
 }
 
 #[test]
@@ -63,8 +69,15 @@ fn iterating_phi_reproduces_jacobi_and_gauss_seidel_runs() {
         assert_eq!(sim.len(), phi.len());
         for j in 0..3 {
             let scale = sim.iter().map(|y| libm::fabs(y[j])).fold(0.0, f64::max);
-            let err = sim.iter().zip(&phi).map(|(a, b)| libm::fabs(a[j] - b[j])).fold(0.0, f64::max);
-            assert!(err <= 1e-9 * scale, "{alg:?} {seq:?} p = {p}: output {j} differs by {err:e} (scale {scale:e})");
+            let err = sim
+                .iter()
+                .zip(&phi)
+                .map(|(a, b)| libm::fabs(a[j] - b[j]))
+                .fold(0.0, f64::max);
+            assert!(
+                err <= 1e-9 * scale,
+                "{alg:?} {seq:?} p = {p}: output {j} differs by {err:e} (scale {scale:e})"
+            );
         }
     }
 }
@@ -72,7 +85,8 @@ fn iterating_phi_reproduces_jacobi_and_gauss_seidel_runs() {
 /// Growth per step of the simulated `s1` between windows ending at 3/4 and at the end of
 /// the run (late enough for the dominant mode to dominate).
 fn growth_per_step(y: &[Vec<f64>], window: usize) -> f64 {
-    let amp = |r: core::ops::Range<usize>| y[r].iter().map(|v| libm::fabs(v[0])).fold(0.0, f64::max);
+    let amp =
+        |r: core::ops::Range<usize>| y[r].iter().map(|v| libm::fabs(v[0])).fold(0.0, f64::max);
     let n = y.len();
     let mid = 3 * n / 4;
     let (early, late) = (amp(mid - window..mid), amp(n - window..n));
@@ -97,6 +111,9 @@ fn spectral_radius_matches_decay_and_growth_of_the_simulated_response() {
         assert_eq!(g < 1.0, stable_expected, "growth {g}");
         // Same rate: ln g / ln ρ close to 1.
         let ratio = libm::log(g) / libm::log(rho);
-        assert!((0.9..=1.1).contains(&ratio), "ρ = {rho}, simulated growth per step {g}");
+        assert!(
+            (0.9..=1.1).contains(&ratio),
+            "ρ = {rho}, simulated growth per step {g}"
+        );
     }
 }

@@ -76,9 +76,16 @@ impl PropagationMatrix {
 
     /// z for the state `x` and the output history `history[j] = y_{n−j}` (newest first,
     /// `order + 1` entries), δu = 0. `None` if the lengths do not fit the layout.
-    pub fn initial_vector(&self, x: &DVector<f64>, history: &[DVector<f64>]) -> Option<DVector<f64>> {
+    pub fn initial_vector(
+        &self,
+        x: &DVector<f64>,
+        history: &[DVector<f64>],
+    ) -> Option<DVector<f64>> {
         let lay = self.layout();
-        if x.len() != lay.n_x || history.len() != lay.order + 1 || history.iter().any(|y| y.len() != lay.n_y) {
+        if x.len() != lay.n_x
+            || history.len() != lay.order + 1
+            || history.iter().any(|y| y.len() != lay.n_y)
+        {
             return None;
         }
         let mut z = DVector::zeros(lay.dim());
@@ -107,10 +114,14 @@ pub fn reference_matrix(
         )));
     }
     let r = MonolithicReference::new(blocks, l)?;
-    let ad = expm(&(r.a_star() * h))
-        .ok_or_else(|| MasterError::InvalidSettings(format!("reference matrix: exponential failed at ΔT = {h} s")))?;
+    let ad = expm(&(r.a_star() * h)).ok_or_else(|| {
+        MasterError::InvalidSettings(format!(
+            "reference matrix: exponential failed at ΔT = {h} s"
+        ))
+    })?;
     let mut phi = DMatrix::zeros(layout.dim(), layout.dim());
     phi.view_mut((0, 0), (n_x, n_x)).copy_from(&ad);
-    phi.view_mut((layout.y(0).start, 0), (n_y, n_x)).copy_from(&(r.c_star() * &ad));
+    phi.view_mut((layout.y(0).start, 0), (n_y, n_x))
+        .copy_from(&(r.c_star() * &ad));
     Ok(phi)
 }

@@ -20,12 +20,20 @@ pub struct PropagationMethod {
 impl PropagationMethod {
     /// Plain Jacobi with extrapolation order `order`.
     pub fn jacobi(order: u32) -> Self {
-        PropagationMethod { scheme: Scheme::Jacobi, order, correction: None }
+        PropagationMethod {
+            scheme: Scheme::Jacobi,
+            order,
+            correction: None,
+        }
     }
 
     /// Jacobi with order `order` and model-based correction with `alpha`.
     pub fn corrected(order: u32, alpha: f64) -> Self {
-        PropagationMethod { scheme: Scheme::Jacobi, order, correction: Some(alpha) }
+        PropagationMethod {
+            scheme: Scheme::Jacobi,
+            order,
+            correction: Some(alpha),
+        }
     }
 }
 
@@ -73,8 +81,13 @@ impl Layout {
 
 /// `c_p = ∫₀¹ σ(σ+1)…(σ+p) dσ / (p+1)!`: the state-correction weight of `∇^{p+1}ȳ_{n+1}`
 /// (digest §2.7 "[derived] General order p"; the Adams–Bashforth error constants).
-pub const STATE_CORRECTION_WEIGHT: [f64; MAX_ORDER + 1] =
-    [1.0 / 2.0, 5.0 / 12.0, 3.0 / 8.0, 251.0 / 720.0, 95.0 / 288.0];
+pub const STATE_CORRECTION_WEIGHT: [f64; MAX_ORDER + 1] = [
+    1.0 / 2.0,
+    5.0 / 12.0,
+    3.0 / 8.0,
+    251.0 / 720.0,
+    95.0 / 288.0,
+];
 
 /// Binomial coefficient for the small orders used here (exact in f64).
 pub(super) fn binomial(n: usize, k: usize) -> f64 {
@@ -91,12 +104,24 @@ pub(super) fn binomial(n: usize, k: usize) -> f64 {
 /// Weights of `ȳ_{n−j}`, `j = 0..=p`, in the extrapolation polynomial's value at `T_{n+1}`:
 /// `P_ext = Σ_j (−1)^j C(p+1, j+1) ȳ_{n−j}` (digest §2.6).
 pub(super) fn extrapolated_end_weights(p: usize) -> [f64; MAX_ORDER + 1] {
-    core::array::from_fn(|j| if j <= p { sign(j) * binomial(p + 1, j + 1) } else { 0.0 })
+    core::array::from_fn(|j| {
+        if j <= p {
+            sign(j) * binomial(p + 1, j + 1)
+        } else {
+            0.0
+        }
+    })
 }
 
 /// Weights of `ȳ_{n+1−j}`, `j = 0..=p+1`, in `∇^{p+1}ȳ_{n+1}` (digest §2.7).
 pub(super) fn backward_difference_weights(p: usize) -> [f64; MAX_ORDER + 2] {
-    core::array::from_fn(|j| if j <= p + 1 { sign(j) * binomial(p + 1, j) } else { 0.0 })
+    core::array::from_fn(|j| {
+        if j <= p + 1 {
+            sign(j) * binomial(p + 1, j)
+        } else {
+            0.0
+        }
+    })
 }
 
 /// Coefficients `b_k` of `q(τ) = τ(τ+1)…(τ+p−1)/p! = Σ_k b_k τ^k`, the shape of the
@@ -119,7 +144,7 @@ pub(super) fn true_input_shape(p: usize) -> [f64; MAX_ORDER + 1] {
 }
 
 fn sign(j: usize) -> f64 {
-    if j % 2 == 0 {
+    if j & 1 == 0 {
         1.0
     } else {
         -1.0
@@ -146,7 +171,7 @@ mod tests {
         }
         assert_eq!(true_input_shape(0)[0], 1.0);
         // c_p by numerical integration of σ(σ+1)…(σ+p)/(p+1)!.
-        for p in 0..=4 {
+        for (p, want) in STATE_CORRECTION_WEIGHT.iter().enumerate() {
             let n = 2000;
             let f = |s: f64| (0..=p).map(|i| s + i as f64).product::<f64>();
             let mut sum = f(0.0) + f(1.0);
@@ -154,7 +179,7 @@ mod tests {
                 sum += f(i as f64 / n as f64) * if i % 2 == 1 { 4.0 } else { 2.0 };
             }
             let integral = sum / (3.0 * n as f64) / (1..=p + 1).map(|i| i as f64).product::<f64>();
-            assert!((integral - STATE_CORRECTION_WEIGHT[p]).abs() < 1e-12, "p = {p}");
+            assert!((integral - want).abs() < 1e-12, "p = {p}");
         }
     }
 }

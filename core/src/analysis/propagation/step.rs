@@ -14,8 +14,8 @@
 //!   (eqns 24/25, §2.7). The history holds the corrected ȳ (digest §8 item 1).
 
 use super::method::{
-    backward_difference_weights, extrapolated_end_weights, true_input_shape, Layout, PropagationMethod,
-    STATE_CORRECTION_WEIGHT,
+    backward_difference_weights, extrapolated_end_weights, true_input_shape, Layout,
+    PropagationMethod, STATE_CORRECTION_WEIGHT,
 };
 use crate::analysis::LinearBlock;
 use crate::error::MasterError;
@@ -75,10 +75,17 @@ pub(super) struct StepOperator {
 }
 
 /// Checks shapes and returns `(n_x, n_u, n_y)`.
-pub(super) fn check_shapes(blocks: &[LinearBlock], l: &DMatrix<f64>) -> Result<(usize, usize, usize), MasterError> {
+pub(super) fn check_shapes(
+    blocks: &[LinearBlock],
+    l: &DMatrix<f64>,
+) -> Result<(usize, usize, usize), MasterError> {
     let consistent = blocks.iter().all(|k| {
         let (n, m, q) = (k.a.nrows(), k.b.ncols(), k.c.nrows());
-        k.a.ncols() == n && k.b.nrows() == n && k.c.ncols() == n && k.d.shape() == (q, m) && k.x0.len() == n
+        k.a.ncols() == n
+            && k.b.nrows() == n
+            && k.c.ncols() == n
+            && k.d.shape() == (q, m)
+            && k.x0.len() == n
     });
     let n_x = blocks.iter().map(|b| b.a.nrows()).sum();
     let n_u = blocks.iter().map(|b| b.b.ncols()).sum();
@@ -107,10 +114,17 @@ impl StepOperator {
         let (n_x, n_u, n_y) = check_shapes(blocks, l)?;
         let p = method.order as usize;
         let extrapolation = Extrapolation::new(method.order)
-            .ok_or_else(|| invalid(&format!("extrapolation order {} is not supported (0 to {MAX_ORDER})", method.order)))?
+            .ok_or_else(|| {
+                invalid(&format!(
+                    "extrapolation order {} is not supported (0 to {MAX_ORDER})",
+                    method.order
+                ))
+            })?
             .uniform_rows();
         if !(h.is_finite() && h > 0.0) {
-            return Err(invalid(&format!("macro-step {h} s must be finite and positive")));
+            return Err(invalid(&format!(
+                "macro-step {h} s must be finite and positive"
+            )));
         }
         let (sequence, gauss_seidel) = match &method.scheme {
             Scheme::Jacobi => ((0..blocks.len()).collect::<Vec<_>>(), false),
@@ -118,21 +132,28 @@ impl StepOperator {
                 let mut sorted = seq.clone();
                 sorted.sort_unstable();
                 if sorted != (0..blocks.len()).collect::<Vec<_>>() {
-                    return Err(invalid("the Gauss-Seidel sequence must list every block exactly once"));
+                    return Err(invalid(
+                        "the Gauss-Seidel sequence must list every block exactly once",
+                    ));
                 }
                 (seq.clone(), true)
             }
         };
         if method.correction.is_some() && gauss_seidel {
-            return Err(invalid("the model-based corrector is defined for Jacobi coupling only (seed 000)"));
+            return Err(invalid(
+                "the model-based corrector is defined for Jacobi coupling only (seed 000)",
+            ));
         }
         let mut steps = Vec::with_capacity(blocks.len());
         let (mut xs, mut us, mut ys) = (0, 0, 0);
         let mut output_block = Vec::with_capacity(n_y);
         for (i, b) in blocks.iter().enumerate() {
             let (n, m, q) = (b.a.nrows(), b.b.ncols(), b.c.nrows());
-            let disc = discretize(&b.a, &b.b, h, p)
-                .ok_or_else(|| invalid(&format!("the matrix exponential of block {i} failed at ΔT = {h} s")))?;
+            let disc = discretize(&b.a, &b.b, h, p).ok_or_else(|| {
+                invalid(&format!(
+                    "the matrix exponential of block {i} failed at ΔT = {h} s"
+                ))
+            })?;
             let mut hk = 1.0;
             let gamma = disc
                 .gamma
@@ -152,17 +173,29 @@ impl StepOperator {
                 u: us..us + m,
                 y: ys..ys + q,
             });
-            output_block.extend(core::iter::repeat(i).take(q));
+            output_block.extend(core::iter::repeat_n(i, q));
             xs += n;
             us += m;
             ys += q;
         }
         let l_rows = (0..n_u)
-            .map(|i| (0..n_y).filter(|&o| l[(i, o)] != 0.0).map(|o| (o, l[(i, o)])).collect())
+            .map(|i| {
+                (0..n_y)
+                    .filter(|&o| l[(i, o)] != 0.0)
+                    .map(|o| (o, l[(i, o)]))
+                    .collect()
+            })
             .collect();
         let times: [f64; MAX_ORDER + 1] = core::array::from_fn(|j| 1.0 - j as f64);
-        let interpolation = TaylorWeights::through(&times[..=p], 0.0).ok_or_else(|| invalid("interpolation weights"))?;
-        let layout = Layout { n_x, n_y, n_u, order: p, corrected: method.correction.is_some() };
+        let interpolation = TaylorWeights::through(&times[..=p], 0.0)
+            .ok_or_else(|| invalid("interpolation weights"))?;
+        let layout = Layout {
+            n_x,
+            n_y,
+            n_u,
+            order: p,
+            corrected: method.correction.is_some(),
+        };
         let mut op = StepOperator {
             layout,
             blocks: steps,
@@ -187,7 +220,9 @@ impl StepOperator {
     /// `G_p`, `G_0` and `(I − G_p L)⁻¹` from the blocks' own (exact) Jacobians: perfect
     /// model knowledge, as in the paper's analysis (digest §3.3).
     fn corrector(&self, alpha: f64) -> Result<Corrector, MasterError> {
-        let Layout { n_y, n_u, order: p, .. } = self.layout;
+        let Layout {
+            n_y, n_u, order: p, ..
+        } = self.layout;
         let b = true_input_shape(p);
         let mut gp = DMatrix::zeros(n_y, n_u);
         let mut g0 = DMatrix::zeros(n_y, n_u);
@@ -202,13 +237,17 @@ impl StepOperator {
                     sum += gk * (b[k] * fact);
                 }
             }
-            gp.view_mut((blk.y.start, blk.u.start), (blk.y.len(), blk.u.len())).copy_from(&(&blk.c * sum + &blk.d));
+            gp.view_mut((blk.y.start, blk.u.start), (blk.y.len(), blk.u.len()))
+                .copy_from(&(&blk.c * sum + &blk.d));
             g0.view_mut((blk.y.start, blk.u.start), (blk.y.len(), blk.u.len()))
                 .copy_from(&(&blk.c * &blk.gamma[0] + &blk.d));
         }
         let gp_l = &gp * &self.l;
         let m = DMatrix::identity(n_y, n_y) - &gp_l;
-        let singular = MasterError::SingularMatrix { t: 0.0, what: "I - G_p L" };
+        let singular = MasterError::SingularMatrix {
+            t: 0.0,
+            what: "I - G_p L",
+        };
         let s = m.clone().lu().try_inverse().ok_or(singular.clone())?;
         if s.iter().any(|v| !v.is_finite()) {
             return Err(singular);
@@ -216,8 +255,19 @@ impl StepOperator {
         // Condition in balanced units: y mixes metres and newtons, so the plain 1-norm
         // condition of I − G_p L grows with c_k through the units alone.
         let (mb, _) = balance(&m);
-        let condition = mb.clone().lu().try_inverse().map_or(f64::INFINITY, |inv| one_norm(&mb) * one_norm(&inv));
-        Ok(Corrector { s, gp_l, g0, alpha, cp: STATE_CORRECTION_WEIGHT[p], condition })
+        let condition = mb
+            .clone()
+            .lu()
+            .try_inverse()
+            .map_or(f64::INFINITY, |inv| one_norm(&mb) * one_norm(&inv));
+        Ok(Corrector {
+            s,
+            gp_l,
+            g0,
+            alpha,
+            cp: STATE_CORRECTION_WEIGHT[p],
+            condition,
+        })
     }
 
     pub(super) fn layout(&self) -> Layout {
@@ -252,12 +302,18 @@ impl StepOperator {
                             // Samples y_{n+1}, y_n, …, y_{n−p+1}.
                             (0..=p)
                                 .map(|j| {
-                                    let s = if j == 0 { out[y_new.start + o] } else { z[lay.y(j - 1).start + o] };
+                                    let s = if j == 0 {
+                                        out[y_new.start + o]
+                                    } else {
+                                        z[lay.y(j - 1).start + o]
+                                    };
                                     self.interpolation.weight(k, j) * s
                                 })
                                 .sum()
                         } else {
-                            (0..=p).map(|j| self.extrapolation[k][j] * z[lay.y(j).start + o]).sum()
+                            (0..=p)
+                                .map(|j| self.extrapolation[k][j] * z[lay.y(j).start + o])
+                                .sum()
                         };
                         ak[i] += w * v;
                     }
@@ -270,18 +326,19 @@ impl StepOperator {
             let mut x_new = &blk.ad * x;
             let mut u_end = DVector::zeros(blk.u.len());
             let mut fact = 1.0;
-            for k in 0..=p {
+            for (k, (ak, gk)) in a.iter().zip(&blk.gamma).enumerate().take(p + 1) {
                 if k > 0 {
                     fact *= k as f64;
                 }
-                let ak = DVector::from_column_slice(&a[k][blk.u.clone()]);
-                x_new.gemv(1.0, &blk.gamma[k], &ak, 1.0);
+                let ak = DVector::from_column_slice(&ak[blk.u.clone()]);
+                x_new.gemv(1.0, gk, &ak, 1.0);
                 u_end.axpy(1.0 / fact, &ak, 1.0);
             }
             let mut y = &blk.c * &x_new;
             y.gemv(1.0, &blk.d, &u_end, 1.0);
             out.rows_mut(blk.x.start, blk.x.len()).copy_from(&x_new);
-            out.rows_mut(y_new.start + blk.y.start, blk.y.len()).copy_from(&y);
+            out.rows_mut(y_new.start + blk.y.start, blk.y.len())
+                .copy_from(&y);
             stepped[m] = true;
         }
         if let (Some(c), Some(du)) = (&self.corrector, &du) {

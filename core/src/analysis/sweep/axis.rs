@@ -21,21 +21,38 @@ pub struct Axis {
 impl Axis {
     /// Checks `spec` (errors name `path.parameter`, `path.from`, …) and samples it:
     /// `from·(to/from)^(i/(n−1))` when `log`, evenly spaced otherwise; one point is `from`.
-    pub fn new(analysis: &LinearAnalysis, spec: &AxisSpec, path: &str) -> Result<Axis, ScenarioError> {
+    pub fn new(
+        analysis: &LinearAnalysis,
+        spec: &AxisSpec,
+        path: &str,
+    ) -> Result<Axis, ScenarioError> {
         let parameter = analysis.parameter(&spec.parameter, &format!("{path}.parameter"))?;
         let (a, b, n) = (spec.from, spec.to, spec.points);
         if !(a.is_finite() && b.is_finite()) {
-            return Err(ScenarioError::at(format!("{path}.from"), "from and to must be finite numbers"));
+            return Err(ScenarioError::at(
+                format!("{path}.from"),
+                "from and to must be finite numbers",
+            ));
         }
         if spec.log && !(a > 0.0 && b > 0.0) {
-            return Err(ScenarioError::at(format!("{path}.from"), format!("a log axis needs from, to > 0 (got {a}, {b})")));
+            return Err(ScenarioError::at(
+                format!("{path}.from"),
+                format!("a log axis needs from, to > 0 (got {a}, {b})"),
+            ));
         }
         if n == 0 || n > MAX_AXIS_POINTS {
-            return Err(ScenarioError::at(format!("{path}.points"), format!("expected 1 to {MAX_AXIS_POINTS}, got {n}")));
+            return Err(ScenarioError::at(
+                format!("{path}.points"),
+                format!("expected 1 to {MAX_AXIS_POINTS}, got {n}"),
+            ));
         }
         let values = (0..n)
             .map(|i| {
-                let t = if n == 1 { 0.0 } else { f64::from(i) / f64::from(n - 1) };
+                let t = if n == 1 {
+                    0.0
+                } else {
+                    f64::from(i) / f64::from(n - 1)
+                };
                 if spec.log {
                     a * libm::pow(b / a, t)
                 } else {

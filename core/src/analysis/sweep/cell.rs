@@ -58,12 +58,17 @@ impl Cell {
     pub(super) fn new(value: f64, status: CellStatus) -> Self {
         // A non-finite value that is not a flagged divergence would be a silent NaN.
         if value.is_nan() {
-            return Cell::failed(MasterError::InvalidSettings("the metric evaluated to NaN".into()));
+            return Cell::failed(MasterError::InvalidSettings(
+                "the metric evaluated to NaN".into(),
+            ));
         }
         Cell { value, status }
     }
 
     pub(super) fn failed(e: MasterError) -> Self {
-        Cell { value: f64::NAN, status: CellStatus::Failed(e) }
+        Cell {
+            value: f64::NAN,
+            status: CellStatus::Failed(e),
+        }
     }
 }

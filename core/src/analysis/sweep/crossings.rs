@@ -26,20 +26,28 @@ pub struct Crossing {
 fn rho_at(analysis: &LinearAnalysis, parameter: &Parameter, v: f64) -> Option<f64> {
     let overrides = [(parameter, v)];
     let modules: Vec<usize> = parameter.module().into_iter().collect();
-    let blocks = analysis.rebuild(analysis.blocks(), &modules, &overrides).ok()?;
-    let Cell { value, status } = analysis.evaluate_blocks(MapMetric::SpectralRadius, &blocks, &overrides);
+    let blocks = analysis
+        .rebuild(analysis.blocks(), &modules, &overrides)
+        .ok()?;
+    let Cell { value, status } =
+        analysis.evaluate_blocks(MapMetric::SpectralRadius, &blocks, &overrides);
     (!matches!(status, CellStatus::Failed(_))).then_some(value)
 }
 
 /// Scans `grid` (usually `master.macro_step`, log) and returns every stability crossing,
 /// in increasing parameter order. Grid points that fail are skipped.
-pub fn stability_crossings(analysis: &LinearAnalysis, grid: &AxisSpec) -> Result<Vec<Crossing>, ScenarioError> {
+pub fn stability_crossings(
+    analysis: &LinearAnalysis,
+    grid: &AxisSpec,
+) -> Result<Vec<Crossing>, ScenarioError> {
     let axis = Axis::new(analysis, grid, "analysis.x")?;
     let limit = 1.0 + STABILITY_TOLERANCE;
     let mut values: Vec<f64> = axis.values.clone();
     values.sort_by(|a, b| a.total_cmp(b));
-    let samples: Vec<(f64, f64)> =
-        values.iter().filter_map(|&v| rho_at(analysis, &axis.parameter, v).map(|r| (v, r))).collect();
+    let samples: Vec<(f64, f64)> = values
+        .iter()
+        .filter_map(|&v| rho_at(analysis, &axis.parameter, v).map(|r| (v, r)))
+        .collect();
     let mut out = Vec::new();
     for w in samples.windows(2) {
         let ((mut lo, rlo), (mut hi, rhi)) = (w[0], w[1]);
@@ -48,7 +56,11 @@ pub fn stability_crossings(analysis: &LinearAnalysis, grid: &AxisSpec) -> Result
             continue;
         }
         for _ in 0..REFINEMENT_STEPS {
-            let mid = if grid.log { libm::sqrt(lo * hi) } else { 0.5 * (lo + hi) };
+            let mid = if grid.log {
+                libm::sqrt(lo * hi)
+            } else {
+                0.5 * (lo + hi)
+            };
             if !(mid > lo && mid < hi) {
                 break;
             }
@@ -58,7 +70,14 @@ pub fn stability_crossings(analysis: &LinearAnalysis, grid: &AxisSpec) -> Result
                 None => break,
             }
         }
-        out.push(Crossing { value: if grid.log { libm::sqrt(lo * hi) } else { 0.5 * (lo + hi) }, stable_below: stable_lo });
+        out.push(Crossing {
+            value: if grid.log {
+                libm::sqrt(lo * hi)
+            } else {
+                0.5 * (lo + hi)
+            },
+            stable_below: stable_lo,
+        });
     }
     Ok(out)
 }

@@ -7,7 +7,9 @@
 use super::cell::{Cell, CellStatus, MapMetric};
 use super::parameter::Parameter;
 use crate::analysis::accuracy::error_measures;
-use crate::analysis::{spectrum, LinearBlock, MonolithicReference, PropagationMatrix, PropagationMethod};
+use crate::analysis::{
+    spectrum, LinearBlock, MonolithicReference, PropagationMatrix, PropagationMethod,
+};
 use crate::coupling::CouplingGraph;
 use crate::error::{CosimError, MasterError, ScenarioError};
 use crate::master::Scheme;
@@ -50,13 +52,19 @@ impl LinearAnalysis {
         }
         let t_start = v.grid.t_start;
         let mut blocks = Vec::with_capacity(s.modules.len());
-        let mut descriptions: Vec<(String, ModuleDescription)> = Vec::with_capacity(s.modules.len());
+        let mut descriptions: Vec<(String, ModuleDescription)> =
+            Vec::with_capacity(s.modules.len());
         for (i, spec) in s.modules.iter().enumerate() {
-            let (block, desc) = read_block(spec, t_start).map_err(|e| ScenarioError::at(format!("modules[{i}]"), e))?;
+            let (block, desc) = read_block(spec, t_start)
+                .map_err(|e| ScenarioError::at(format!("modules[{i}]"), e))?;
             blocks.push(block);
             descriptions.push((spec.name.clone(), desc));
         }
-        let pairs: Vec<(String, String)> = s.connections.iter().map(|c| (c.from.clone(), c.to.clone())).collect();
+        let pairs: Vec<(String, String)> = s
+            .connections
+            .iter()
+            .map(|c| (c.from.clone(), c.to.clone()))
+            .collect();
         let graph = CouplingGraph::build(&descriptions, &pairs)?;
         let scheme = match s.master.algorithm {
             Algorithm::Jacobi => Scheme::Jacobi,
@@ -106,7 +114,10 @@ impl LinearAnalysis {
 
     /// The same analysis with another method (e.g. each order of a convergence study).
     pub fn with_method(&self, method: PropagationMethod) -> Self {
-        LinearAnalysis { method, ..self.clone() }
+        LinearAnalysis {
+            method,
+            ..self.clone()
+        }
     }
 
     /// Resolves `module.parameter`, `master.macro_step` or `master.correction.alpha`; a
@@ -115,19 +126,30 @@ impl LinearAnalysis {
     pub fn parameter(&self, name: &str, path: &str) -> Result<Parameter, ScenarioError> {
         let p = Parameter::parse(name, &self.names).map_err(|m| ScenarioError::at(path, m))?;
         match &p {
-            Parameter::Module { module, name: param } => {
+            Parameter::Module {
+                module,
+                name: param,
+            } => {
                 let mut spec = self.specs[*module].clone();
                 if !spec.parameters.contains_key(param) {
                     // Probe with a harmless value only to learn whether the name exists.
                     let probe = build_module(&spec).ok().and_then(|m| {
-                        m.description().variables.iter().find(|v| v.name == *param).and_then(|v| v.start)
+                        m.description()
+                            .variables
+                            .iter()
+                            .find(|v| v.name == *param)
+                            .and_then(|v| v.start)
                     });
                     spec.parameters.insert(param.clone(), probe.unwrap_or(1.0));
                 }
-                build_module(&spec).map_err(|e| ScenarioError::at(path, format!("`{name}`: {e}")))?;
+                build_module(&spec)
+                    .map_err(|e| ScenarioError::at(path, format!("`{name}`: {e}")))?;
             }
             Parameter::Alpha if self.method.correction.is_none() => {
-                return Err(ScenarioError::at(path, "`master.correction.alpha` needs master.correction"));
+                return Err(ScenarioError::at(
+                    path,
+                    "`master.correction.alpha` needs master.correction",
+                ));
             }
             _ => {}
         }
@@ -153,7 +175,9 @@ impl LinearAnalysis {
                 }
             }
             blocks[m] = read_block(&spec, self.t_start)
-                .map_err(|e| MasterError::InvalidSettings(format!("module `{}`: {e}", self.names[m])))?
+                .map_err(|e| {
+                    MasterError::InvalidSettings(format!("module `{}`: {e}", self.names[m]))
+                })?
                 .0;
         }
         Ok(blocks)
@@ -190,7 +214,12 @@ impl LinearAnalysis {
     }
 
     /// `metric` for `blocks` with the master parameters of `overrides`.
-    pub(super) fn evaluate_blocks(&self, metric: MapMetric, blocks: &[LinearBlock], overrides: &[(&Parameter, f64)]) -> Cell {
+    pub(super) fn evaluate_blocks(
+        &self,
+        metric: MapMetric,
+        blocks: &[LinearBlock],
+        overrides: &[(&Parameter, f64)],
+    ) -> Cell {
         let (h, method) = self.master_at(overrides);
         let pm = match PropagationMatrix::build(blocks, &self.l, &method, h) {
             Ok(pm) => pm,
@@ -199,9 +228,17 @@ impl LinearAnalysis {
         let shaky = pm.corrector_condition() > CORRECTOR_CONDITION_LIMIT;
         match metric {
             MapMetric::SpectralRadius => match spectrum(pm.phi()) {
-                Some(s) => Cell::new(s.radius, if shaky || s.is_ill_conditioned() { CellStatus::IllConditioned } else { CellStatus::Ok }),
+                Some(s) => Cell::new(
+                    s.radius,
+                    if shaky || s.is_ill_conditioned() {
+                        CellStatus::IllConditioned
+                    } else {
+                        CellStatus::Ok
+                    },
+                ),
                 None => Cell::failed(MasterError::InvalidSettings(
-                    "eigenvalues of Φ: non-finite entries or no convergence of the Schur iteration".into(),
+                    "eigenvalues of Φ: non-finite entries or no convergence of the Schur iteration"
+                        .into(),
                 )),
             },
             MapMetric::GlobalError | MapMetric::LocalError => {
@@ -212,8 +249,19 @@ impl LinearAnalysis {
                 match error_measures(&pm, &reference, self.horizon) {
                     Ok(m) if m.diverged => Cell::new(f64::INFINITY, CellStatus::Diverged),
                     Ok(m) => {
-                        let v = if metric == MapMetric::GlobalError { m.global } else { m.local };
-                        Cell::new(v, if shaky { CellStatus::IllConditioned } else { CellStatus::Ok })
+                        let v = if metric == MapMetric::GlobalError {
+                            m.global
+                        } else {
+                            m.local
+                        };
+                        Cell::new(
+                            v,
+                            if shaky {
+                                CellStatus::IllConditioned
+                            } else {
+                                CellStatus::Ok
+                            },
+                        )
                     }
                     Err(e) => Cell::failed(e),
                 }
@@ -226,8 +274,10 @@ impl LinearAnalysis {
 fn read_block(spec: &ModuleSpec, t_start: f64) -> Result<(LinearBlock, ModuleDescription), String> {
     let module = build_module(spec).map_err(|e| format!("{e}"))?;
     let desc = module.description().clone();
-    let mut sub = Subsystem::instantiate(module, InstantiateOptions::default()).map_err(|e| format!("{e}"))?;
-    sub.enter_initialization_mode(None, t_start, None).map_err(|e| format!("{e}"))?;
+    let mut sub = Subsystem::instantiate(module, InstantiateOptions::default())
+        .map_err(|e| format!("{e}"))?;
+    sub.enter_initialization_mode(None, t_start, None)
+        .map_err(|e| format!("{e}"))?;
     let block = LinearBlock::from_subsystem(&mut sub).map_err(|e| format!("{e}"))?;
     Ok((block, desc))
 }

@@ -29,10 +29,20 @@ pub struct MapTile {
 
 impl ParameterMap {
     /// Checks both axes (errors name `analysis.x…`/`analysis.y…`).
-    pub fn new(analysis: LinearAnalysis, x: &AxisSpec, y: &AxisSpec, metric: MapMetric) -> Result<Self, ScenarioError> {
+    pub fn new(
+        analysis: LinearAnalysis,
+        x: &AxisSpec,
+        y: &AxisSpec,
+        metric: MapMetric,
+    ) -> Result<Self, ScenarioError> {
         let x = Axis::new(&analysis, x, "analysis.x")?;
         let y = Axis::new(&analysis, y, "analysis.y")?;
-        Ok(ParameterMap { analysis, x, y, metric })
+        Ok(ParameterMap {
+            analysis,
+            x,
+            y,
+            metric,
+        })
     }
 
     /// x sample values.
@@ -61,7 +71,9 @@ impl ParameterMap {
         for r in rows.clone() {
             let yv = self.y.values[r as usize];
             let ym: Vec<usize> = self.y.parameter.module().into_iter().collect();
-            let row_blocks = self.analysis.rebuild(self.analysis.blocks(), &ym, &[(&self.y.parameter, yv)]);
+            let row_blocks =
+                self.analysis
+                    .rebuild(self.analysis.blocks(), &ym, &[(&self.y.parameter, yv)]);
             for &xv in &self.x.values {
                 let overrides = [(&self.x.parameter, xv), (&self.y.parameter, yv)];
                 let cell = match &row_blocks {
@@ -69,7 +81,10 @@ impl ParameterMap {
                     Ok(base) => {
                         let xm: Vec<usize> = self.x.parameter.module().into_iter().collect();
                         match self.analysis.rebuild(base, &xm, &overrides) {
-                            Ok(blocks) => self.analysis.evaluate_blocks(self.metric, &blocks, &overrides),
+                            Ok(blocks) => {
+                                self.analysis
+                                    .evaluate_blocks(self.metric, &blocks, &overrides)
+                            }
                             Err(e) => Cell::failed(e),
                         }
                     }
@@ -78,12 +93,20 @@ impl ParameterMap {
                 status.push(cell.status);
             }
         }
-        MapTile { rows, values, status }
+        MapTile {
+            rows,
+            values,
+            status,
+        }
     }
 }
 
 /// The metric along one axis (Fig. 5: ρ against ΔT; Fig. 7: e_g against c_k).
-pub fn sweep(analysis: &LinearAnalysis, axis: &AxisSpec, metric: MapMetric) -> Result<Vec<(f64, Cell)>, ScenarioError> {
+pub fn sweep(
+    analysis: &LinearAnalysis,
+    axis: &AxisSpec,
+    metric: MapMetric,
+) -> Result<Vec<(f64, Cell)>, ScenarioError> {
     let axis = Axis::new(analysis, axis, "analysis.x")?;
     let modules: Vec<usize> = axis.parameter.module().into_iter().collect();
     Ok(axis

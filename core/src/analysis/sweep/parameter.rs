@@ -35,15 +35,23 @@ impl Parameter {
             ));
         };
         if module == "master" {
-            return Err(format!("`{text}`: only master.macro_step and master.correction.alpha can be swept"));
+            return Err(format!(
+                "`{text}`: only master.macro_step and master.correction.alpha can be swept"
+            ));
         }
         let index = modules.iter().position(|m| m == module).ok_or_else(|| {
-            format!("`{text}`: no module named `{module}` (modules: {})", modules.join(", "))
+            format!(
+                "`{text}`: no module named `{module}` (modules: {})",
+                modules.join(", ")
+            )
         })?;
         if name.is_empty() {
             return Err(format!("`{text}`: the parameter name is missing"));
         }
-        Ok(Parameter::Module { module: index, name: name.to_string() })
+        Ok(Parameter::Module {
+            module: index,
+            name: name.to_string(),
+        })
     }
 
     /// The module this parameter belongs to, if any.

@@ -11,15 +11,27 @@ pub(crate) fn two_mass(order: u32, alpha: Option<f64>, h: f64, ck: f64, dk: f64)
     let mut s: Scenario = preset("two-mass-oscillator").expect("preset");
     s.master.extrapolation_order = order;
     s.master.macro_step = h;
-    s.master.correction = alpha.map(|alpha| CorrectionSpec { alpha, jacobians: JacobianSource::Auto });
-    s.run = RunSpec { start: 0.0, stop: 0.3 };
+    s.master.correction = alpha.map(|alpha| CorrectionSpec {
+        alpha,
+        jacobians: JacobianSource::Auto,
+    });
+    s.run = RunSpec {
+        start: 0.0,
+        stop: 0.3,
+    };
     s.modules[1].parameters.insert("ck".into(), ck);
     s.modules[1].parameters.insert("dk".into(), dk);
     LinearAnalysis::new(&s.validate().expect("valid")).expect("linear analysis")
 }
 
 fn axis(parameter: &str, from: f64, to: f64, points: u32) -> AxisSpec {
-    AxisSpec { parameter: String::from(parameter), from, to, points, log: true }
+    AxisSpec {
+        parameter: String::from(parameter),
+        from,
+        to,
+        points,
+        log: true,
+    }
 }
 
 fn within(got: f64, want: f64, rel: f64) -> bool {
@@ -29,13 +41,26 @@ fn within(got: f64, want: f64, rel: f64) -> bool {
 /// Q2/Q4: upper end of the stable interval that contains ΔT → 0, scanning 10⁻⁵…10⁻²·⁵.
 #[test]
 fn high_order_holds_lose_stability_at_the_digest_macro_steps() {
-    let cases = [(4, None, 1.772e-4), (3, None, 7.453e-4), (3, Some(1.0), 1.927e-3), (4, Some(1.0), 1.366e-3)];
+    let cases = [
+        (4, None, 1.772e-4),
+        (3, None, 7.453e-4),
+        (3, Some(1.0), 1.927e-3),
+        (4, Some(1.0), 1.366e-3),
+    ];
     for (p, alpha, want) in cases {
         let a = two_mass(p, alpha, 1e-4, 2e5, 5e2);
-        let c = stability_crossings(&a, &axis("master.macro_step", 1e-5, libm::pow(10.0, -2.5), 60)).expect("scan");
+        let c = stability_crossings(
+            &a,
+            &axis("master.macro_step", 1e-5, libm::pow(10.0, -2.5), 60),
+        )
+        .expect("scan");
         let first = c.first().expect("a crossing");
         assert!(first.stable_below, "p = {p}, {alpha:?}: {c:?}");
-        assert!(within(first.value, want, 0.01), "p = {p}, {alpha:?}: crossing at {:e}, digest {want:e}", first.value);
+        assert!(
+            within(first.value, want, 0.01),
+            "p = {p}, {alpha:?}: crossing at {:e}, digest {want:e}",
+            first.value
+        );
     }
 }
 
@@ -44,7 +69,11 @@ fn high_order_holds_lose_stability_at_the_digest_macro_steps() {
 #[test]
 fn foh_spectral_radius_is_non_monotone_with_a_stable_window() {
     let a = two_mass(1, None, 1e-4, 1e9, 3.6e5);
-    let c = stability_crossings(&a, &axis("master.macro_step", 1e-6, libm::pow(10.0, -2.5), 90)).expect("scan");
+    let c = stability_crossings(
+        &a,
+        &axis("master.macro_step", 1e-6, libm::pow(10.0, -2.5), 90),
+    )
+    .expect("scan");
     let got: Vec<(f64, bool)> = c.iter().map(|k| (k.value, k.stable_below)).collect();
     assert_eq!(got.len(), 3, "{got:?}");
     let want = [(1.3105e-5, true), (1.3701e-4, false), (3.0611e-4, true)];
@@ -74,7 +103,10 @@ fn correction_creates_an_accuracy_region_for_zoh() {
     };
     let (plain, corrected) = (count(None), count(Some(1.0)));
     assert_eq!(plain, 0);
-    assert!((88..=94).contains(&corrected), "corrected ZOH: {corrected} accurate cells (digest 91)");
+    assert!(
+        (88..=94).contains(&corrected),
+        "corrected ZOH: {corrected} accurate cells (digest 91)"
+    );
 }
 
 #[test]
@@ -90,7 +122,10 @@ fn ill_conditioned_corners_never_give_a_silent_nan() {
             .expect("map");
             let tile = map.compute_rows(0..2);
             for (v, s) in tile.values.iter().zip(&tile.status) {
-                assert!(v.is_nan() == matches!(s, CellStatus::Failed(_)), "{v} with {s:?}");
+                assert!(
+                    v.is_nan() == matches!(s, CellStatus::Failed(_)),
+                    "{v} with {s:?}"
+                );
                 assert!(*s != CellStatus::Ok || v.is_finite(), "{v} with {s:?}");
             }
         }
@@ -100,13 +135,29 @@ fn ill_conditioned_corners_never_give_a_silent_nan() {
 #[test]
 fn bad_parameters_name_the_axis_field() {
     let a = two_mass(0, None, 1e-4, 2e5, 5e2);
-    let err = |p: &str| ParameterMap::new(a.clone(), &axis(p, 1.0, 2.0, 2), &axis("mass2.dk", 1.0, 2.0, 2), MapMetric::SpectralRadius)
-        .expect_err(p);
+    let err = |p: &str| {
+        ParameterMap::new(
+            a.clone(),
+            &axis(p, 1.0, 2.0, 2),
+            &axis("mass2.dk", 1.0, 2.0, 2),
+            MapMetric::SpectralRadius,
+        )
+        .expect_err(p)
+    };
     assert_eq!(err("mass3.ck").path, "analysis.x.parameter");
     assert!(err("mass2.zz").message.contains("zz"));
-    assert!(err("master.extrapolation_order").message.contains("macro_step"));
-    assert!(err("master.correction.alpha").message.contains("correction"));
-    let e = ParameterMap::new(a.clone(), &axis("mass2.ck", -1.0, 2.0, 2), &axis("mass2.dk", 1.0, 2.0, 2), MapMetric::SpectralRadius)
-        .expect_err("negative log axis");
+    assert!(err("master.extrapolation_order")
+        .message
+        .contains("macro_step"));
+    assert!(err("master.correction.alpha")
+        .message
+        .contains("correction"));
+    let e = ParameterMap::new(
+        a.clone(),
+        &axis("mass2.ck", -1.0, 2.0, 2),
+        &axis("mass2.dk", 1.0, 2.0, 2),
+        MapMetric::SpectralRadius,
+    )
+    .expect_err("negative log axis");
     assert_eq!(e.path, "analysis.x.from");
 }
