@@ -161,3 +161,47 @@ fn bad_parameters_name_the_axis_field() {
     .expect_err("negative log axis");
     assert_eq!(e.path, "analysis.x.from");
 }
+
+/// Fig. 5 and Fig. 7 as one-parameter sweeps: the FOH ρ dips to ≈ 0.9938 near
+/// ΔT ≈ 2.3e-4 (digest Q5); SOH with correction at d_k = 40, ΔT = 10^-3.5 is accurate at
+/// low c_k and unstable above c_k ≈ 10^7.7 (digest Q7's observation).
+#[test]
+fn one_parameter_sweeps_give_the_fig5_and_fig7_curves() {
+    let a = two_mass(1, None, 1e-4, 1e9, 3.6e5);
+    let rho = sweep(
+        &a,
+        &axis("master.macro_step", 1.8e-4, 2.8e-4, 21),
+        MapMetric::SpectralRadius,
+    )
+    .expect("sweep");
+    let (h_min, min) = rho
+        .iter()
+        .map(|(h, c)| (*h, c.value))
+        .fold((0.0, f64::INFINITY), |a, b| if b.1 < a.1 { b } else { a });
+    assert!(within(min, 0.9938, 2e-4), "min ρ {min} at {h_min:e}");
+    assert!(within(h_min, 2.3e-4, 0.05), "min ρ {min} at {h_min:e}");
+
+    let a = two_mass(2, Some(1.0), libm::pow(10.0, -3.5), 2e5, 40.0);
+    let eg = sweep(&a, &axis("mass2.ck", 1e4, 1e9, 6), MapMetric::GlobalError).expect("sweep");
+    assert!(eg[0].1.value < 1e-3, "{eg:?}");
+    assert!(
+        eg.windows(2).take(3).all(|w| w[1].1.value > w[0].1.value),
+        "rising: {eg:?}"
+    );
+    let last = &eg[5].1;
+    assert!(
+        last.status == CellStatus::Diverged || last.value > 0.01,
+        "{eg:?}"
+    );
+    let rho_last = a.evaluate_at(
+        MapMetric::SpectralRadius,
+        &[(
+            &Parameter::Module {
+                module: 1,
+                name: "ck".into(),
+            },
+            1e9,
+        )],
+    );
+    assert!(rho_last.value > 1.0, "{rho_last:?}");
+}
