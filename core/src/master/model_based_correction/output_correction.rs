@@ -80,7 +80,8 @@ impl Work {
     }
 }
 
-/// `I − G L` factorised (the scratch `gl` holds `G L` afterwards is not guaranteed).
+/// LU factorisation of `I − G L`, assembled in the scratch matrix `gl` (one clone per
+/// call: nalgebra's `LU` owns its matrix). `LU::solve_mut` then reports a zero pivot.
 pub(super) fn factorize(
     gl: &mut DMatrix<f64>,
     g: &DMatrix<f64>,
@@ -93,6 +94,8 @@ pub(super) fn factorize(
     LU::new(gl.clone())
 }
 
+/// The error for a singular `I − G L` at time `t` (the correction cannot be solved for ȳ,
+/// digest §2.5 "applicability caveat").
 pub(super) fn singular(t: f64) -> MasterError {
     MasterError::SingularMatrix {
         t,
