@@ -80,7 +80,7 @@ impl Layout {
 }
 
 /// `c_p = ∫₀¹ σ(σ+1)…(σ+p) dσ / (p+1)!`: the state-correction weight of `∇^{p+1}ȳ_{n+1}`
-/// (digest §2.7 "[derived] General order p"; the Adams–Bashforth error constants).
+/// (digest §2.7 "\[derived\] General order p"; the Adams–Bashforth error constants).
 pub const STATE_CORRECTION_WEIGHT: [f64; MAX_ORDER + 1] = [
     1.0 / 2.0,
     5.0 / 12.0,
