@@ -165,7 +165,7 @@ pub(super) fn macro_step(
             let report = work.advance_module(sys, m, t, h_try)?;
             let t_e = report.last_successful_time;
             if report.early_return && t_e < t + h_try - TIME_TOLERANCE * h_try {
-                if !(t_e > t) {
+                if t_e <= t || t_e.is_nan() {
                     return Err(MasterError::InvalidSettings(format!(
                         "module `{}` returned early at t = {t_e} s without advancing from t = {t} s; \
                          events at the communication point itself are not supported",

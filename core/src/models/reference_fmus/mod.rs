@@ -133,6 +133,9 @@ pub(super) fn infos() -> Vec<ModelInfo> {
     ]
 }
 
+/// Builds one model from its parameter map.
+type Builder = fn(&BTreeMap<String, f64>) -> Result<Box<dyn Module>, ModuleError>;
+
 /// The module for a Reference FMU id, or `None` if `id` is not one. Parameters are
 /// checked by name (finite; `e` of BouncingBall within 0.5…1 as the FMU declares).
 pub(super) fn instantiate(
@@ -140,7 +143,7 @@ pub(super) fn instantiate(
     params: &BTreeMap<String, f64>,
     solver: &SolverSpec,
 ) -> Option<Result<Box<dyn Module>, ModuleError>> {
-    let build: fn(&BTreeMap<String, f64>) -> Result<Box<dyn Module>, ModuleError> = match id {
+    let build: Builder = match id {
         BOUNCING_BALL_ID => build::<bouncing_ball::BouncingBall>,
         DAHLQUIST_ID => build::<dahlquist::Dahlquist>,
         VAN_DER_POL_ID => build::<van_der_pol::VanDerPol>,

@@ -327,7 +327,7 @@ mod tests {
             stop: 2.0,
             plot: &[],
         });
-        let e = s.validate().err().expect("algebraic loop");
+        let e = s.validate().expect_err("algebraic loop");
         assert_eq!(e.path, "connections");
         let text = alloc::format!("{e}");
         assert!(text.contains("algebraic loop"), "{text}");
