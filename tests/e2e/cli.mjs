@@ -5,7 +5,14 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * The directory the page is served from. The CLI runs there, so a module file named
+ * relative to the page (a binary module's `source: "fmus/x.fmu"`) is the same file for both.
+ */
+export const WWW_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'www');
 
 /** Largest difference allowed between the page's numbers and the CLI's, relative to scale. */
 export const TOLERANCE = 1e-9;
@@ -27,7 +34,7 @@ export function runCli(scenarioText) {
   const scenarioFile = join(dir, 's.json');
   const csvFile = join(dir, 'out.csv');
   writeFileSync(scenarioFile, scenarioText);
-  execFileSync(cliPath(), ['run', scenarioFile, '--out', csvFile], { stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync(cliPath(), ['run', scenarioFile, '--out', csvFile], { cwd: WWW_DIR, stdio: ['ignore', 'ignore', 'inherit'] });
   return readFileSync(csvFile, 'utf8');
 }
 

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launch, openPage, runAndWait } from './browser.mjs';
-import { cliPath, parseCsv, assertClose } from './cli.mjs';
+import { cliPath, parseCsv, assertClose, WWW_DIR } from './cli.mjs';
 
 /** Runs preset `id` in the page and in the CLI and compares what is plotted. */
 async function comparePreset(page, cli, id) {
@@ -17,7 +17,8 @@ async function comparePreset(page, cli, id) {
   const scenarioFile = join(dir, 's.json');
   const csvFile = join(dir, 'out.csv');
   execFileSync('sh', ['-c', '"$0" preset "$1" > "$2"', cli, id, scenarioFile]);
-  execFileSync(cli, ['run', scenarioFile, '--out', csvFile], { stdio: ['ignore', 'ignore', 'inherit'] });
+  // From www/, so module files named relative to the page are found (see cli.mjs).
+  execFileSync(cli, ['run', scenarioFile, '--out', csvFile], { cwd: WWW_DIR, stdio: ['ignore', 'ignore', 'inherit'] });
   const cliCsv = readFileSync(csvFile, 'utf8');
   const expected = parseCsv(cliCsv);
 
