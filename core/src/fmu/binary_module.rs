@@ -80,7 +80,7 @@ impl BinaryModule {
         let archive = Archive::parse(bytes)?;
         let xml = archive
             .read("modelDescription.xml")?
-            .ok_or_else(|| FmuError::MissingEntry("modelDescription.xml".into()))?;
+            .ok_or_else(|| FmuError::MissingEntry("`modelDescription.xml`".into()))?;
         let xml = core::str::from_utf8(&xml).map_err(|_| FmuError::Xml("not UTF-8".into()))?;
         let md = model_description::parse(xml)?;
         let path = format!("binaries/wasm32/{}.wasm", md.model_identifier);
@@ -95,7 +95,7 @@ impl BinaryModule {
                 found.join(", ")
             };
             FmuError::MissingEntry(format!(
-                "{path}` (modelIdentifier \"{}\"; the archive has {found})`",
+                "`{path}` (modelIdentifier \"{}\"; the archive has {found})",
                 md.model_identifier
             ))
         })?;

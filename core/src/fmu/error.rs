@@ -9,7 +9,7 @@ use core::fmt;
 pub enum FmuError {
     /// The bytes are not a readable zip archive.
     Archive(String),
-    /// A file the archive must contain is missing.
+    /// A file the archive must contain is missing (its name in backticks, then context).
     MissingEntry(String),
     /// `modelDescription.xml` is not well-formed XML.
     Xml(String),
@@ -45,7 +45,7 @@ impl fmt::Display for FmuError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             FmuError::Archive(m) => write!(f, "not a readable .fmu (zip) archive: {m}"),
-            FmuError::MissingEntry(name) => write!(f, "the .fmu has no `{name}`"),
+            FmuError::MissingEntry(name) => write!(f, "the .fmu has no {name}"),
             FmuError::Xml(m) => write!(f, "modelDescription.xml is not well-formed XML: {m}"),
             FmuError::ModelDescription(m) => write!(f, "modelDescription.xml: {m}"),
             FmuError::Wasm(m) => write!(f, "the wasm binary is not a valid WebAssembly module: {m}"),

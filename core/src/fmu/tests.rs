@@ -187,7 +187,7 @@ fn malformed_archives_are_named() {
     let e = BinaryModule::from_fmu(&no_xml, &BTreeMap::new(), RuntimeLimits::default())
         .err()
         .unwrap();
-    assert_eq!(e, FmuError::MissingEntry("modelDescription.xml".into()));
+    assert_eq!(e, FmuError::MissingEntry("`modelDescription.xml`".into()));
     let no_wasm = write_stored(&[
         ("modelDescription.xml", XML.as_bytes()),
         ("binaries/x86_64-linux/lag.so", b""),
@@ -196,9 +196,10 @@ fn malformed_archives_are_named() {
         .err()
         .unwrap()
         .to_string();
-    assert!(
-        e.contains("binaries/wasm32/lag.wasm") && e.contains("x86_64-linux/lag.so"),
-        "{e}"
+    assert_eq!(
+        e,
+        "the .fmu has no `binaries/wasm32/lag.wasm` (modelIdentifier \"lag\"; \
+         the archive has binaries/x86_64-linux/lag.so)"
     );
     let bad_xml = write_stored(&[(
         "modelDescription.xml",
