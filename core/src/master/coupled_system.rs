@@ -38,7 +38,7 @@ impl CoupledSystem {
     /// Checks the connections ([`CouplingGraph::build`]) and instantiates every module
     /// (`fmi3InstantiateCoSimulation`) with `eventModeUsed = hasEventMode` and
     /// `earlyReturnAllowed = mightReturnEarlyFromDoStep`: the masters handle both
-    /// ([`super::explicit`]).
+    /// (`master::explicit`, `master::events`).
     pub fn new(
         modules: Vec<(String, Box<dyn Module>)>,
         connections: &[(String, String)],
@@ -204,8 +204,9 @@ impl CoupledSystem {
     }
 
     /// Handles an event of module `m` at `t` (it reported `eventHandlingNeeded`):
-    /// `fmi3EnterEventMode`, then [`Self::update_discrete_states`], and reads its new
-    /// outputs. Returns true if the module asked to terminate (it then stays in Event Mode).
+    /// `fmi3EnterEventMode`, then the event iteration (`fmi3UpdateDiscreteStates` until done,
+    /// `fmi3EnterStepMode`), and reads its new outputs. Returns true if the module asked to
+    /// terminate (it then stays in Event Mode).
     pub fn handle_event(&mut self, m: usize, t: f64) -> Result<bool, MasterError> {
         let r = self.subsystems[m].enter_event_mode();
         r.map_err(|e| self.module_error(m, t, e))?;

@@ -1,6 +1,6 @@
 //! Equivalents of the FMI Reference FMUs (`modelica/Reference-FMUs`, BSD-2-Clause) as
 //! built-in modules, one file per model, sharing the Reference FMUs' co-simulation wrapper
-//! ([`engine`]: forward Euler at `fixedInternalStepSize`, event checks after every
+//! (`engine`: forward Euler at `fixedInternalStepSize`, event checks after every
 //! internal step). Equations, value references, start values, default experiments and
 //! capability flags follow landscape note §6 and the models' `model.c` / `config.h`;
 //! `tests` reproduce the published `*_out.csv` files to the printed digits.
@@ -40,17 +40,17 @@ use alloc::vec;
 use alloc::vec::Vec;
 use engine::{RefFmu, RefModel};
 
-/// Model id of [`bouncing_ball`].
+/// Model id of the `bouncing_ball` model.
 pub const BOUNCING_BALL_ID: &str = "ReferenceFMU.BouncingBall";
-/// Model id of [`dahlquist`].
+/// Model id of the `dahlquist` model.
 pub const DAHLQUIST_ID: &str = "ReferenceFMU.Dahlquist";
-/// Model id of [`feedthrough`].
+/// Model id of the `feedthrough` model.
 pub const FEEDTHROUGH_ID: &str = "ReferenceFMU.Feedthrough";
-/// Model id of [`stair`].
+/// Model id of the `stair` model.
 pub const STAIR_ID: &str = "ReferenceFMU.Stair";
-/// Model id of [`state_space`].
+/// Model id of the `state_space` model.
 pub const STATE_SPACE_ID: &str = "ReferenceFMU.StateSpace";
-/// Model id of [`van_der_pol`].
+/// Model id of the `van_der_pol` model.
 pub const VAN_DER_POL_ID: &str = "ReferenceFMU.VanDerPol";
 
 /// A variable with a description.
