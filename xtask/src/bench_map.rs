@@ -47,7 +47,7 @@ pub fn run(addr: impl Display, chromium: &str) -> Result<String> {
     let date = output(Command::new("date").args(["-u", "+%Y-%m-%d %H:%M UTC"])).unwrap_or_default();
     let md = format!(
         "Measured {} (load average {load} when done): {MAP_N} × {MAP_N} map of ρ(Φ), two-mass oscillator, \
-         Jacobi ZOH with model-based correction, ΔT = 1e-4 s, c_k 1…1e10 × d_k 1…1e7 (log), rows as tiles.\n\n\
+         Jacobi ZOH with model-based correction, ΔT = 10^-3.5 s, c_k 1…1e10 × d_k 1…1e7 (log), rows as tiles.\n\n\
          | wasm in headless Chromium | wall time (s) | µs per map point |\n|---|---:|---:|\n\
          | 1 Web Worker | {one_s:.2} | {one_us:.1} |\n\
          | {workers:.0} Web Workers (all) | {all_s:.2} | {all_us:.1} |",
