@@ -3,6 +3,9 @@
 //! `size_t`, `fmi3Boolean` (C `bool`), `fmi3Status` and `fmi3ValueReference` to `i32`,
 //! and `fmi3Float64` to `f64`. `docs/modules.md` prints this table for module authors.
 
+use super::runtime::Runtime;
+use super::FmuError;
+use crate::module::Capabilities;
 use wasmi::TypedFunc;
 
 /// `fmi3Instance fmi3InstantiateCoSimulation(instanceName, instantiationToken, resourcePath,
@@ -62,4 +65,75 @@ pub(crate) struct Fmi3 {
     pub output_derivatives: Option<OutputDerivatives>,
     /// `hasEventMode`: enter event mode, update discrete states, enter step mode.
     pub event_mode: Option<(InstanceCall, UpdateDiscreteStates, InstanceCall)>,
+}
+
+/// A required export (`Runtime::func` with `needed_by` already errs when it is absent).
+fn required<T>(r: Option<T>) -> Result<T, FmuError> {
+    r.ok_or_else(|| FmuError::Wasm("a required export is missing".into()))
+}
+
+pub(crate) fn resolve(rt: &Runtime, caps: &Capabilities) -> Result<Fmi3, FmuError> {
+    const CORE: &str = "every co-simulation FMU";
+    let need = |flag: bool, why: &'static str| flag.then_some(why);
+    let state = need(
+        caps.can_get_and_set_fmu_state,
+        "canGetAndSetFMUState=\"true\"",
+    );
+    let serialize = need(
+        caps.can_serialize_fmu_state,
+        "canSerializeFMUState=\"true\"",
+    );
+    let events = need(caps.has_event_mode, "hasEventMode=\"true\"");
+    let state = match (
+        rt.func("fmi3GetFMUState", state)?,
+        rt.func("fmi3SetFMUState", state)?,
+        rt.func("fmi3FreeFMUState", state)?,
+    ) {
+        (Some(g), Some(s), Some(f)) if caps.can_get_and_set_fmu_state => Some((g, s, f)),
+        _ => None,
+    };
+    let serialize = match (
+        rt.func("fmi3SerializedFMUStateSize", serialize)?,
+        rt.func("fmi3SerializeFMUState", serialize)?,
+        rt.func("fmi3DeserializeFMUState", serialize)?,
+    ) {
+        (Some(a), Some(b), Some(c)) if caps.can_serialize_fmu_state => Some((a, b, c)),
+        _ => None,
+    };
+    let event_mode = match (
+        rt.func("fmi3EnterEventMode", events)?,
+        rt.func("fmi3UpdateDiscreteStates", events)?,
+        rt.func("fmi3EnterStepMode", events)?,
+    ) {
+        (Some(a), Some(b), Some(c)) if caps.has_event_mode => Some((a, b, c)),
+        _ => None,
+    };
+    let dd = need(
+        caps.provides_directional_derivatives,
+        "providesDirectionalDerivatives=\"true\"",
+    );
+    let od = need(
+        caps.max_output_derivative_order > 0,
+        "maxOutputDerivativeOrder > 0",
+    );
+    Ok(Fmi3 {
+        instantiate: required(rt.func("fmi3InstantiateCoSimulation", Some(CORE))?)?,
+        enter_initialization_mode: required(rt.func("fmi3EnterInitializationMode", Some(CORE))?)?,
+        exit_initialization_mode: required(rt.func("fmi3ExitInitializationMode", Some(CORE))?)?,
+        set_float64: required(rt.func("fmi3SetFloat64", Some(CORE))?)?,
+        get_float64: required(rt.func("fmi3GetFloat64", Some(CORE))?)?,
+        do_step: required(rt.func("fmi3DoStep", Some(CORE))?)?,
+        terminate: required(rt.func("fmi3Terminate", Some(CORE))?)?,
+        reset: required(rt.func("fmi3Reset", Some(CORE))?)?,
+        free_instance: required(rt.func("fmi3FreeInstance", Some(CORE))?)?,
+        state,
+        serialize,
+        directional_derivative: rt
+            .func("fmi3GetDirectionalDerivative", dd)?
+            .filter(|_| dd.is_some()),
+        output_derivatives: rt
+            .func("fmi3GetOutputDerivatives", od)?
+            .filter(|_| od.is_some()),
+        event_mode,
+    })
 }
