@@ -318,18 +318,24 @@ export class AnalysisPanel {
     ]);
     this.progress(2, 2);
     this.lastCrossings = crossings;
-    const bad = Array.from(r.status).filter((s) => s >= 2).length;
+    const diverged = Array.from(r.status).filter((s) => s === 2).length;
+    const failed = Array.from(r.status).filter((s) => s === 3).length;
     const ill = Array.from(r.status).filter((s) => s === 1).length;
     const y = Array.from(r.values).map((v, i) => (r.status[i] >= 2 ? NaN : v));
+    const m = METRICS[metricName];
     let note = '';
     if (metricName === 'rho') {
       note = crossings.length
         ? `ρ crosses 1 at ${crossings.map((c) => `${fmt(c.value)} ${lx.unit} (${c.stableBelow ? 'stable below' : 'stable above'})`).join('; ')}.`
         : 'ρ does not cross 1 in this range.';
     }
-    if (bad || ill) note += ` ${ill} point(s) ill-conditioned, ${bad} not computed (gaps).`;
+    if (ill) note += ` ${ill} point(s) ill-conditioned (rounding may decide them).`;
+    if (diverged) note += ` ${diverged} point(s) diverged (${m.symbol} = ∞, left as gaps).`;
+    if (failed) {
+      const first = r.failures.find((f) => f);
+      note += ` ${failed} point(s) failed (gaps)${first ? `: ${first}` : ''}.`;
+    }
     if (!(this.figure instanceof LineView)) this.figure = new LineView(this.ui.figure);
-    const m = METRICS[metricName];
     this.figure.show({
       title: metricName === 'rho' ? `Spectral radius ρ against ${lx.name}` : `Global error e_g against ${lx.name}`,
       xLabel: lx.title, yLabel: metricName === 'rho' ? 'ρ(Φ)' : 'e_g (NRMSE)', xLog: x.log, yLog: metricName === 'eg',
