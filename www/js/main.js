@@ -106,9 +106,16 @@ function setScenario(scenario, { keepJsonText = false, edited = true } = {}) {
   ui.description.textContent = typeof scenario.description === 'string' ? scenario.description : '';
   document.title = ui.title.textContent ? `${ui.title.textContent} · Cosim Playground` : 'Cosim Playground';
   ui.edited.hidden = !edited;
+  hideShareBox();
   showTryNext();
   if (!keepJsonText) writeJson();
   analysis.setScenario(scenario);
+}
+
+/** A link shown for an earlier state of the scenario would share the wrong thing. */
+function hideShareBox() {
+  ui.shareBox.hidden = true;
+  ui.shareLink.value = '';
 }
 
 /** "Try this next" of the preset the scenario came from (presets only; links carry none). */
@@ -208,6 +215,7 @@ function onEdit(opts = {}) {
   }
   if (!state.jsonDirty) writeJson();
   ui.edited.hidden = false;
+  hideShareBox();
   const bad = editor.firstInvalid();
   if (bad) {
     showMessage(bad.message, { path: bad.path, source: 'form' });
