@@ -30,15 +30,25 @@ export function colourScale(kind, level, finiteValues) {
   const q = (p) => (logs.length ? logs[Math.min(logs.length - 1, Math.floor(p * logs.length))] : 0);
   const lv = Math.log10(level);
   if (kind === 'diverging') {
-    const span = Math.max(0.05, Math.abs(q(0.02) - lv), Math.abs(q(0.98) - lv));
-    const lo = lv - span, hi = lv + span;
-    return { lo, hi, colour: (v) => ramp(DIVERGING, (Math.log10(v) - lo) / (hi - lo)), stops: DIVERGING };
+    // Stable and unstable halves scale separately, and any value past the level by more
+    // than the stability tolerance (ρ > 1 + 1e-12) starts at a visible red (t = 0.62), so
+    // a barely unstable cell never looks like a stable one.
+    const below = Math.max(0.01, lv - q(0.02)), above = Math.max(0.01, q(0.98) - lv);
+    const tol = 1e-12 / Math.LN10;
+    const t = (l) => {
+      const d = l - lv;
+      if (d > tol) return 0.62 + 0.38 * Math.min(1, d / above);
+      if (d < -tol) return 0.45 - 0.45 * Math.min(1, -d / below);
+      return 0.5;
+    };
+    return { lo: lv - below, hi: lv + above, level: lv, t, stops: DIVERGING, colour: (v) => ramp(DIVERGING, t(Math.log10(v))) };
   }
   // Errors: at most 10⁻⁶…10² (diverging runs reach 1e90 and would wash out the accurate
   // region the contour marks); values outside take the end colours.
   let lo = Math.max(-6, q(0.02)), hi = Math.min(2, q(0.98));
   if (hi - lo < 0.5) { lo -= 0.25; hi += 0.25; }
-  return { lo, hi, colour: (v) => ramp(SEQUENTIAL, (Math.log10(v) - lo) / (hi - lo)), stops: SEQUENTIAL };
+  const t = (l) => (l - lo) / (hi - lo);
+  return { lo, hi, level: lv, t, stops: SEQUENTIAL, colour: (v) => ramp(SEQUENTIAL, t(Math.log10(v))) };
 }
 
 /** Maps between values and pixels along one axis of `n` samples `values`. */
@@ -149,13 +159,15 @@ export function drawAxes(ctx, box, xs, ys, xTitle, yTitle, ink, grid) {
   void grid;
 }
 
-/** Vertical colour bar at `bar` with log10 tick labels. */
+/**
+ * Vertical colour bar at `bar`, evenly spaced in the scale's colour parameter t (so both
+ * halves of a diverging scale get room), labelled at the ends, the level and whole decades.
+ */
 export function drawColourBar(ctx, bar, scale, title, ink) {
   ctx.save();
-  const { lo, hi, stops } = scale;
+  const { lo, hi, t } = scale;
   for (let py = 0; py < bar.height; py++) {
-    const t = 1 - py / (bar.height - 1);
-    ctx.fillStyle = `rgb(${ramp(stops, t).join(',')})`;
+    ctx.fillStyle = `rgb(${ramp(scale.stops, 1 - py / (bar.height - 1)).join(',')})`;
     ctx.fillRect(bar.left, bar.top + py, bar.width, 1);
   }
   ctx.strokeStyle = ink;
@@ -164,12 +176,15 @@ export function drawColourBar(ctx, bar, scale, title, ink) {
   ctx.font = '11px system-ui, sans-serif';
   ctx.textAlign = 'left';
   ctx.textBaseline = 'middle';
-  const span = hi - lo;
-  const step = span > 8 ? Math.ceil(span / 6) : span > 3 ? 1 : 0.5;
-  for (let k = Math.ceil(lo / step) * step; k <= hi + 1e-9; k += step) {
-    const py = bar.top + (1 - (k - lo) / span) * (bar.height - 1);
-    const label = Number.isInteger(k) ? powerLabel(k) : fmt(10 ** k);
-    ctx.fillText(label, bar.left + bar.width + 4, py);
+  const marks = [lo, scale.level, hi];
+  for (let k = Math.ceil(lo); k <= Math.floor(hi); k++) marks.push(k);
+  const placed = [];
+  for (const l of marks) {
+    if (l < lo - 1e-9 || l > hi + 1e-9) continue;
+    const py = bar.top + (1 - Math.min(1, Math.max(0, t(l)))) * (bar.height - 1);
+    if (placed.some((p) => Math.abs(p - py) < 14)) continue;
+    placed.push(py);
+    ctx.fillText(Number.isInteger(l) ? powerLabel(l) : fmt(10 ** l), bar.left + bar.width + 4, py);
   }
   ctx.textAlign = 'center';
   ctx.textBaseline = 'bottom';
