@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launch, openPage, OUT_DIR } from './browser.mjs';
 import { cliPath, TOLERANCE } from './cli.mjs';
+import { contourSegments } from '../../www/js/analysis/contour.js';
 
 const STATUS = ['ok', 'ill_conditioned', 'diverged', 'failed'];
 
@@ -49,6 +50,28 @@ function cliMap(scenarioText, x, y, metric) {
     return { x: Number(xv), y: Number(yv), value: Number(v), status: s };
   });
 }
+
+test('marching squares: the ρ = 1 contour of a radial field is the circle, NaN cells leave gaps', () => {
+  // f = 10^(r² − R²) on a 41 × 41 grid: f = 1 exactly on the circle of radius R = 12 cells.
+  const n = 41, c = 20, R = 12;
+  const values = new Float64Array(n * n);
+  for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) values[j * n + i] = 10 ** (((i - c) ** 2 + (j - c) ** 2 - R * R) / 100);
+  const segs = contourSegments(values, n, n, 1);
+  assert.ok(segs.length > 60, `${segs.length} segments`);
+  for (const [x0, y0, x1, y1] of segs) {
+    for (const [x, y] of [[x0, y0], [x1, y1]]) {
+      const r = Math.hypot(x - c, y - c);
+      assert.ok(Math.abs(r - R) < 0.05, `point at radius ${r}`);
+    }
+  }
+  // A failed cell (NaN) removes the squares around it instead of inventing a path.
+  values[c * n + c + R] = NaN;
+  const gapped = contourSegments(values, n, n, 1);
+  assert.ok(gapped.length < segs.length && gapped.length >= segs.length - 4, `${gapped.length} vs ${segs.length}`);
+  // Diverged cells (+∞) count as far above the level.
+  const inf = new Float64Array([0.5, Infinity, 0.5, 0.5]);
+  assert.equal(contourSegments(inf, 2, 2, 1).length, 1);
+});
 
 const close = (a, b) => (Number.isNaN(a) && Number.isNaN(b)) || a === b || Math.abs(a - b) <= TOLERANCE * Math.max(1, Math.abs(b));
 
