@@ -38,6 +38,10 @@ async function compute(page, timeout = 120_000) {
   assert.equal(state, 'done', await page.textContent('#analysis-status'));
 }
 
+function cosimText(args) {
+  return execFileSync(cliPath(), args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
 function cliMap(scenarioText, x, y, metric) {
   const dir = mkdtempSync(join(tmpdir(), 'cosim-map-'));
   const file = join(dir, 's.json'), out = join(dir, 'map.csv');
@@ -150,6 +154,24 @@ test('ρ against ΔT shows the FOH stable window of Fig. 5', async () => {
     assert.ok(c.some((k) => !k.stableBelow && within(k.value, 1.3701e-4)), `window opens near 1.37e-4: ${JSON.stringify(c)}`);
     assert.ok(c.some((k) => k.stableBelow && within(k.value, 3.0611e-4)), `window closes near 3.06e-4: ${JSON.stringify(c)}`);
     assert.match(await page.textContent('#analysis-figure'), /crosses 1 at/);
+    assert.deepEqual(page.problems, []);
+  } finally {
+    await browser.close();
+  }
+});
+
+test('a shared link with an analysis view opens that view and computes it', async () => {
+  const scenario = cosimText(['preset', 'analysis-rho-versus-step']);
+  const dir = mkdtempSync(join(tmpdir(), 'cosim-link-'));
+  writeFileSync(join(dir, 's.json'), scenario);
+  const link = cosimText(['link', 'encode', join(dir, 's.json')]).trim();
+  const browser = await launch();
+  try {
+    const page = await openPage(browser.context, undefined, `#${link}`);
+    await page.waitForFunction(() => document.body.dataset.analysisState === 'done', null, { timeout: 120_000 });
+    assert.equal(await page.evaluate(() => window.cosimAnalysis.view), 'rho_versus_step');
+    assert.equal(await page.$eval('#analysis-x-param', (e) => e.value), 'master.macro_step');
+    assert.equal(await page.evaluate(() => window.cosimAnalysis.lastSweep.x.length), 90);
     assert.deepEqual(page.problems, []);
   } finally {
     await browser.close();

@@ -101,6 +101,11 @@ export class AnalysisPanel {
     this.fillPickers();
     this.applySpec(scenario.analysis ?? null);
     document.body.dataset.analysisReady = 'true';
+    // A shared link that names an analysis view opens with that figure computed (once, on
+    // the page's first scenario; presets wait for Compute).
+    const first = !this.openedOnce;
+    this.openedOnce = true;
+    if (first && this.view !== 'time_response' && /^#s\d+\./.test(location.hash)) this.compute();
   }
 
   get scenario() {
