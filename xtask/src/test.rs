@@ -77,7 +77,10 @@ pub fn test(opts: TestOptions) -> Result<()> {
     stage("native tests", &mut || {
         run(shell::cargo()
             .current_dir(repo_root())
-            .args(["test", "--workspace"]))
+            .args(["test", "--workspace"])
+            // No debug info: panics still report file and line, and on 2 cores generating
+            // debug info for optimised test builds costs minutes per clean run.
+            .env("CARGO_PROFILE_TEST_DEBUG", "0"))
         .map(|_| None)
     });
     stage("docs", &mut || {
@@ -262,7 +265,10 @@ mod tests {
         let args = super::no_std_args();
         assert_eq!(args[0], "--no-default-features");
         if let Some(list) = args.get(2) {
-            assert!(list.split(',').all(|f| f != "std" && f != "default"), "{list}");
+            assert!(
+                list.split(',').all(|f| f != "std" && f != "default"),
+                "{list}"
+            );
         }
     }
 }
