@@ -77,9 +77,10 @@ test('worker reports scenario errors with the field path and stops a run on canc
     const bad = await next(['error', 'result']);
     assert.match(bad.message, /malformed JSON.*line 1/);
 
-    // A long run (a million macro-steps) is stopped between chunks.
+    // A long run (two million macro-steps, the most a run may take: seconds of work even on
+    // a fast machine) is stopped between chunks.
     scenario.master.macro_step = 1e-6;
-    scenario.run.stop = 1;
+    scenario.run.stop = 2;
     worker.postMessage({ type: 'run', id: 9, scenario: JSON.stringify(scenario) });
     const progress = await next(['progress', 'error']);
     assert.equal(progress.type, 'progress', progress.message);
