@@ -18,7 +18,9 @@ use js_sys::{Array, Float64Array, Object, Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
 
 fn linear_analysis(scenario_json: &str) -> Result<LinearAnalysis, JsError> {
-    let v = scenario::parse(scenario_json).and_then(|s| s.validate()).map_err(to_js)?;
+    let v = scenario::parse(scenario_json)
+        .and_then(|s| s.validate())
+        .map_err(to_js)?;
     LinearAnalysis::new(&v).map_err(to_js)
 }
 
@@ -32,7 +34,9 @@ fn metric(name: &str) -> Result<MapMetric, JsError> {
         "rho" => Ok(MapMetric::SpectralRadius),
         "eg" => Ok(MapMetric::GlobalError),
         "el" => Ok(MapMetric::LocalError),
-        other => Err(JsError::new(&format!("metric `{other}`: expected rho, eg or el"))),
+        other => Err(JsError::new(&format!(
+            "metric `{other}`: expected rho, eg or el"
+        ))),
     }
 }
 
@@ -50,7 +54,10 @@ fn failure_text(s: &CellStatus) -> JsValue {
 }
 
 /// `{values: Float64Array, status: Uint8Array, failures: Array<string|null>}` of cells.
-fn cells_object<'a>(values: &[f64], statuses: impl Iterator<Item = &'a CellStatus> + Clone) -> Object {
+fn cells_object<'a>(
+    values: &[f64],
+    statuses: impl Iterator<Item = &'a CellStatus> + Clone,
+) -> Object {
     let out = Object::new();
     set(&out, "values", &Float64Array::from(values).into());
     let codes: Vec<u8> = statuses.clone().map(CellStatus::code).collect();
@@ -77,7 +84,12 @@ impl JsParameterMap {
     /// `x_json`/`y_json` are `AxisSpec` documents (`{parameter, from, to, points, log}`);
     /// `metric` is `rho`, `eg` or `el`. Errors name the field (`analysis.x.from: …`).
     #[wasm_bindgen(constructor)]
-    pub fn new(scenario_json: &str, x_json: &str, y_json: &str, metric_name: &str) -> Result<JsParameterMap, JsError> {
+    pub fn new(
+        scenario_json: &str,
+        x_json: &str,
+        y_json: &str,
+        metric_name: &str,
+    ) -> Result<JsParameterMap, JsError> {
         let a = linear_analysis(scenario_json)?;
         let (x, y) = (axis(x_json, "analysis.x")?, axis(y_json, "analysis.y")?);
         let map = ParameterMap::new(a, &x, &y, metric(metric_name)?).map_err(to_js)?;
@@ -135,13 +147,21 @@ pub fn stability_crossings(scenario_json: &str, axis_json: &str) -> Result<Array
 /// Local error against the macro-step for `orders`, plain and (Jacobi) with correction α
 /// (the scenario's α, else 1): `[{order, corrected, macroSteps, localError, rho, status, slope}]`.
 #[wasm_bindgen]
-pub fn convergence(scenario_json: &str, macro_steps: &[f64], orders: &[u32]) -> Result<Array, JsError> {
+pub fn convergence(
+    scenario_json: &str,
+    macro_steps: &[f64],
+    orders: &[u32],
+) -> Result<Array, JsError> {
     let a = linear_analysis(scenario_json)?;
     if let Some(bad) = macro_steps.iter().find(|h| !(h.is_finite() && **h > 0.0)) {
-        return Err(JsError::new(&format!("analysis.macro_steps: {bad} is not a positive number of seconds")));
+        return Err(JsError::new(&format!(
+            "analysis.macro_steps: {bad} is not a positive number of seconds"
+        )));
     }
     if let Some(bad) = orders.iter().find(|o| **o > 4) {
-        return Err(JsError::new(&format!("analysis.orders: {bad} is above the highest order 4")));
+        return Err(JsError::new(&format!(
+            "analysis.orders: {bad} is above the highest order 4"
+        )));
     }
     let alpha = match a.method().scheme {
         Scheme::Jacobi => Some(a.method().correction.unwrap_or(1.0)),
@@ -171,9 +191,13 @@ pub fn convergence(scenario_json: &str, macro_steps: &[f64], orders: &[u32]) -> 
 #[wasm_bindgen]
 pub fn stability(scenario_json: &str) -> Result<Object, JsError> {
     let a = linear_analysis(scenario_json)?;
-    let pm = PropagationMatrix::build(a.blocks(), a.coupling(), a.method(), a.macro_step()).map_err(to_js)?;
-    let s = spectrum(pm.phi())
-        .ok_or_else(|| JsError::new("the eigenvalues of Φ could not be computed (non-finite entries or no convergence)"))?;
+    let pm = PropagationMatrix::build(a.blocks(), a.coupling(), a.method(), a.macro_step())
+        .map_err(to_js)?;
+    let s = spectrum(pm.phi()).ok_or_else(|| {
+        JsError::new(
+            "the eigenvalues of Φ could not be computed (non-finite entries or no convergence)",
+        )
+    })?;
     let o = Object::new();
     set(&o, "radius", &s.radius.into());
     set(&o, "illConditioned", &s.is_ill_conditioned().into());
@@ -199,8 +223,15 @@ pub fn analysis_parameters(scenario_json: &str) -> Result<Array, JsError> {
         out.push(&o);
     };
     for m in &s.modules {
-        let Ok(module) = scenario::build_module(m) else { continue };
-        for v in module.description().variables.iter().filter(|v| v.causality == Causality::Parameter) {
+        let Ok(module) = scenario::build_module(m) else {
+            continue;
+        };
+        for v in module
+            .description()
+            .variables
+            .iter()
+            .filter(|v| v.causality == Causality::Parameter)
+        {
             let value = m.parameters.get(&v.name).copied().or(v.start);
             push(format!("{}.{}", m.name, v.name), &v.unit, value);
         }

@@ -16,7 +16,9 @@ const END: &str = "<!-- xtask bench map: end -->";
 fn number(json: &str, anchor: &str, key: &str) -> Option<f64> {
     let rest = &json[json.find(anchor)?..];
     let rest = rest[rest.find(key)? + key.len()..].trim_start();
-    let end = rest.find(|c: char| !(c.is_ascii_digit() || "+-.eE".contains(c))).unwrap_or(rest.len());
+    let end = rest
+        .find(|c: char| !(c.is_ascii_digit() || "+-.eE".contains(c)))
+        .unwrap_or(rest.len());
     rest[..end].parse().ok()
 }
 
@@ -37,10 +39,18 @@ pub fn run(addr: impl Display, chromium: &str) -> Result<String> {
     if line.contains("\"error\"") {
         return Err(format!("the map benchmark failed: {line}"));
     }
-    let get = |anchor: &str, key: &str| number(line, anchor, key).ok_or(format!("no {key} after {anchor} in {line}"));
-    let (one_s, one_us) = (get("\"one\"", "\"seconds\":")?, get("\"one\"", "\"usPerPoint\":")?);
-    let (all_s, all_us, workers) =
-        (get("\"all\"", "\"seconds\":")?, get("\"all\"", "\"usPerPoint\":")?, get("\"all\"", "\"workers\":")?);
+    let get = |anchor: &str, key: &str| {
+        number(line, anchor, key).ok_or(format!("no {key} after {anchor} in {line}"))
+    };
+    let (one_s, one_us) = (
+        get("\"one\"", "\"seconds\":")?,
+        get("\"one\"", "\"usPerPoint\":")?,
+    );
+    let (all_s, all_us, workers) = (
+        get("\"all\"", "\"seconds\":")?,
+        get("\"all\"", "\"usPerPoint\":")?,
+        get("\"all\"", "\"workers\":")?,
+    );
     let load = fs::read_to_string("/proc/loadavg")
         .map(|l| l.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
         .unwrap_or_else(|_| "unknown".into());
@@ -65,7 +75,10 @@ fn write_doc(md: &str) -> Result<()> {
     let section = format!("{BEGIN}\n{md}\n{END}");
     let new = match (old.find(BEGIN), old.find(END)) {
         (Some(a), Some(b)) if b > a => format!("{}{section}{}", &old[..a], &old[b + END.len()..]),
-        _ => format!("{}\n\n## Spectral-radius map in the browser\n\n{section}\n", old.trim_end()),
+        _ => format!(
+            "{}\n\n## Spectral-radius map in the browser\n\n{section}\n",
+            old.trim_end()
+        ),
     };
     fs::write(&path, new).map_err(|e| format!("{}: {e}", path.display()))
 }

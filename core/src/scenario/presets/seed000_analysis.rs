@@ -2,7 +2,9 @@
 //! linear two-mass oscillator: stability map, ρ against the macro-step, accuracy map and
 //! convergence study. Each sets `analysis` so the page opens the view and its axes.
 
-use super::super::schema::{AnalysisSpec, AnalysisView, AxisSpec, CorrectionSpec, JacobianSource, RunSpec, Scenario};
+use super::super::schema::{
+    AnalysisSpec, AnalysisView, AxisSpec, CorrectionSpec, JacobianSource, RunSpec, Scenario,
+};
 use super::{two_mass, Preset};
 use crate::scenario::schema::{Algorithm, SolverSpec};
 use alloc::string::String;
@@ -13,23 +15,44 @@ use alloc::vec::Vec;
 pub const TOPIC_ANALYSIS: &str = "Stability and accuracy analysis (seed 000)";
 
 fn axis(parameter: &str, from: f64, to: f64, points: u32) -> AxisSpec {
-    AxisSpec { parameter: String::from(parameter), from, to, points, log: true }
+    AxisSpec {
+        parameter: String::from(parameter),
+        from,
+        to,
+        points,
+        log: true,
+    }
 }
 
 /// Two-mass oscillator with hold order `order`, optional correction (α = 1), ΔT, c_k, d_k.
 fn base(order: u32, corrected: bool, h: f64, ck: f64, dk: f64) -> Scenario {
     let mut s = two_mass(Algorithm::Jacobi, order, h, SolverSpec::Default);
-    s.master.correction = corrected.then_some(CorrectionSpec { alpha: 1.0, jacobians: JacobianSource::Auto });
+    s.master.correction = corrected.then_some(CorrectionSpec {
+        alpha: 1.0,
+        jacobians: JacobianSource::Auto,
+    });
     s.modules[1].parameters.insert("ck".into(), ck);
     s.modules[1].parameters.insert("dk".into(), dk);
     s
 }
 
-fn preset(id: &'static str, title: &str, description: &str, try_next: &str, mut scenario: Scenario, analysis: AnalysisSpec) -> Preset {
+fn preset(
+    id: &'static str,
+    title: &str,
+    description: &str,
+    try_next: &str,
+    mut scenario: Scenario,
+    analysis: AnalysisSpec,
+) -> Preset {
     scenario.title = title.into();
     scenario.description = description.into();
     scenario.analysis = Some(analysis);
-    Preset { id, topic: TOPIC_ANALYSIS, try_next: try_next.into(), scenario }
+    Preset {
+        id,
+        topic: TOPIC_ANALYSIS,
+        try_next: try_next.into(),
+        scenario,
+    }
 }
 
 /// The four analysis presets, in figure order.
@@ -135,7 +158,11 @@ mod tests {
     fn analysis_presets_validate_describe_and_open_their_view() {
         for p in analysis_presets() {
             let sentences = p.scenario.description.matches(". ").count() + 1;
-            assert!((3..=6).contains(&sentences), "{}: {sentences} sentences", p.id);
+            assert!(
+                (3..=6).contains(&sentences),
+                "{}: {sentences} sentences",
+                p.id
+            );
             assert!(!p.try_next.is_empty());
             let v = p.scenario.validate().expect(p.id);
             LinearAnalysis::new(&v).expect(p.id);
@@ -146,11 +173,23 @@ mod tests {
     /// The ρ-vs-ΔT preset's own axis finds the FOH window of digest §6 Q5.
     #[test]
     fn rho_versus_step_preset_finds_the_foh_window() {
-        let p = analysis_presets().into_iter().find(|p| p.id == "analysis-rho-versus-step").expect("preset");
-        let spec = p.scenario.analysis.clone().and_then(|a| a.x).expect("x axis");
+        let p = analysis_presets()
+            .into_iter()
+            .find(|p| p.id == "analysis-rho-versus-step")
+            .expect("preset");
+        let spec = p
+            .scenario
+            .analysis
+            .clone()
+            .and_then(|a| a.x)
+            .expect("x axis");
         let a = LinearAnalysis::new(&p.scenario.validate().expect("valid")).expect("linear");
         let c = stability_crossings(&a, &spec).expect("scan");
         assert_eq!(c.len(), 3, "{c:?}");
-        assert!(libm::fabs(c[1].value / 1.3701e-4 - 1.0) < 0.01 && libm::fabs(c[2].value / 3.0611e-4 - 1.0) < 0.01, "{c:?}");
+        assert!(
+            libm::fabs(c[1].value / 1.3701e-4 - 1.0) < 0.01
+                && libm::fabs(c[2].value / 3.0611e-4 - 1.0) < 0.01,
+            "{c:?}"
+        );
     }
 }
