@@ -1,0 +1,91 @@
+// Binary modules (.fmu with a wasm32 binary) in the page: the example presets plot what
+// the CLI writes, to 1e-12; broken archives and modules (built in fmu_fixtures.mjs) end
+// the run with the core's FmuError / trap message, and the page then runs a preset again.
+
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { launch, openPage, runAndWait } from './browser.mjs';
+import { cliPath, runCli, parseCsv } from './cli.mjs';
+import { lagFmu, lagScenario, dataUrl, zipStored, STEPS } from './fmu_fixtures.mjs';
+
+const PRESETS = ['binary-rust-oscillator', 'binary-c-spring-damper'];
+
+let browser;
+test.before(async () => { browser = await launch(); });
+test.after(async () => { await browser?.close(); });
+
+/** |actual - expected| <= 1e-12 · max(1, |expected|) element-wise. */
+function assertEqualTo1e12(actual, expected, what) {
+  assert.equal(actual.length, expected.length, `${what}: ${actual.length} points, CLI has ${expected.length}`);
+  const scale = Math.max(1, ...expected.map(Math.abs));
+  actual.forEach((a, i) => {
+    assert.ok(Math.abs(a - expected[i]) <= 1e-12 * scale, `${what}: row ${i}: ${a} vs ${expected[i]}`);
+  });
+}
+
+/** Runs preset `id` in the page; its plotted series equal the CLI's CSV columns. */
+async function presetMatchesCli(page, id) {
+  await page.selectOption('#preset', id);
+  const scenario = execFileSync(cliPath(), ['preset', id], { encoding: 'utf8' });
+  const expected = parseCsv(runCli(scenario));
+  assert.equal(await runAndWait(page), 'done', `${id}: ${await page.textContent('#message-text')}`);
+  const plotted = await page.evaluate(() => window.cosimPlayground.plotted());
+  assert.ok(plotted.length >= 1, `${id}: something is plotted`);
+  for (const p of plotted) {
+    assert.ok(expected.columns.has(p.name), `${id}: CLI CSV has a column ${p.name}`);
+    assertEqualTo1e12(p.time, expected.columns.get('time'), `${id} ${p.name} time`);
+    assertEqualTo1e12(p.cosim, expected.columns.get(p.name), `${id} ${p.name}`);
+  }
+}
+
+test('example binary-module presets: the page plots the CLI CSV to 1e-12', async () => {
+  const page = await openPage(browser.context);
+  const ids = await page.$$eval('#preset option', (os) => os.map((o) => o.value));
+  for (const id of PRESETS) {
+    assert.ok(ids.includes(id), `preset ${id} is offered`);
+    await presetMatchesCli(page, id);
+  }
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});
+
+/** Puts `scenario` into the JSON view and runs it. */
+async function runJson(page, scenario) {
+  await page.evaluate(() => { document.getElementById('json-details').open = true; });
+  await page.fill('#scenario-json', JSON.stringify(scenario, null, 2));
+  return runAndWait(page, 120_000);
+}
+
+const BROKEN = [
+  ['random bytes', Uint8Array.from({ length: 200 }, (_, i) => (i * 73 + 11) & 0xff),
+    /^modules\[0\]\.source: not a readable \.fmu \(zip\) archive/],
+  ['a zip without modelDescription.xml', zipStored([['binaries/wasm32/lag.wasm', new Uint8Array([0, 0x61, 0x73, 0x6d])]]),
+    /^modules\[0\]\.source: the \.fmu has no `modelDescription\.xml`/],
+  ['a module missing fmi3Terminate', lagFmu({ omit: ['fmi3Terminate'] }),
+    /^modules\[0\]\.source: the wasm binary does not export `fmi3Terminate`/],
+  ['fmi3DoStep traps', lagFmu({ step: STEPS.trap }),
+    /module `lag` at t = 0 s: module trapped: fmi3DoStep: wasm `unreachable` instruction executed/],
+  ['fmi3DoStep loops forever', lagFmu({ step: STEPS.endless }),
+    /module `lag` at t = 0 s: module trapped: fmi3DoStep did not return within 1000000000 wasm instructions/],
+];
+
+test('the fixture module itself runs (so the failures below are the breakage, not the fixture)', async () => {
+  const page = await openPage(browser.context);
+  assert.equal(await runJson(page, lagScenario(dataUrl(lagFmu()))), 'done', await page.textContent('#message-text'));
+  assert.equal(await page.isVisible('#message'), false);
+  await page.close();
+});
+
+for (const [what, bytes, expected] of BROKEN) {
+  test(`broken binary module (${what}): a clear message, then a preset runs`, async () => {
+    const page = await openPage(browser.context);
+    assert.equal(await runJson(page, lagScenario(dataUrl(bytes))), 'error');
+    assert.equal(await page.isVisible('#message'), true, 'the message is shown');
+    assert.match(await page.textContent('#message-text'), expected);
+    await page.selectOption('#preset', PRESETS[0]);
+    assert.equal(await runAndWait(page), 'done', await page.textContent('#message-text'));
+    assert.deepEqual(page.problems, []);
+    await page.close();
+  });
+}
