@@ -39,10 +39,16 @@ pub enum Command {
     Preset(String),
     Models,
     Validate(PathBuf),
-    Run { scenario: PathBuf, out: Option<PathBuf> },
+    Run {
+        scenario: PathBuf,
+        out: Option<PathBuf>,
+    },
     Stability(PathBuf),
     Map(MapArgs),
-    Convergence { scenario: PathBuf, out: Option<PathBuf> },
+    Convergence {
+        scenario: PathBuf,
+        out: Option<PathBuf>,
+    },
     /// `link encode|decode` (cli/src/link.rs).
     Link(crate::link::LinkCommand),
     Help,
@@ -78,7 +84,9 @@ impl Command {
                             out = Some(PathBuf::from(f));
                             i += 2;
                         }
-                        flag if flag.starts_with("--") => return Err(format!("unknown option `{flag}`")),
+                        flag if flag.starts_with("--") => {
+                            return Err(format!("unknown option `{flag}`"))
+                        }
                         path if scenario.is_none() => {
                             scenario = Some(PathBuf::from(path));
                             i += 1;
@@ -111,12 +119,24 @@ mod tests {
     #[test]
     fn commands_parse() {
         assert_eq!(parse("presets"), Ok(Command::Presets));
-        assert_eq!(parse("preset two-mass-oscillator"), Ok(Command::Preset("two-mass-oscillator".into())));
+        assert_eq!(
+            parse("preset two-mass-oscillator"),
+            Ok(Command::Preset("two-mass-oscillator".into()))
+        );
         assert_eq!(
             parse("run s.json --out r.csv"),
-            Ok(Command::Run { scenario: "s.json".into(), out: Some("r.csv".into()) })
+            Ok(Command::Run {
+                scenario: "s.json".into(),
+                out: Some("r.csv".into())
+            })
         );
-        assert_eq!(parse("run s.json"), Ok(Command::Run { scenario: "s.json".into(), out: None }));
+        assert_eq!(
+            parse("run s.json"),
+            Ok(Command::Run {
+                scenario: "s.json".into(),
+                out: None
+            })
+        );
     }
 
     #[test]
@@ -124,30 +144,56 @@ mod tests {
         assert!(parse("").is_err());
         assert!(parse("frobnicate").unwrap_err().contains("unknown command"));
         assert!(parse("run").unwrap_err().contains("SCENARIO"));
-        assert!(parse("run a.json b.json").unwrap_err().contains("unexpected"));
+        assert!(parse("run a.json b.json")
+            .unwrap_err()
+            .contains("unexpected"));
         assert!(parse("run a.json --out").unwrap_err().contains("--out"));
         assert!(parse("preset").is_err());
-        assert!(parse("map s.json --x mass2.ck:1:2 --y mass2.dk:1:2:3").unwrap_err().contains("--x"));
-        assert!(parse("map s.json --x mass2.ck:1:2:3:lin --y mass2.dk:1:2:3").unwrap_err().contains("log"));
-        assert!(parse("map s.json --x mass2.ck:1:2:3").unwrap_err().contains("--y"));
-        assert!(parse("map s.json --x a.b:1:2:3 --y a.c:1:2:3 --threads 0").unwrap_err().contains("--threads"));
-        assert!(parse("map s.json --x a.b:1:2:3 --y a.c:1:2:3 --metric foo").unwrap_err().contains("rho"));
+        assert!(parse("map s.json --x mass2.ck:1:2 --y mass2.dk:1:2:3")
+            .unwrap_err()
+            .contains("--x"));
+        assert!(
+            parse("map s.json --x mass2.ck:1:2:3:lin --y mass2.dk:1:2:3")
+                .unwrap_err()
+                .contains("log")
+        );
+        assert!(parse("map s.json --x mass2.ck:1:2:3")
+            .unwrap_err()
+            .contains("--y"));
+        assert!(parse("map s.json --x a.b:1:2:3 --y a.c:1:2:3 --threads 0")
+            .unwrap_err()
+            .contains("--threads"));
+        assert!(parse("map s.json --x a.b:1:2:3 --y a.c:1:2:3 --metric foo")
+            .unwrap_err()
+            .contains("rho"));
         assert!(parse("stability").is_err());
     }
 
     #[test]
     fn analysis_commands_parse() {
-        assert_eq!(parse("stability s.json"), Ok(Command::Stability("s.json".into())));
+        assert_eq!(
+            parse("stability s.json"),
+            Ok(Command::Stability("s.json".into()))
+        );
         assert_eq!(
             parse("convergence s.json --out c.csv"),
-            Ok(Command::Convergence { scenario: "s.json".into(), out: Some("c.csv".into()) })
+            Ok(Command::Convergence {
+                scenario: "s.json".into(),
+                out: Some("c.csv".into())
+            })
         );
         let Ok(Command::Map(m)) = parse("map s.json --x mass2.ck:1:1e10:64:log --y master.macro_step:1e-6:1e-3:8 --metric eg --threads 3")
         else {
             panic!("map parses")
         };
-        assert_eq!((m.x.points, m.x.log, m.x.to, m.y.log, m.threads), (64, true, 1e10, false, Some(3)));
+        assert_eq!(
+            (m.x.points, m.x.log, m.x.to, m.y.log, m.threads),
+            (64, true, 1e10, false, Some(3))
+        );
         assert_eq!(m.y.parameter, "master.macro_step");
-        assert_eq!(m.metric, cosim_core::analysis::sweep::MapMetric::GlobalError);
+        assert_eq!(
+            m.metric,
+            cosim_core::analysis::sweep::MapMetric::GlobalError
+        );
     }
 }

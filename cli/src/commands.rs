@@ -31,14 +31,21 @@ pub fn execute(command: Command) -> Result<(), String> {
                 println!("{}: {}", m.id, m.summary);
                 for p in &m.parameters {
                     let start = p.start.map(|v| format!("{v}")).unwrap_or_default();
-                    println!("    {:<8} {:>10} {:<8} {}", p.name, start, p.unit, p.description);
+                    println!(
+                        "    {:<8} {:>10} {:<8} {}",
+                        p.name, start, p.unit, p.description
+                    );
                 }
             }
             Ok(())
         }
         Command::Validate(path) => {
             let v = load(&path)?;
-            println!("ok: {} modules, {} macro-steps", v.scenario.modules.len(), v.grid.steps);
+            println!(
+                "ok: {} modules, {} macro-steps",
+                v.scenario.modules.len(),
+                v.grid.steps
+            );
             Ok(())
         }
         Command::Link(link) => crate::link::execute(link),
@@ -84,7 +91,9 @@ pub fn execute(command: Command) -> Result<(), String> {
 /// Writes `text` to `out`, or to standard output.
 fn write_out(out: Option<&Path>, text: &str) -> Result<(), String> {
     match out {
-        Some(file) => std::fs::write(file, text).map_err(|e| format!("cannot write {}: {e}", file.display())),
+        Some(file) => {
+            std::fs::write(file, text).map_err(|e| format!("cannot write {}: {e}", file.display()))
+        }
         None => std::io::stdout()
             .write_all(text.as_bytes())
             .map_err(|e| format!("cannot write to standard output: {e}")),
@@ -94,7 +103,9 @@ fn write_out(out: Option<&Path>, text: &str) -> Result<(), String> {
 fn load(path: &Path) -> Result<scenario::ValidatedScenario, String> {
     let text = if path.as_os_str() == "-" {
         let mut s = String::new();
-        std::io::stdin().read_to_string(&mut s).map_err(|e| format!("cannot read standard input: {e}"))?;
+        std::io::stdin()
+            .read_to_string(&mut s)
+            .map_err(|e| format!("cannot read standard input: {e}"))?;
         s
     } else {
         std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?

@@ -5,7 +5,10 @@ use std::path::PathBuf;
 use std::process::{Command, Output};
 
 fn cosim(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cosim")).args(args).output().expect("cosim runs")
+    Command::new(env!("CARGO_BIN_EXE_cosim"))
+        .args(args)
+        .output()
+        .expect("cosim runs")
 }
 
 fn temp_file(name: &str, text: &str) -> PathBuf {
@@ -46,17 +49,31 @@ fn presets_are_listed_and_printed_as_scenario_json() {
 fn run_writes_time_outputs_and_reference_as_csv() {
     let path = temp_file("preset.json", &preset_json().to_string());
     let csv_path = path.with_extension("csv");
-    let out = cosim(&["run", path.to_str().unwrap(), "--out", csv_path.to_str().unwrap()]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = cosim(&[
+        "run",
+        path.to_str().unwrap(),
+        "--out",
+        csv_path.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let csv = std::fs::read_to_string(&csv_path).unwrap();
     let mut lines = csv.lines();
     assert_eq!(
         lines.next().unwrap(),
         "time,mass1.s1,mass1.v1,mass2.Fk,mass1.s1:reference,mass1.v1:reference,mass2.Fk:reference"
     );
-    let rows: Vec<Vec<f64>> =
-        lines.map(|l| l.split(',').map(|x| x.parse().unwrap()).collect()).collect();
-    assert_eq!(rows.len(), 1001, "0.1 s at 1e-4 s is 1000 macro-steps plus the start");
+    let rows: Vec<Vec<f64>> = lines
+        .map(|l| l.split(',').map(|x| x.parse().unwrap()).collect())
+        .collect();
+    assert_eq!(
+        rows.len(),
+        1001,
+        "0.1 s at 1e-4 s is 1000 macro-steps plus the start"
+    );
     // The first row is the initial state: s1 = 0.01 m at rest, and co-simulation equals reference.
     assert_eq!(&rows[0][..4], &[0.0, 0.01, 0.0, -0.01 * 2e5]);
     for j in 1..4 {
@@ -70,15 +87,27 @@ fn run_writes_time_outputs_and_reference_as_csv() {
 
 #[test]
 fn bad_input_gives_a_message_naming_the_field_and_exit_code_1() {
-    run_expecting_error("malformed.json", "{\"schema_version\": 1, \"modules\": [", &["malformed JSON", "line 1"]);
+    run_expecting_error(
+        "malformed.json",
+        "{\"schema_version\": 1, \"modules\": [",
+        &["malformed JSON", "line 1"],
+    );
 
     let mut doc = preset_json();
     doc["modules"][1]["model"] = "NoSuchModel".into();
-    run_expecting_error("unknown-model.json", &doc.to_string(), &["modules[1].model", "NoSuchModel"]);
+    run_expecting_error(
+        "unknown-model.json",
+        &doc.to_string(),
+        &["modules[1].model", "NoSuchModel"],
+    );
 
     let mut doc = preset_json();
     doc["connections"].as_array_mut().unwrap().remove(0);
-    run_expecting_error("unconnected.json", &doc.to_string(), &["mass1.Fk", "not connected"]);
+    run_expecting_error(
+        "unconnected.json",
+        &doc.to_string(),
+        &["mass1.Fk", "not connected"],
+    );
 
     let mut doc = preset_json();
     doc["modules"][1]["parameters"]["ck"] = serde_json::Value::Null; // what JSON makes of NaN
@@ -86,12 +115,20 @@ fn bad_input_gives_a_message_naming_the_field_and_exit_code_1() {
 
     let mut doc = preset_json();
     doc["modules"][1]["parameters"]["ck"] = (-3.0).into();
-    run_expecting_error("negative.json", &doc.to_string(), &["modules[1].parameters.ck", "-3"]);
+    run_expecting_error(
+        "negative.json",
+        &doc.to_string(),
+        &["modules[1].parameters.ck", "-3"],
+    );
 
     for h in [0.0, -1e-3] {
         let mut doc = preset_json();
         doc["master"]["macro_step"] = h.into();
-        run_expecting_error("zero-step.json", &doc.to_string(), &["master.macro_step", "positive"]);
+        run_expecting_error(
+            "zero-step.json",
+            &doc.to_string(),
+            &["master.macro_step", "positive"],
+        );
     }
 }
 

@@ -48,16 +48,32 @@ impl fmt::Display for CouplingError {
             CouplingError::UnknownVariable { module, variable } => {
                 write!(f, "module `{module}` has no variable `{variable}`")
             }
-            CouplingError::NotAnOutput(p) => write!(f, "`{p}` is not an output and cannot be a connection source"),
-            CouplingError::NotAnInput(p) => write!(f, "`{p}` is not an input and cannot be a connection target"),
+            CouplingError::NotAnOutput(p) => write!(
+                f,
+                "`{p}` is not an output and cannot be a connection source"
+            ),
+            CouplingError::NotAnInput(p) => {
+                write!(f, "`{p}` is not an input and cannot be a connection target")
+            }
             CouplingError::UnconnectedInput(p) => write!(f, "input `{p}` is not connected"),
-            CouplingError::InputConnectedTwice(p) => write!(f, "input `{p}` is connected more than once"),
-            CouplingError::UnitMismatch { from, from_unit, to, to_unit } => write!(
+            CouplingError::InputConnectedTwice(p) => {
+                write!(f, "input `{p}` is connected more than once")
+            }
+            CouplingError::UnitMismatch {
+                from,
+                from_unit,
+                to,
+                to_unit,
+            } => write!(
                 f,
                 "unit mismatch: `{from}` is in `{from_unit}` but `{to}` expects `{to_unit}`"
             ),
             CouplingError::AlgebraicLoop(ports) => {
-                write!(f, "algebraic loop through direct feedthrough: {}", ports.join(" -> "))
+                write!(
+                    f,
+                    "algebraic loop through direct feedthrough: {}",
+                    ports.join(" -> ")
+                )
             }
         }
     }
@@ -112,8 +128,14 @@ pub enum MasterError {
 impl fmt::Display for MasterError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            MasterError::Module { module, t, error } => write!(f, "module `{module}` at t = {t} s: {error}"),
-            MasterError::MissingCapability { module, capability, needed_by } => write!(
+            MasterError::Module { module, t, error } => {
+                write!(f, "module `{module}` at t = {t} s: {error}")
+            }
+            MasterError::MissingCapability {
+                module,
+                capability,
+                needed_by,
+            } => write!(
                 f,
                 "{needed_by} needs `{capability}`, which module `{module}` does not provide"
             ),
@@ -123,7 +145,9 @@ impl fmt::Display for MasterError {
                  try a smaller macro-step or a lower extrapolation order"
             ),
             MasterError::SingularMatrix { t, what } => write!(f, "singular {what} at t = {t} s"),
-            MasterError::Terminated { t, module } => write!(f, "module `{module}` requested termination at t = {t} s"),
+            MasterError::Terminated { t, module } => {
+                write!(f, "module `{module}` requested termination at t = {t} s")
+            }
             MasterError::InvalidSettings(m) => f.write_str(m),
         }
     }
@@ -141,7 +165,10 @@ pub struct ScenarioError {
 impl ScenarioError {
     /// An error at `path`.
     pub fn at(path: impl Into<String>, message: impl Into<String>) -> Self {
-        ScenarioError { path: path.into(), message: message.into() }
+        ScenarioError {
+            path: path.into(),
+            message: message.into(),
+        }
     }
 }
 

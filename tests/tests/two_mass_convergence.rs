@@ -71,6 +71,9 @@ fn gauss_seidel_runs_and_reports_its_error_at_equal_step() {
         // Gauss-Seidel uses one exact (new) coupling signal, so it must not be worse by
         // more than a small factor, and it converges too.
         let finer = global_error(&scenario_with(p, h / 2.0, Algorithm::GaussSeidel));
-        assert!(finer < gauss_seidel, "order {p}: halving ΔT did not reduce the GS error");
+        assert!(
+            finer < gauss_seidel,
+            "order {p}: halving ΔT did not reduce the GS error"
+        );
     }
 }

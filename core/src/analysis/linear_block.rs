@@ -32,18 +32,33 @@ impl LinearBlock {
         let desc = sub.description();
         let caps = &desc.capabilities;
         if !caps.x_exposes_states {
-            return Err(ModuleError::error(ModuleErrorKind::Unsupported("x-exposesStates")));
+            return Err(ModuleError::error(ModuleErrorKind::Unsupported(
+                "x-exposesStates",
+            )));
         }
         if !caps.provides_directional_derivatives {
-            return Err(ModuleError::error(ModuleErrorKind::Unsupported("providesDirectionalDerivatives")));
+            return Err(ModuleError::error(ModuleErrorKind::Unsupported(
+                "providesDirectionalDerivatives",
+            )));
         }
-        let states: Vec<(ValueRef, ValueRef)> =
-            desc.states().iter().map(|(x, d)| (x.value_ref, d.value_ref)).collect();
+        let states: Vec<(ValueRef, ValueRef)> = desc
+            .states()
+            .iter()
+            .map(|(x, d)| (x.value_ref, d.value_ref))
+            .collect();
         let inputs: Vec<ValueRef> = desc.inputs().iter().map(|v| v.value_ref).collect();
         let outputs: Vec<ValueRef> = desc.outputs().iter().map(|v| v.value_ref).collect();
         let (n, m, q) = (states.len(), inputs.len(), outputs.len());
-        let unknowns: Vec<ValueRef> = states.iter().map(|s| s.1).chain(outputs.iter().copied()).collect();
-        let knowns: Vec<ValueRef> = states.iter().map(|s| s.0).chain(inputs.iter().copied()).collect();
+        let unknowns: Vec<ValueRef> = states
+            .iter()
+            .map(|s| s.1)
+            .chain(outputs.iter().copied())
+            .collect();
+        let knowns: Vec<ValueRef> = states
+            .iter()
+            .map(|s| s.0)
+            .chain(inputs.iter().copied())
+            .collect();
         let mut jac = DMatrix::zeros(n + q, n + m);
         let mut seed = vec![0.0; n + m];
         let mut sens = vec![0.0; n + q];

@@ -22,7 +22,10 @@ pub struct MonolithicReference {
     x0: DVector<f64>,
 }
 
-fn block_diag(blocks: &[LinearBlock], pick: impl Fn(&LinearBlock) -> &DMatrix<f64>) -> DMatrix<f64> {
+fn block_diag(
+    blocks: &[LinearBlock],
+    pick: impl Fn(&LinearBlock) -> &DMatrix<f64>,
+) -> DMatrix<f64> {
     let rows = blocks.iter().map(|b| pick(b).nrows()).sum();
     let cols = blocks.iter().map(|b| pick(b).ncols()).sum();
     let mut out = DMatrix::zeros(rows, cols);
@@ -47,7 +50,11 @@ impl MonolithicReference {
         let d = block_diag(blocks, |b| &b.d);
         let consistent = blocks.iter().all(|k| {
             let (n, m, q) = (k.a.nrows(), k.b.ncols(), k.c.nrows());
-            k.a.ncols() == n && k.b.nrows() == n && k.c.ncols() == n && k.d.shape() == (q, m) && k.x0.len() == n
+            k.a.ncols() == n
+                && k.b.nrows() == n
+                && k.c.ncols() == n
+                && k.d.shape() == (q, m)
+                && k.x0.len() == n
         });
         if !consistent || l.shape() != (b.ncols(), c.nrows()) {
             return Err(MasterError::InvalidSettings(format!(
@@ -64,9 +71,13 @@ impl MonolithicReference {
             .lu()
             .solve(&c)
             .filter(|m| m.iter().all(|v| v.is_finite()))
-            .ok_or(MasterError::SingularMatrix { t: 0.0, what: "I - D L" })?;
+            .ok_or(MasterError::SingularMatrix {
+                t: 0.0,
+                what: "I - D L",
+            })?;
         let a_star = &a + &b * l * &c_star;
-        let x0 = DVector::from_iterator(a.nrows(), blocks.iter().flat_map(|k| k.x0.iter().copied()));
+        let x0 =
+            DVector::from_iterator(a.nrows(), blocks.iter().flat_map(|k| k.x0.iter().copied()));
         Ok(MonolithicReference { a_star, c_star, x0 })
     }
 
@@ -94,7 +105,11 @@ impl MonolithicReference {
 
     /// Exact past outputs `y*(t0 − k h)` for `k = p, …, 1` (oldest first), from
     /// `e^{−A* h}`: the history for the `exact_history` start-up.
-    pub fn outputs_at_negative_offsets(&self, h: f64, p: u32) -> Result<Vec<Vec<f64>>, MasterError> {
+    pub fn outputs_at_negative_offsets(
+        &self,
+        h: f64,
+        p: u32,
+    ) -> Result<Vec<Vec<f64>>, MasterError> {
         let mut rows = self.walk(h, p, false)?;
         rows.remove(0); // k = 0 is not in the past
         rows.reverse();
@@ -105,16 +120,24 @@ impl MonolithicReference {
     /// form `master::Run::new` takes as history.
     pub fn history(&self, t0: f64, h: f64, p: u32) -> Result<Vec<(f64, Vec<f64>)>, MasterError> {
         let rows = self.outputs_at_negative_offsets(h, p)?;
-        Ok(rows.into_iter().enumerate().map(|(i, y)| (t0 - f64::from(p - i as u32) * h, y)).collect())
+        Ok(rows
+            .into_iter()
+            .enumerate()
+            .map(|(i, y)| (t0 - f64::from(p - i as u32) * h, y))
+            .collect())
     }
 
     fn walk(&self, h: f64, n_steps: u32, forward: bool) -> Result<Vec<Vec<f64>>, MasterError> {
         if !(h.is_finite() && h > 0.0) {
-            return Err(MasterError::InvalidSettings(format!("monolithic reference: step {h} s must be finite and > 0")));
+            return Err(MasterError::InvalidSettings(format!(
+                "monolithic reference: step {h} s must be finite and > 0"
+            )));
         }
         let sign = if forward { 1.0 } else { -1.0 };
         let ad = expm(&(&self.a_star * (sign * h))).ok_or_else(|| {
-            MasterError::InvalidSettings(format!("monolithic reference: matrix exponential failed for h = {h} s"))
+            MasterError::InvalidSettings(format!(
+                "monolithic reference: matrix exponential failed for h = {h} s"
+            ))
         })?;
         let mut x = self.x0.clone();
         let mut next = x.clone();

@@ -30,7 +30,11 @@ pub fn global_nrmse(reference: &[Vec<f64>], cosim: &[Vec<f64>]) -> Option<f64> {
         }
         let mse = r.iter().zip(c).map(|(a, b)| (b - a) * (b - a)).sum::<f64>() / n;
         let eps = libm::sqrt(mse) / libm::sqrt(var);
-        sum += if eps.is_finite() { eps * eps } else { f64::INFINITY };
+        sum += if eps.is_finite() {
+            eps * eps
+        } else {
+            f64::INFINITY
+        };
         k += 1;
     }
     if k == 0 {
@@ -40,7 +44,6 @@ pub fn global_nrmse(reference: &[Vec<f64>], cosim: &[Vec<f64>]) -> Option<f64> {
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -48,8 +51,16 @@ mod tests {
 
     #[test]
     fn hand_computed_two_component_value() {
-        let reference = vec![vec![1.0, 2.0, 3.0, 4.0], vec![0.0, 2.0, 0.0, 2.0], vec![5.0; 4]];
-        let cosim = vec![vec![1.0, 2.0, 3.0, 5.0], vec![0.1, 2.1, 0.1, 2.1], vec![7.0; 4]];
+        let reference = vec![
+            vec![1.0, 2.0, 3.0, 4.0],
+            vec![0.0, 2.0, 0.0, 2.0],
+            vec![5.0; 4],
+        ];
+        let cosim = vec![
+            vec![1.0, 2.0, 3.0, 5.0],
+            vec![0.1, 2.1, 0.1, 2.1],
+            vec![7.0; 4],
+        ];
         // ε₁ = sqrt(1/4) / sqrt(1.25); ε₂ = 0.1 / 1; the constant third one is skipped.
         let e1 = 0.5 / libm::sqrt(1.25);
         let e2 = 0.1;
@@ -65,6 +76,9 @@ mod tests {
         assert_eq!(global_nrmse(&[vec![1.0, 1.0]], &[vec![2.0, 3.0]]), None);
         assert_eq!(global_nrmse(&[vec![1.0, 2.0]], &[vec![2.0]]), None);
         assert_eq!(global_nrmse(&[vec![1.0, 2.0]], &[]), None);
-        assert_eq!(global_nrmse(&[vec![1.0, 2.0]], &[vec![1.0, f64::NAN]]), Some(f64::INFINITY));
+        assert_eq!(
+            global_nrmse(&[vec![1.0, 2.0]], &[vec![1.0, f64::NAN]]),
+            Some(f64::INFINITY)
+        );
     }
 }

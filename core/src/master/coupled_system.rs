@@ -143,7 +143,10 @@ impl CoupledSystem {
             r.map_err(|e| self.module_error(m, t_start, e))?;
             // With `eventModeUsed` the module starts in Event Mode (seed-004 digest §2.1).
             if self.options[m].event_mode_used && self.update_discrete_states(m, t_start)? {
-                return Err(MasterError::Terminated { t: t_start, module: self.names[m].clone() });
+                return Err(MasterError::Terminated {
+                    t: t_start,
+                    module: self.names[m].clone(),
+                });
             }
         }
         // Modules may finalise their outputs on exit; these are the y0 the run starts from.

@@ -70,12 +70,21 @@ impl Clone for EventWork {
 impl EventWork {
     /// Checks what early return needs and plans the stepping order. `sequence` is the
     /// Gauss-Seidel order (`None` for Jacobi).
-    pub(super) fn new(sys: &CoupledSystem, sequence: Option<&[usize]>) -> Result<Self, MasterError> {
+    pub(super) fn new(
+        sys: &CoupledSystem,
+        sequence: Option<&[usize]>,
+    ) -> Result<Self, MasterError> {
         let n = sys.n_modules();
-        let early: Vec<bool> = (0..n).map(|m| sys.instantiate_options(m).early_return_allowed).collect();
+        let early: Vec<bool> = (0..n)
+            .map(|m| sys.instantiate_options(m).early_return_allowed)
+            .collect();
         if let Some(first) = early.iter().position(|&e| e) {
             for m in 0..n {
-                if !sys.subsystems[m].description().capabilities.can_handle_variable_communication_step_size {
+                if !sys.subsystems[m]
+                    .description()
+                    .capabilities
+                    .can_handle_variable_communication_step_size
+                {
                     return Err(MasterError::MissingCapability {
                         module: sys.names[m].clone(),
                         capability: "canHandleVariableCommunicationStepSize",
@@ -92,7 +101,13 @@ impl EventWork {
         jacobi_order.extend((0..n).filter(|&m| !early[m]));
         let snapshots = match sequence {
             None => count >= 2,
-            Some(seq) => count >= 2 || seq.iter().skip(1).any(|&m| early.get(m).copied().unwrap_or(false)),
+            Some(seq) => {
+                count >= 2
+                    || seq
+                        .iter()
+                        .skip(1)
+                        .any(|&m| early.get(m).copied().unwrap_or(false))
+            }
         };
         Ok(EventWork {
             jacobi_order,
@@ -108,7 +123,11 @@ impl EventWork {
     fn save(&mut self, sys: &mut CoupledSystem, t: f64) -> Result<(), MasterError> {
         self.outputs_at_t.copy_from_slice(sys.outputs());
         for m in 0..sys.n_modules() {
-            self.saved[m] = if sys.subsystems[m].description().capabilities.can_get_and_set_fmu_state {
+            self.saved[m] = if sys.subsystems[m]
+                .description()
+                .capabilities
+                .can_get_and_set_fmu_state
+            {
                 let r = sys.subsystems[m].get_state();
                 Some(r.map_err(|e| sys.module_error(m, t, e))?)
             } else {
@@ -119,7 +138,13 @@ impl EventWork {
     }
 
     /// Rolls the stepped modules and `early` back to `t` after `early` returned at `t_e`.
-    fn roll_back(&mut self, sys: &mut CoupledSystem, early: usize, t: f64, t_e: f64) -> Result<(), MasterError> {
+    fn roll_back(
+        &mut self,
+        sys: &mut CoupledSystem,
+        early: usize,
+        t: f64,
+        t_e: f64,
+    ) -> Result<(), MasterError> {
         self.advanced.push(early);
         for &m in &self.advanced {
             let Some(state) = self.saved[m].as_ref().filter(|_| self.snapshots) else {
@@ -191,7 +216,9 @@ pub(super) fn macro_step(
     let t_end = t + h_try;
     let mut terminated = None;
     for m in 0..n {
-        let Some(report) = work.events.reports[m] else { continue };
+        let Some(report) = work.events.reports[m] else {
+            continue;
+        };
         let mut terminate = report.terminate_simulation;
         if report.event_handling_needed && sys.instantiate_options(m).event_mode_used {
             terminate |= sys.handle_event(m, t_end)?;
@@ -202,7 +229,10 @@ pub(super) fn macro_step(
     }
     work.finish(sys, t_end);
     Ok(match terminated {
-        Some(module) => MacroStepOutcome::Terminated { h_taken: h_try, module },
+        Some(module) => MacroStepOutcome::Terminated {
+            h_taken: h_try,
+            module,
+        },
         None => MacroStepOutcome::Accepted { h_taken: h_try },
     })
 }

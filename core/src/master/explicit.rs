@@ -19,9 +19,9 @@
 //! - time events announced by `nextEventTime` are left to the modules (they return early
 //!   at them); the master does not shorten steps to hit them.
 
+use super::events::EventWork;
 use super::extrapolation::{Extrapolation, TaylorWeights, MAX_ORDER};
 use super::history::OutputHistory;
-use super::events::EventWork;
 use super::{gauss_seidel, jacobi, CoupledSystem, MacroStepOutcome, MasterAlgorithm, RunStart};
 use crate::error::MasterError;
 use crate::module::{Status, StepReport, ValueRef};

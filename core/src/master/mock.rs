@@ -133,7 +133,9 @@ impl MockModule {
 
     /// Declares `canHandleVariableCommunicationStepSize = false`.
     pub fn fixed_step_only(mut self) -> Self {
-        self.desc.capabilities.can_handle_variable_communication_step_size = false;
+        self.desc
+            .capabilities
+            .can_handle_variable_communication_step_size = false;
         self
     }
 

@@ -113,7 +113,11 @@ impl Run {
         let t = self.t;
         let target = self.grid.time(self.steps_done + 1);
         // On the grid the step is exactly h; after an event it is the rest up to t_{n+1}.
-        let h = if t == self.grid.time(self.steps_done) { self.grid.h } else { target - t };
+        let h = if t == self.grid.time(self.steps_done) {
+            self.grid.h
+        } else {
+            target - t
+        };
         let h_taken = match self.algorithm.step(&mut self.system, t, h)? {
             MacroStepOutcome::Accepted { h_taken } => h_taken,
             MacroStepOutcome::Terminated { h_taken, module } => {
@@ -134,7 +138,13 @@ impl Run {
 
     /// Moves the clock after a step of `h_taken` out of the requested `h`: a full step lands
     /// exactly on the grid point `target`, a shorter one (early return) on `t + h_taken`.
-    fn advance_time(&mut self, t: f64, h: f64, h_taken: f64, target: f64) -> Result<(), MasterError> {
+    fn advance_time(
+        &mut self,
+        t: f64,
+        h: f64,
+        h_taken: f64,
+        target: f64,
+    ) -> Result<(), MasterError> {
         if (h_taken - h).abs() <= 1e-12 * self.grid.h {
             self.steps_done += 1;
             self.t = target;

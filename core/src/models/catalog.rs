@@ -4,8 +4,8 @@
 use super::equations::{self, EQUATIONS_ID, EXAMPLE_SOURCE};
 use super::parameters::{check, Range};
 use super::two_mass_oscillator::{
-    mass1_linear, mass1_ode, mass1_variables, mass2_linear, mass2_ode, mass2_variables, Mass1Params, Mass2Params,
-    MASS1_ID, MASS2_ID,
+    mass1_linear, mass1_ode, mass1_variables, mass2_linear, mass2_ode, mass2_variables,
+    Mass1Params, Mass2Params, MASS1_ID, MASS2_ID,
 };
 use crate::module::{Module, ModuleError, Variable};
 use crate::scenario::SolverSpec;
@@ -34,7 +34,9 @@ pub struct ModelInfo {
 impl ModelInfo {
     /// True if the solver's kind is allowed for this model (settings are not checked).
     pub fn allows(&self, solver: &SolverSpec) -> bool {
-        self.solvers.iter().any(|s| core::mem::discriminant(s) == core::mem::discriminant(solver))
+        self.solvers
+            .iter()
+            .any(|s| core::mem::discriminant(s) == core::mem::discriminant(solver))
     }
 }
 
@@ -50,8 +52,13 @@ fn linear_solvers() -> Vec<SolverSpec> {
     vec![
         SolverSpec::Default,
         SolverSpec::Exact,
-        SolverSpec::Rk4 { step: DEFAULT_RK4_STEP },
-        SolverSpec::Dopri45 { rtol: DEFAULT_RTOL, atol: DEFAULT_ATOL },
+        SolverSpec::Rk4 {
+            step: DEFAULT_RK4_STEP,
+        },
+        SolverSpec::Dopri45 {
+            rtol: DEFAULT_RTOL,
+            atol: DEFAULT_ATOL,
+        },
     ]
 }
 
@@ -98,7 +105,9 @@ pub fn catalog() -> Vec<ModelInfo> {
 /// The integrator for a numeric solver; `None` for `Default` and `Exact`.
 pub fn integrator_for(solver: &SolverSpec) -> Result<Option<Integrator>, ModuleError> {
     let named = |what: &str, e: ModuleError| match e.kind {
-        crate::module::ModuleErrorKind::InvalidArgument(m) => ModuleError::invalid(format!("solver {what}{m}")),
+        crate::module::ModuleErrorKind::InvalidArgument(m) => {
+            ModuleError::invalid(format!("solver {what}{m}"))
+        }
         _ => e,
     };
     match *solver {
@@ -111,7 +120,9 @@ pub fn integrator_for(solver: &SolverSpec) -> Result<Option<Integrator>, ModuleE
             check("rtol", rtol, Range::NonNegative).map_err(|e| named("", e))?;
             check("atol", atol, Range::NonNegative).map_err(|e| named("", e))?;
             if rtol + atol <= 0.0 {
-                return Err(ModuleError::invalid("solver parameters `rtol` and `atol`: at least one must be positive"));
+                return Err(ModuleError::invalid(
+                    "solver parameters `rtol` and `atol`: at least one must be positive",
+                ));
             }
             Ok(Some(Integrator::Dopri45(Dopri45 { rtol, atol })))
         }
@@ -121,7 +132,11 @@ pub fn integrator_for(solver: &SolverSpec) -> Result<Option<Integrator>, ModuleE
 /// Builds model `id` with parameter/start values from `params` and the chosen solver.
 /// Unknown ids or names, non-finite values and out-of-range parameters are
 /// `ModuleError::invalid` errors naming the offending entry.
-pub fn instantiate(id: &str, params: &BTreeMap<String, f64>, solver: &SolverSpec) -> Result<Box<dyn Module>, ModuleError> {
+pub fn instantiate(
+    id: &str,
+    params: &BTreeMap<String, f64>,
+    solver: &SolverSpec,
+) -> Result<Box<dyn Module>, ModuleError> {
     let integrator = integrator_for(solver)?;
     match id {
         MASS1_ID => {
@@ -138,7 +153,9 @@ pub fn instantiate(id: &str, params: &BTreeMap<String, f64>, solver: &SolverSpec
                 Some(i) => Box::new(mass2_ode(&p, i)?),
             })
         }
-        super::nonlinear_two_mass::MASS2_NONLINEAR_ID => super::nonlinear_two_mass::instantiate(params, solver),
+        super::nonlinear_two_mass::MASS2_NONLINEAR_ID => {
+            super::nonlinear_two_mass::instantiate(params, solver)
+        }
         // Without a scenario `source`, the catalog entry is the example (mass 1).
         EQUATIONS_ID => equations::build(EXAMPLE_SOURCE, params, solver),
         _ => {
@@ -146,7 +163,10 @@ pub fn instantiate(id: &str, params: &BTreeMap<String, f64>, solver: &SolverSpec
                 return module;
             }
             let known: Vec<&str> = catalog().iter().map(|m| m.id).collect();
-            Err(ModuleError::invalid(format!("unknown model `{id}` (known: {})", known.join(", "))))
+            Err(ModuleError::invalid(format!(
+                "unknown model `{id}` (known: {})",
+                known.join(", ")
+            )))
         }
     }
 }

@@ -66,7 +66,10 @@ impl Instance {
     pub fn set(&mut self, kind: VarKind, vr: ValueRef, value: f64) -> Result<bool, ModuleError> {
         match kind {
             VarKind::State(_) | VarKind::Input(_) if !value.is_finite() => {
-                Err(ModuleError::invalid(format!("value reference {}: value must be finite, got {value}", vr.0)))
+                Err(ModuleError::invalid(format!(
+                    "value reference {}: value must be finite, got {value}",
+                    vr.0
+                )))
             }
             VarKind::State(i) => {
                 self.x[i] = value;
@@ -76,27 +79,46 @@ impl Instance {
                 self.u.set(i, 0, value);
                 Ok(true)
             }
-            VarKind::Derivative(_) | VarKind::Output(_) => Err(ModuleError::error(ModuleErrorKind::NotSettable(vr))),
+            VarKind::Derivative(_) | VarKind::Output(_) => {
+                Err(ModuleError::error(ModuleErrorKind::NotSettable(vr)))
+            }
             VarKind::Parameter(_) => Ok(false),
         }
     }
 
     /// `x-setInputDerivatives`: stores `u^(k)` for the next step.
-    pub fn set_input_derivatives(&mut self, vrs: &[ValueRef], orders: &[u32], values: &[f64]) -> Result<(), ModuleError> {
+    pub fn set_input_derivatives(
+        &mut self,
+        vrs: &[ValueRef],
+        orders: &[u32],
+        values: &[f64],
+    ) -> Result<(), ModuleError> {
         if vrs.len() != orders.len() || vrs.len() != values.len() {
-            return Err(ModuleError::invalid("lengths of vrs, orders and values differ"));
+            return Err(ModuleError::invalid(
+                "lengths of vrs, orders and values differ",
+            ));
         }
         for ((vr, &k), &v) in vrs.iter().zip(orders).zip(values) {
             let k = k as usize;
             if k == 0 || k > INPUT_ORDER {
-                return Err(ModuleError::invalid(format!("input derivative order {k} outside 1..={INPUT_ORDER}")));
+                return Err(ModuleError::invalid(format!(
+                    "input derivative order {k} outside 1..={INPUT_ORDER}"
+                )));
             }
             if !v.is_finite() {
-                return Err(ModuleError::invalid(format!("input derivative of value reference {} is not finite", vr.0)));
+                return Err(ModuleError::invalid(format!(
+                    "input derivative of value reference {} is not finite",
+                    vr.0
+                )));
             }
             match self.layout.classify(*vr)? {
                 VarKind::Input(i) => self.u.set(i, k, v),
-                _ => return Err(ModuleError::invalid(format!("value reference {} is not an input", vr.0))),
+                _ => {
+                    return Err(ModuleError::invalid(format!(
+                        "value reference {} is not an input",
+                        vr.0
+                    )))
+                }
             }
         }
         Ok(())
@@ -127,7 +149,9 @@ impl Instance {
             .downcast_ref::<Snapshot>()
             .ok_or_else(|| ModuleError::invalid("the state was not saved by a built-in module"))?;
         if s.x.len() != self.layout.nx || !self.u.assign(&s.u) {
-            return Err(ModuleError::invalid("the state was saved by a module of another shape"));
+            return Err(ModuleError::invalid(
+                "the state was saved by a module of another shape",
+            ));
         }
         self.t = s.t;
         self.x.copy_from_slice(&s.x);
@@ -158,11 +182,21 @@ impl Snapshot {
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::new();
         out.extend_from_slice(MAGIC);
-        for n in [VERSION, self.x.len() as u32, self.u.nrows() as u32, self.u.ncols() as u32, self.params.len() as u32] {
+        for n in [
+            VERSION,
+            self.x.len() as u32,
+            self.u.nrows() as u32,
+            self.u.ncols() as u32,
+            self.params.len() as u32,
+        ] {
             out.extend_from_slice(&n.to_le_bytes());
         }
-        let values = [self.t, self.step_hint].into_iter().chain(self.x.iter().copied());
-        let values = values.chain(self.u.iter().copied()).chain(self.params.iter().copied());
+        let values = [self.t, self.step_hint]
+            .into_iter()
+            .chain(self.x.iter().copied());
+        let values = values
+            .chain(self.u.iter().copied())
+            .chain(self.params.iter().copied());
         for v in values {
             out.extend_from_slice(&v.to_le_bytes());
         }
@@ -171,14 +205,32 @@ impl Snapshot {
 
     /// Parses bytes written by [`Snapshot::to_bytes`] for a module of shape `(nx, nu, p+1)`
     /// with `np` parameters.
-    pub fn from_bytes(bytes: &[u8], shape: (usize, usize, usize), np: usize) -> Result<Self, ModuleError> {
-        let bad = || ModuleError::invalid("serialized state is corrupt or from a module of another shape");
+    pub fn from_bytes(
+        bytes: &[u8],
+        shape: (usize, usize, usize),
+        np: usize,
+    ) -> Result<Self, ModuleError> {
+        let bad = || {
+            ModuleError::invalid("serialized state is corrupt or from a module of another shape")
+        };
         if bytes.len() < 24 || &bytes[..4] != MAGIC {
             return Err(bad());
         }
-        let word = |i: usize| u32::from_le_bytes([bytes[4 + 4 * i], bytes[5 + 4 * i], bytes[6 + 4 * i], bytes[7 + 4 * i]]);
+        let word = |i: usize| {
+            u32::from_le_bytes([
+                bytes[4 + 4 * i],
+                bytes[5 + 4 * i],
+                bytes[6 + 4 * i],
+                bytes[7 + 4 * i],
+            ])
+        };
         let (nx, nu, cols) = shape;
-        if word(0) != VERSION || word(1) as usize != nx || word(2) as usize != nu || word(3) as usize != cols || word(4) as usize != np {
+        if word(0) != VERSION
+            || word(1) as usize != nx
+            || word(2) as usize != nu
+            || word(3) as usize != cols
+            || word(4) as usize != np
+        {
             return Err(bad());
         }
         let count = 2 + nx + nu * cols + np;
@@ -196,7 +248,13 @@ impl Snapshot {
         let x = take(nx);
         let u = DMatrix::from_column_slice(nu, cols, &take(nu * cols));
         let params = take(np);
-        Ok(Snapshot { t: head[0], step_hint: head[1], x, u, params })
+        Ok(Snapshot {
+            t: head[0],
+            step_hint: head[1],
+            x,
+            u,
+            params,
+        })
     }
 }
 

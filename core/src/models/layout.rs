@@ -26,7 +26,12 @@ pub struct PortSpec {
 impl PortSpec {
     /// A port with a description.
     pub fn new(name: &str, unit: &str, start: f64, description: &str) -> Self {
-        PortSpec { name: name.into(), unit: unit.into(), start, description: description.into() }
+        PortSpec {
+            name: name.into(),
+            unit: unit.into(),
+            start,
+            description: description.into(),
+        }
     }
 }
 
@@ -103,34 +108,82 @@ pub(crate) struct Signature<'a> {
 
 /// Builds the description and layout; fails on duplicate names.
 pub(crate) fn describe(sig: &Signature<'_>) -> Result<(ModuleDescription, Layout), ModuleError> {
-    let layout =
-        Layout { np: sig.parameters.len(), nx: sig.states.len(), nu: sig.inputs.len(), ny: sig.outputs.len() };
+    let layout = Layout {
+        np: sig.parameters.len(),
+        nx: sig.states.len(),
+        nu: sig.inputs.len(),
+        ny: sig.outputs.len(),
+    };
     let mut vars = Vec::new();
     let mut vr = 0u32;
-    let mut push = |vars: &mut Vec<Variable>, p: &PortSpec, name: String, unit: &str, c, v, start| {
-        vars.push(Variable::new(&name, vr, c, v, start, unit).described(&p.description));
-        vr += 1;
-    };
+    let mut push =
+        |vars: &mut Vec<Variable>, p: &PortSpec, name: String, unit: &str, c, v, start| {
+            vars.push(Variable::new(&name, vr, c, v, start, unit).described(&p.description));
+            vr += 1;
+        };
     for p in sig.parameters {
-        push(&mut vars, p, p.name.clone(), &p.unit, Causality::Parameter, Variability::Fixed, Some(p.start));
+        push(
+            &mut vars,
+            p,
+            p.name.clone(),
+            &p.unit,
+            Causality::Parameter,
+            Variability::Fixed,
+            Some(p.start),
+        );
     }
     for p in sig.states {
-        push(&mut vars, p, p.name.clone(), &p.unit, Causality::Local, Variability::Continuous, Some(p.start));
+        push(
+            &mut vars,
+            p,
+            p.name.clone(),
+            &p.unit,
+            Causality::Local,
+            Variability::Continuous,
+            Some(p.start),
+        );
     }
     for p in sig.states {
         let unit = derivative_unit(&p.unit);
         let name = format!("der({})", p.name);
-        push(&mut vars, p, name, &unit, Causality::Local, Variability::Continuous, None);
+        push(
+            &mut vars,
+            p,
+            name,
+            &unit,
+            Causality::Local,
+            Variability::Continuous,
+            None,
+        );
     }
     for p in sig.inputs {
-        push(&mut vars, p, p.name.clone(), &p.unit, Causality::Input, Variability::Continuous, Some(p.start));
+        push(
+            &mut vars,
+            p,
+            p.name.clone(),
+            &p.unit,
+            Causality::Input,
+            Variability::Continuous,
+            Some(p.start),
+        );
     }
     for p in sig.outputs {
-        push(&mut vars, p, p.name.clone(), &p.unit, Causality::Output, Variability::Continuous, None);
+        push(
+            &mut vars,
+            p,
+            p.name.clone(),
+            &p.unit,
+            Causality::Output,
+            Variability::Continuous,
+            None,
+        );
     }
     for (i, v) in vars.iter().enumerate() {
         if v.name.is_empty() || vars[..i].iter().any(|w| w.name == v.name) {
-            return Err(ModuleError::invalid(format!("variable name `{}` is empty or used twice", v.name)));
+            return Err(ModuleError::invalid(format!(
+                "variable name `{}` is empty or used twice",
+                v.name
+            )));
         }
     }
     let out_base = (layout.np + 2 * layout.nx + layout.nu) as u32;
@@ -142,7 +195,10 @@ pub(crate) fn describe(sig: &Signature<'_>) -> Result<(ModuleDescription, Layout
                 inputs.push((ValueRef(layout.input_base() + i as u32), kind));
             }
         }
-        deps.push(OutputDependency { output: ValueRef(out_base + o as u32), inputs });
+        deps.push(OutputDependency {
+            output: ValueRef(out_base + o as u32),
+            inputs,
+        });
     }
     let desc = ModuleDescription {
         model_name: sig.model_name.into(),
@@ -159,7 +215,12 @@ mod tests {
 
     #[test]
     fn value_refs_follow_group_order() {
-        let l = Layout { np: 2, nx: 2, nu: 1, ny: 3 };
+        let l = Layout {
+            np: 2,
+            nx: 2,
+            nu: 1,
+            ny: 3,
+        };
         assert_eq!(l.classify(ValueRef(0)).ok(), Some(VarKind::Parameter(0)));
         assert_eq!(l.classify(ValueRef(3)).ok(), Some(VarKind::State(1)));
         assert_eq!(l.classify(ValueRef(4)).ok(), Some(VarKind::Derivative(0)));

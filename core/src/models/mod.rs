@@ -22,7 +22,9 @@ pub mod two_mass_oscillator;
 #[cfg(test)]
 mod tests;
 
-pub use catalog::{catalog, instantiate, integrator_for, ModelInfo, DEFAULT_ATOL, DEFAULT_RK4_STEP, DEFAULT_RTOL};
+pub use catalog::{
+    catalog, instantiate, integrator_for, ModelInfo, DEFAULT_ATOL, DEFAULT_RK4_STEP, DEFAULT_RTOL,
+};
 pub use layout::PortSpec;
 pub use linear_state_space::{LinearSpec, LinearStateSpace, MAX_OUTPUT_DERIVATIVE_ORDER};
 pub use ode_module::{OdeModel, OdeModule, FD_REL_STEP};

@@ -29,7 +29,9 @@ pub fn check(name: &str, value: f64, range: Range) -> Result<f64, ModuleError> {
     if ok {
         Ok(value)
     } else {
-        Err(ModuleError::invalid(format!("parameter `{name}`: expected {what}, got {value}")))
+        Err(ModuleError::invalid(format!(
+            "parameter `{name}`: expected {what}, got {value}"
+        )))
     }
 }
 
@@ -70,9 +72,15 @@ mod tests {
     #[test]
     fn messages_name_the_parameter_and_the_expectation() {
         let e = check("ck", -3.0, Range::NonNegative).expect_err("negative");
-        assert_eq!(message(e), "parameter `ck`: expected a non-negative number, got -3");
+        assert_eq!(
+            message(e),
+            "parameter `ck`: expected a non-negative number, got -3"
+        );
         let e = check("m1", 0.0, Range::Positive).expect_err("zero mass");
-        assert_eq!(message(e), "parameter `m1`: expected a positive number, got 0");
+        assert_eq!(
+            message(e),
+            "parameter `m1`: expected a positive number, got 0"
+        );
         assert!(check("x1", f64::NAN, Range::Finite).is_err());
         assert_eq!(check("x1", -1.5, Range::Finite), Ok(-1.5));
     }

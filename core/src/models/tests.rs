@@ -12,7 +12,10 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 fn vr(m: &dyn Module, name: &str) -> ValueRef {
-    m.description().variable(name).map(|v| v.value_ref).expect("variable exists")
+    m.description()
+        .variable(name)
+        .map(|v| v.value_ref)
+        .expect("variable exists")
 }
 
 fn message(e: crate::module::ModuleError) -> String {
@@ -23,26 +26,56 @@ fn message(e: crate::module::ModuleError) -> String {
 }
 
 fn map(entries: &[(&str, f64)]) -> BTreeMap<String, f64> {
-    entries.iter().map(|(k, v)| (String::from(*k), *v)).collect()
+    entries
+        .iter()
+        .map(|(k, v)| (String::from(*k), *v))
+        .collect()
 }
 
 #[test]
 fn capability_flags_agree_with_accessors_for_every_builtin_model() {
     for info in catalog() {
         for solver in &info.solvers {
-            let mut m = instantiate(info.id, &BTreeMap::new(), solver).expect("defaults instantiate");
+            let mut m =
+                instantiate(info.id, &BTreeMap::new(), solver).expect("defaults instantiate");
             let caps = m.description().capabilities.clone();
             let ctx = alloc::format!("{} with {solver:?}", info.id);
-            assert_eq!(caps.can_get_and_set_fmu_state, m.state_snapshot().is_some(), "{ctx}");
-            assert_eq!(caps.provides_directional_derivatives, m.directional_derivatives().is_some(), "{ctx}");
-            assert_eq!(caps.max_output_derivative_order > 0, m.output_derivatives().is_some(), "{ctx}");
-            assert_eq!(caps.x_max_input_derivative_order > 0, m.input_derivatives().is_some(), "{ctx}");
+            assert_eq!(
+                caps.can_get_and_set_fmu_state,
+                m.state_snapshot().is_some(),
+                "{ctx}"
+            );
+            assert_eq!(
+                caps.provides_directional_derivatives,
+                m.directional_derivatives().is_some(),
+                "{ctx}"
+            );
+            assert_eq!(
+                caps.max_output_derivative_order > 0,
+                m.output_derivatives().is_some(),
+                "{ctx}"
+            );
+            assert_eq!(
+                caps.x_max_input_derivative_order > 0,
+                m.input_derivatives().is_some(),
+                "{ctx}"
+            );
             assert_eq!(caps.has_event_mode, m.event_mode().is_some(), "{ctx}");
-            assert!(!caps.can_serialize_fmu_state || caps.can_get_and_set_fmu_state, "{ctx}");
-            assert_eq!(caps.x_exposes_states, !m.description().states().is_empty(), "{ctx}");
+            assert!(
+                !caps.can_serialize_fmu_state || caps.can_get_and_set_fmu_state,
+                "{ctx}"
+            );
+            assert_eq!(
+                caps.x_exposes_states,
+                !m.description().states().is_empty(),
+                "{ctx}"
+            );
             assert_eq!(m.description().model_name, info.id);
             for p in &info.parameters {
-                let v = m.description().variable(&p.name).expect("catalog names exist in the module");
+                let v = m
+                    .description()
+                    .variable(&p.name)
+                    .expect("catalog names exist in the module");
                 assert_eq!(v.unit, p.unit, "{ctx}: {}", p.name);
                 assert_eq!(v.start, p.start, "{ctx}: {}", p.name);
             }
@@ -53,9 +86,11 @@ fn capability_flags_agree_with_accessors_for_every_builtin_model() {
 #[test]
 fn instantiate_applies_parameters_and_state_start_values() {
     for solver in [SolverSpec::Exact, SolverSpec::Rk4 { step: 1e-5 }] {
-        let mut m = instantiate(MASS2_ID, &map(&[("ck", 3e5), ("x1", 0.02)]), &solver).expect("valid");
+        let mut m =
+            instantiate(MASS2_ID, &map(&[("ck", 3e5), ("x1", 0.02)]), &solver).expect("valid");
         let mut v = [0.0; 2];
-        m.get_float64(&[vr(&*m, "ck"), vr(&*m, "x1")], &mut v).expect("get");
+        m.get_float64(&[vr(&*m, "ck"), vr(&*m, "x1")], &mut v)
+            .expect("get");
         assert_eq!(v, [3e5, 0.02]);
         // Fk = ck (x1 − s1) + dk (x2 − v1) with zero inputs.
         let mut fk = [0.0];
@@ -67,19 +102,51 @@ fn instantiate_applies_parameters_and_state_start_values() {
 #[test]
 fn instantiate_refuses_bad_names_values_and_solvers() {
     let exact = SolverSpec::Exact;
-    let e = instantiate(MASS2_ID, &map(&[("ck", -3.0)]), &exact).err().expect("negative ck");
-    assert_eq!(message(e), "parameter `ck`: expected a non-negative number, got -3");
-    let e = instantiate(MASS1_ID, &map(&[("m1", 0.0)]), &exact).err().expect("zero mass");
-    assert_eq!(message(e), "parameter `m1`: expected a positive number, got 0");
-    let e = instantiate(MASS1_ID, &map(&[("x2", f64::NAN)]), &exact).err().expect("NaN");
+    let e = instantiate(MASS2_ID, &map(&[("ck", -3.0)]), &exact)
+        .err()
+        .expect("negative ck");
+    assert_eq!(
+        message(e),
+        "parameter `ck`: expected a non-negative number, got -3"
+    );
+    let e = instantiate(MASS1_ID, &map(&[("m1", 0.0)]), &exact)
+        .err()
+        .expect("zero mass");
+    assert_eq!(
+        message(e),
+        "parameter `m1`: expected a positive number, got 0"
+    );
+    let e = instantiate(MASS1_ID, &map(&[("x2", f64::NAN)]), &exact)
+        .err()
+        .expect("NaN");
     assert!(message(e).starts_with("parameter `x2`"));
-    let e = instantiate(MASS1_ID, &map(&[("ck", 1.0)]), &exact).err().expect("Mass1 has no ck");
+    let e = instantiate(MASS1_ID, &map(&[("ck", 1.0)]), &exact)
+        .err()
+        .expect("Mass1 has no ck");
     assert!(message(e).starts_with("parameter `ck`"));
     assert!(instantiate("Nope", &BTreeMap::new(), &exact).is_err());
-    let e = instantiate(MASS1_ID, &BTreeMap::new(), &SolverSpec::Rk4 { step: 0.0 }).err().expect("zero step");
+    let e = instantiate(MASS1_ID, &BTreeMap::new(), &SolverSpec::Rk4 { step: 0.0 })
+        .err()
+        .expect("zero step");
     assert!(message(e).contains("`step`"));
-    assert!(instantiate(MASS1_ID, &BTreeMap::new(), &SolverSpec::Dopri45 { rtol: 0.0, atol: 0.0 }).is_err());
-    assert!(instantiate(MASS1_ID, &BTreeMap::new(), &SolverSpec::Dopri45 { rtol: -1.0, atol: 1.0 }).is_err());
+    assert!(instantiate(
+        MASS1_ID,
+        &BTreeMap::new(),
+        &SolverSpec::Dopri45 {
+            rtol: 0.0,
+            atol: 0.0
+        }
+    )
+    .is_err());
+    assert!(instantiate(
+        MASS1_ID,
+        &BTreeMap::new(),
+        &SolverSpec::Dopri45 {
+            rtol: -1.0,
+            atol: 1.0
+        }
+    )
+    .is_err());
 }
 
 fn start(m: &mut dyn Module) {
@@ -94,14 +161,21 @@ fn step_with(m: &mut dyn Module, inputs: &[(&str, [f64; 3])], n: u32, h: f64) {
         let shift = 1.0 + 0.1 * f64::from(n);
         m.set_float64(&[r], &[c[0] * shift]).expect("value");
         let d = m.input_derivatives().expect("input derivatives");
-        d.set_input_derivatives(&[r, r], &[1, 2], &[c[1], c[2]]).expect("derivatives");
+        d.set_input_derivatives(&[r, r], &[1, 2], &[c[1], c[2]])
+            .expect("derivatives");
     }
     m.do_step(f64::from(n) * h, h, true).expect("step");
 }
 
 /// Drives two modules with the same polynomial inputs for a few steps; returns the largest
 /// state difference relative to the state scale.
-fn compare_steps(a: &mut dyn Module, b: &mut dyn Module, inputs: &[(&str, [f64; 3])], h: f64, steps: u32) -> f64 {
+fn compare_steps(
+    a: &mut dyn Module,
+    b: &mut dyn Module,
+    inputs: &[(&str, [f64; 3])],
+    h: f64,
+    steps: u32,
+) -> f64 {
     start(a);
     start(b);
     let states = [vr(a, "x1"), vr(a, "x2")];
@@ -122,13 +196,22 @@ fn compare_steps(a: &mut dyn Module, b: &mut dyn Module, inputs: &[(&str, [f64; 
 
 #[test]
 fn two_mass_linear_and_dopri_modules_agree_over_a_few_steps() {
-    let tight = Integrator::Dopri45(Dopri45 { rtol: 1e-12, atol: 1e-16 });
+    let tight = Integrator::Dopri45(Dopri45 {
+        rtol: 1e-12,
+        atol: 1e-16,
+    });
     let p1 = Mass1Params::default();
-    let (mut lin, mut ode) = (mass1_linear(&p1).expect("lin"), mass1_ode(&p1, tight).expect("ode"));
+    let (mut lin, mut ode) = (
+        mass1_linear(&p1).expect("lin"),
+        mass1_ode(&p1, tight).expect("ode"),
+    );
     let err = compare_steps(&mut lin, &mut ode, &[("Fk", [100.0, 2e4, -3e6])], 2e-4, 8);
     assert!(err < 1e-9, "Mass1: {err}");
     let p2 = Mass2Params::default();
-    let (mut lin, mut ode) = (mass2_linear(&p2).expect("lin"), mass2_ode(&p2, tight).expect("ode"));
+    let (mut lin, mut ode) = (
+        mass2_linear(&p2).expect("lin"),
+        mass2_ode(&p2, tight).expect("ode"),
+    );
     let inputs = [("s1", [0.01, 0.5, -30.0]), ("v1", [0.5, -30.0, 100.0])];
     let err = compare_steps(&mut lin, &mut ode, &inputs, 2e-4, 8);
     assert!(err < 1e-9, "Mass2: {err}");
@@ -139,30 +222,64 @@ fn finite_difference_derivatives_of_ode_modules_match_the_exact_linear_ones() {
     let pairs: [(Box<dyn Module>, Box<dyn Module>); 2] = [
         (
             instantiate(MASS1_ID, &map(&[("x2", 0.3)]), &SolverSpec::Exact).expect("lin"),
-            instantiate(MASS1_ID, &map(&[("x2", 0.3)]), &SolverSpec::Rk4 { step: 1e-5 }).expect("ode"),
+            instantiate(
+                MASS1_ID,
+                &map(&[("x2", 0.3)]),
+                &SolverSpec::Rk4 { step: 1e-5 },
+            )
+            .expect("ode"),
         ),
         (
             instantiate(MASS2_ID, &map(&[("x1", 0.01)]), &SolverSpec::Exact).expect("lin"),
-            instantiate(MASS2_ID, &map(&[("x1", 0.01)]), &SolverSpec::Dopri45 { rtol: 1e-6, atol: 1e-9 }).expect("ode"),
+            instantiate(
+                MASS2_ID,
+                &map(&[("x1", 0.01)]),
+                &SolverSpec::Dopri45 {
+                    rtol: 1e-6,
+                    atol: 1e-9,
+                },
+            )
+            .expect("ode"),
         ),
     ];
     for (mut lin, mut ode) in pairs {
         let desc = lin.description().clone();
-        let unknowns: Vec<ValueRef> =
-            desc.states().iter().map(|(_, d)| d.value_ref).chain(desc.outputs().iter().map(|v| v.value_ref)).collect();
-        let knowns: Vec<ValueRef> =
-            desc.states().iter().map(|(x, _)| x.value_ref).chain(desc.inputs().iter().map(|v| v.value_ref)).collect();
+        let unknowns: Vec<ValueRef> = desc
+            .states()
+            .iter()
+            .map(|(_, d)| d.value_ref)
+            .chain(desc.outputs().iter().map(|v| v.value_ref))
+            .collect();
+        let knowns: Vec<ValueRef> = desc
+            .states()
+            .iter()
+            .map(|(x, _)| x.value_ref)
+            .chain(desc.inputs().iter().map(|v| v.value_ref))
+            .collect();
         for m in [&mut lin, &mut ode] {
             m.enter_initialization_mode(None, 0.0, None).expect("init");
         }
         for j in 0..knowns.len() {
             let mut seed = alloc::vec![0.0; knowns.len()];
             seed[j] = 1.0;
-            let (mut exact, mut fd) = (alloc::vec![0.0; unknowns.len()], alloc::vec![0.0; unknowns.len()]);
-            lin.directional_derivatives().expect("dd").directional_derivative(&unknowns, &knowns, &seed, &mut exact).expect("exact");
-            ode.directional_derivatives().expect("dd").directional_derivative(&unknowns, &knowns, &seed, &mut fd).expect("fd");
+            let (mut exact, mut fd) = (
+                alloc::vec![0.0; unknowns.len()],
+                alloc::vec![0.0; unknowns.len()],
+            );
+            lin.directional_derivatives()
+                .expect("dd")
+                .directional_derivative(&unknowns, &knowns, &seed, &mut exact)
+                .expect("exact");
+            ode.directional_derivatives()
+                .expect("dd")
+                .directional_derivative(&unknowns, &knowns, &seed, &mut fd)
+                .expect("fd");
             for (e, f) in exact.iter().zip(&fd) {
-                assert!(libm::fabs(e - f) <= 1e-6 * libm::fabs(*e).max(1.0), "{}: column {j}: {e} vs {f}", desc.model_name);
+                assert!(
+                    libm::fabs(e - f) <= 1e-6 * libm::fabs(*e).max(1.0),
+                    "{}: column {j}: {e} vs {f}",
+                    desc.model_name
+                );
             }
         }
     }

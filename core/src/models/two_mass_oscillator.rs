@@ -61,7 +61,13 @@ pub struct Mass1Params {
 
 impl Default for Mass1Params {
     fn default() -> Self {
-        Mass1Params { m1: 10.0, c1: 1e6, d1: 1.0, x1: 0.01, x2: 0.0 }
+        Mass1Params {
+            m1: 10.0,
+            c1: 1e6,
+            d1: 1.0,
+            x1: 0.01,
+            x2: 0.0,
+        }
     }
 }
 
@@ -86,7 +92,15 @@ pub struct Mass2Params {
 
 impl Default for Mass2Params {
     fn default() -> Self {
-        Mass2Params { m2: 10.0, c2: 1e7, d2: 2.0, ck: 2e5, dk: 5e2, x1: 0.0, x2: 0.0 }
+        Mass2Params {
+            m2: 10.0,
+            c2: 1e7,
+            d2: 2.0,
+            ck: 2e5,
+            dk: 5e2,
+            x1: 0.0,
+            x2: 0.0,
+        }
     }
 }
 
@@ -98,13 +112,17 @@ impl Mass1Params {
     /// Defaults overridden by `map` (parameter names or state names `x1`, `x2`).
     pub fn from_map(map: &BTreeMap<String, f64>) -> Result<Self, ModuleError> {
         let mut p = Self::default();
-        apply(MASS1_ID, map, &mut [
-            ("m1", Range::Positive, &mut p.m1),
-            ("c1", Range::NonNegative, &mut p.c1),
-            ("d1", Range::NonNegative, &mut p.d1),
-            ("x1", Range::Finite, &mut p.x1),
-            ("x2", Range::Finite, &mut p.x2),
-        ])?;
+        apply(
+            MASS1_ID,
+            map,
+            &mut [
+                ("m1", Range::Positive, &mut p.m1),
+                ("c1", Range::NonNegative, &mut p.c1),
+                ("d1", Range::NonNegative, &mut p.d1),
+                ("x1", Range::Finite, &mut p.x1),
+                ("x2", Range::Finite, &mut p.x2),
+            ],
+        )?;
         Ok(p)
     }
 
@@ -118,7 +136,10 @@ impl Mass1Params {
     }
 
     fn states(&self) -> Vec<PortSpec> {
-        vec![param("x1", "m", self.x1, "position s1 of mass 1"), param("x2", "m/s", self.x2, "velocity v1 of mass 1")]
+        vec![
+            param("x1", "m", self.x1, "position s1 of mass 1"),
+            param("x2", "m/s", self.x2, "velocity v1 of mass 1"),
+        ]
     }
 }
 
@@ -126,15 +147,19 @@ impl Mass2Params {
     /// Defaults overridden by `map` (parameter names or state names `x1`, `x2`).
     pub fn from_map(map: &BTreeMap<String, f64>) -> Result<Self, ModuleError> {
         let mut p = Self::default();
-        apply(MASS2_ID, map, &mut [
-            ("m2", Range::Positive, &mut p.m2),
-            ("c2", Range::NonNegative, &mut p.c2),
-            ("d2", Range::NonNegative, &mut p.d2),
-            ("ck", Range::NonNegative, &mut p.ck),
-            ("dk", Range::NonNegative, &mut p.dk),
-            ("x1", Range::Finite, &mut p.x1),
-            ("x2", Range::Finite, &mut p.x2),
-        ])?;
+        apply(
+            MASS2_ID,
+            map,
+            &mut [
+                ("m2", Range::Positive, &mut p.m2),
+                ("c2", Range::NonNegative, &mut p.c2),
+                ("d2", Range::NonNegative, &mut p.d2),
+                ("ck", Range::NonNegative, &mut p.ck),
+                ("dk", Range::NonNegative, &mut p.dk),
+                ("x1", Range::Finite, &mut p.x1),
+                ("x2", Range::Finite, &mut p.x2),
+            ],
+        )?;
         Ok(p)
     }
 
@@ -150,7 +175,10 @@ impl Mass2Params {
     }
 
     fn states(&self) -> Vec<PortSpec> {
-        vec![param("x1", "m", self.x1, "position s2 of mass 2"), param("x2", "m/s", self.x2, "velocity v2 of mass 2")]
+        vec![
+            param("x1", "m", self.x1, "position s2 of mass 2"),
+            param("x2", "m/s", self.x2, "velocity v2 of mass 2"),
+        ]
     }
 }
 
@@ -163,7 +191,10 @@ pub(crate) fn catalog_variables(params: &[PortSpec], states: &[PortSpec]) -> Vec
         } else {
             (Causality::Local, Variability::Continuous)
         };
-        out.push(Variable::new(&p.name, i as u32, c, v, Some(p.start), &p.unit).described(&p.description));
+        out.push(
+            Variable::new(&p.name, i as u32, c, v, Some(p.start), &p.unit)
+                .described(&p.description),
+        );
     }
     out
 }
@@ -197,7 +228,11 @@ pub fn mass1_matrices(p: &Mass1Params) -> (DMatrix<f64>, DMatrix<f64>, DMatrix<f
 
 /// `(A, B, C, D)` of subsystem II.
 pub fn mass2_matrices(p: &Mass2Params) -> (DMatrix<f64>, DMatrix<f64>, DMatrix<f64>, DMatrix<f64>) {
-    let a = DMatrix::from_row_slice(2, 2, &[0.0, 1.0, -(p.ck + p.c2) / p.m2, -(p.dk + p.d2) / p.m2]);
+    let a = DMatrix::from_row_slice(
+        2,
+        2,
+        &[0.0, 1.0, -(p.ck + p.c2) / p.m2, -(p.dk + p.d2) / p.m2],
+    );
     let b = DMatrix::from_row_slice(2, 2, &[0.0, 0.0, p.ck / p.m2, p.dk / p.m2]);
     let c = DMatrix::from_row_slice(1, 2, &[p.ck, p.dk]);
     let d = DMatrix::from_row_slice(1, 2, &[-p.ck, -p.dk]);
@@ -209,12 +244,28 @@ pub fn mass2_matrices(p: &Mass2Params) -> (DMatrix<f64>, DMatrix<f64>, DMatrix<f
 /// `m₂v₂' = −(c_k + c₂)s₂ − (d_k + d₂)v₂ + c_k s₁ + d_k v₁`.
 pub fn monolithic_a(p1: &Mass1Params, p2: &Mass2Params) -> DMatrix<f64> {
     let (m1, m2) = (p1.m1, p2.m2);
-    DMatrix::from_row_slice(4, 4, &[
-        0.0, 1.0, 0.0, 0.0,
-        -(p1.c1 + p2.ck) / m1, -(p1.d1 + p2.dk) / m1, p2.ck / m1, p2.dk / m1,
-        0.0, 0.0, 0.0, 1.0,
-        p2.ck / m2, p2.dk / m2, -(p2.ck + p2.c2) / m2, -(p2.dk + p2.d2) / m2,
-    ])
+    DMatrix::from_row_slice(
+        4,
+        4,
+        &[
+            0.0,
+            1.0,
+            0.0,
+            0.0,
+            -(p1.c1 + p2.ck) / m1,
+            -(p1.d1 + p2.dk) / m1,
+            p2.ck / m1,
+            p2.dk / m1,
+            0.0,
+            0.0,
+            0.0,
+            1.0,
+            p2.ck / m2,
+            p2.dk / m2,
+            -(p2.ck + p2.c2) / m2,
+            -(p2.dk + p2.d2) / m2,
+        ],
+    )
 }
 
 /// Subsystem I solved exactly.
@@ -275,7 +326,10 @@ impl OdeModel for Mass1Ode {
         self.0.parameters()
     }
     fn parameter(&self, index: usize) -> f64 {
-        [self.0.m1, self.0.c1, self.0.d1].get(index).copied().unwrap_or(f64::NAN)
+        [self.0.m1, self.0.c1, self.0.d1]
+            .get(index)
+            .copied()
+            .unwrap_or(f64::NAN)
     }
     fn set_parameter(&mut self, index: usize, value: f64) -> Result<(), ModuleError> {
         match index {
@@ -293,7 +347,10 @@ impl OdeModel for Mass1Ode {
         vec![param("Fk", "N", 0.0, "coupling force on mass 1")]
     }
     fn outputs(&self) -> Vec<PortSpec> {
-        vec![param("s1", "m", 0.0, "position of mass 1"), param("v1", "m/s", 0.0, "velocity of mass 1")]
+        vec![
+            param("s1", "m", 0.0, "position of mass 1"),
+            param("v1", "m/s", 0.0, "velocity of mass 1"),
+        ]
     }
     fn feedthrough(&self) -> Vec<(usize, usize, DependencyKind)> {
         Vec::new()
@@ -318,7 +375,10 @@ impl OdeModel for Mass2Ode {
     }
     fn parameter(&self, index: usize) -> f64 {
         let p = &self.0;
-        [p.m2, p.c2, p.d2, p.ck, p.dk].get(index).copied().unwrap_or(f64::NAN)
+        [p.m2, p.c2, p.d2, p.ck, p.dk]
+            .get(index)
+            .copied()
+            .unwrap_or(f64::NAN)
     }
     fn set_parameter(&mut self, index: usize, value: f64) -> Result<(), ModuleError> {
         let p = &mut self.0;
@@ -336,13 +396,19 @@ impl OdeModel for Mass2Ode {
         self.0.states()
     }
     fn inputs(&self) -> Vec<PortSpec> {
-        vec![param("s1", "m", 0.0, "position of mass 1"), param("v1", "m/s", 0.0, "velocity of mass 1")]
+        vec![
+            param("s1", "m", 0.0, "position of mass 1"),
+            param("v1", "m/s", 0.0, "velocity of mass 1"),
+        ]
     }
     fn outputs(&self) -> Vec<PortSpec> {
         vec![param("Fk", "N", 0.0, "coupling force, acting on mass 1")]
     }
     fn feedthrough(&self) -> Vec<(usize, usize, DependencyKind)> {
-        vec![(0, 0, DependencyKind::Constant), (0, 1, DependencyKind::Constant)]
+        vec![
+            (0, 0, DependencyKind::Constant),
+            (0, 1, DependencyKind::Constant),
+        ]
     }
     fn rhs(&self, _t: f64, x: &[f64], u: &[f64], dx: &mut [f64]) {
         let p = &self.0;
@@ -356,13 +422,19 @@ impl OdeModel for Mass2Ode {
 }
 
 /// Subsystem I integrated numerically.
-pub fn mass1_ode(p: &Mass1Params, integrator: Integrator) -> Result<OdeModule<Mass1Ode>, ModuleError> {
+pub fn mass1_ode(
+    p: &Mass1Params,
+    integrator: Integrator,
+) -> Result<OdeModule<Mass1Ode>, ModuleError> {
     check("m1", p.m1, Range::Positive)?;
     OdeModule::new(Mass1Ode(*p), integrator)
 }
 
 /// Subsystem II integrated numerically.
-pub fn mass2_ode(p: &Mass2Params, integrator: Integrator) -> Result<OdeModule<Mass2Ode>, ModuleError> {
+pub fn mass2_ode(
+    p: &Mass2Params,
+    integrator: Integrator,
+) -> Result<OdeModule<Mass2Ode>, ModuleError> {
     check("m2", p.m2, Range::Positive)?;
     OdeModule::new(Mass2Ode(*p), integrator)
 }
@@ -370,11 +442,13 @@ pub fn mass2_ode(p: &Mass2Params, integrator: Integrator) -> Result<OdeModule<Ma
 /// Monolithic `C*` for the outputs `[s₁, v₁, F_k]` with `F_k = c_k(s₂ − s₁) + d_k(v₂ − v₁)`
 /// (digest §5.1 "\[derived\] Monolithic A*", C* rows).
 pub fn monolithic_c(p2: &Mass2Params) -> DMatrix<f64> {
-    DMatrix::from_row_slice(3, 4, &[
-        1.0, 0.0, 0.0, 0.0,
-        0.0, 1.0, 0.0, 0.0,
-        -p2.ck, -p2.dk, p2.ck, p2.dk,
-    ])
+    DMatrix::from_row_slice(
+        3,
+        4,
+        &[
+            1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, -p2.ck, -p2.dk, p2.ck, p2.dk,
+        ],
+    )
 }
 
 /// Exact coupled outputs `[s₁, v₁, F_k]` at time `t` after the start (digest eqn (36):

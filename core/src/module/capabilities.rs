@@ -60,27 +60,63 @@ impl Capabilities {
     /// All flags with their FMI names, in the order of the FMI 3.0 schema.
     pub fn flags(&self) -> Vec<CapabilityFlag> {
         use alloc::string::ToString;
-        let b = |name, v: bool| CapabilityFlag { name, value: v.to_string() };
-        let n = |name, v: u32| CapabilityFlag { name, value: v.to_string() };
+        let b = |name, v: bool| CapabilityFlag {
+            name,
+            value: v.to_string(),
+        };
+        let n = |name, v: u32| CapabilityFlag {
+            name,
+            value: v.to_string(),
+        };
         let fixed = CapabilityFlag {
             name: "fixedInternalStepSize",
-            value: self.fixed_internal_step_size.map(|h| h.to_string()).unwrap_or_default(),
+            value: self
+                .fixed_internal_step_size
+                .map(|h| h.to_string())
+                .unwrap_or_default(),
         };
         alloc::vec![
-            b("canHandleVariableCommunicationStepSize", self.can_handle_variable_communication_step_size),
+            b(
+                "canHandleVariableCommunicationStepSize",
+                self.can_handle_variable_communication_step_size
+            ),
             fixed,
             n("maxOutputDerivativeOrder", self.max_output_derivative_order),
-            n("recommendedIntermediateInputSmoothness", self.recommended_intermediate_input_smoothness),
-            b("providesIntermediateUpdate", self.provides_intermediate_update),
-            b("mightReturnEarlyFromDoStep", self.might_return_early_from_do_step),
-            b("canReturnEarlyAfterIntermediateUpdate", self.can_return_early_after_intermediate_update),
+            n(
+                "recommendedIntermediateInputSmoothness",
+                self.recommended_intermediate_input_smoothness
+            ),
+            b(
+                "providesIntermediateUpdate",
+                self.provides_intermediate_update
+            ),
+            b(
+                "mightReturnEarlyFromDoStep",
+                self.might_return_early_from_do_step
+            ),
+            b(
+                "canReturnEarlyAfterIntermediateUpdate",
+                self.can_return_early_after_intermediate_update
+            ),
             b("hasEventMode", self.has_event_mode),
-            b("providesEvaluateDiscreteStates", self.provides_evaluate_discrete_states),
+            b(
+                "providesEvaluateDiscreteStates",
+                self.provides_evaluate_discrete_states
+            ),
             b("canGetAndSetFMUState", self.can_get_and_set_fmu_state),
             b("canSerializeFMUState", self.can_serialize_fmu_state),
-            b("providesDirectionalDerivatives", self.provides_directional_derivatives),
-            b("providesAdjointDerivatives", self.provides_adjoint_derivatives),
-            n("x-maxInputDerivativeOrder", self.x_max_input_derivative_order),
+            b(
+                "providesDirectionalDerivatives",
+                self.provides_directional_derivatives
+            ),
+            b(
+                "providesAdjointDerivatives",
+                self.provides_adjoint_derivatives
+            ),
+            n(
+                "x-maxInputDerivativeOrder",
+                self.x_max_input_derivative_order
+            ),
             b("x-exposesStates", self.x_exposes_states),
             b("x-linearTimeInvariant", self.x_linear_time_invariant),
         ]

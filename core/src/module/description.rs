@@ -71,7 +71,11 @@ impl ModuleDescription {
     pub fn states(&self) -> Vec<(&Variable, &Variable)> {
         let mut out = Vec::new();
         for v in &self.variables {
-            if let Some(inner) = v.name.strip_prefix("der(").and_then(|s| s.strip_suffix(')')) {
+            if let Some(inner) = v
+                .name
+                .strip_prefix("der(")
+                .and_then(|s| s.strip_suffix(')'))
+            {
                 if let Some(x) = self.variable(inner) {
                     out.push((x, v));
                 }

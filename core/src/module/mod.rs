@@ -21,8 +21,8 @@ mod variable;
 pub use capabilities::{Capabilities, CapabilityFlag};
 pub use description::{DependencyKind, ModuleDescription, OutputDependency};
 pub use interface::{
-    DirectionalDerivatives, DiscreteStatesUpdate, EventMode, InputDerivatives, InstantiateOptions, Module,
-    ModuleState, OutputDerivatives, StateSnapshot,
+    DirectionalDerivatives, DiscreteStatesUpdate, EventMode, InputDerivatives, InstantiateOptions,
+    Module, ModuleState, OutputDerivatives, StateSnapshot,
 };
 pub use status::{ModuleError, ModuleErrorKind, Status, StepReport};
 pub use subsystem::{FmiState, Subsystem};

@@ -48,7 +48,10 @@ impl StepReport {
 
     /// A discarded step: the module is unchanged, still at `t`.
     pub fn discarded(t: f64) -> Self {
-        StepReport { status: Status::Discard, ..StepReport::completed(t) }
+        StepReport {
+            status: Status::Discard,
+            ..StepReport::completed(t)
+        }
     }
 }
 
@@ -98,7 +101,10 @@ pub struct ModuleError {
 impl ModuleError {
     /// An `Error`-status failure.
     pub fn error(kind: ModuleErrorKind) -> Self {
-        ModuleError { status: Status::Error, kind }
+        ModuleError {
+            status: Status::Error,
+            kind,
+        }
     }
 
     /// A numerical failure with a message.
@@ -121,7 +127,9 @@ impl fmt::Display for ModuleError {
             ModuleErrorKind::GetAfterSet => {
                 f.write_str("get after set without a doStep in between is not allowed in Step Mode")
             }
-            ModuleErrorKind::UnknownValueRef(vr) => write!(f, "no variable has value reference {}", vr.0),
+            ModuleErrorKind::UnknownValueRef(vr) => {
+                write!(f, "no variable has value reference {}", vr.0)
+            }
             ModuleErrorKind::NotSettable(vr) => write!(f, "variable {} cannot be set now", vr.0),
             ModuleErrorKind::InvalidArgument(m) => write!(f, "invalid argument: {m}"),
             ModuleErrorKind::Unsupported(c) => write!(f, "capability {c} is not provided"),

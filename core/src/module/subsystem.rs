@@ -89,7 +89,10 @@ impl Subsystem {
         if allowed.contains(&self.state) {
             Ok(())
         } else {
-            let err = ModuleError::error(ModuleErrorKind::IllegalCall { call, state: self.state });
+            let err = ModuleError::error(ModuleErrorKind::IllegalCall {
+                call,
+                state: self.state,
+            });
             self.fail(&err);
             Err(err)
         }
@@ -100,7 +103,11 @@ impl Subsystem {
         if self.state == FmiState::Fatal {
             return;
         }
-        self.state = if err.status == Status::Fatal { FmiState::Fatal } else { FmiState::Terminated };
+        self.state = if err.status == Status::Fatal {
+            FmiState::Fatal
+        } else {
+            FmiState::Terminated
+        };
     }
 
     fn checked<T>(&mut self, r: Result<T, ModuleError>) -> Result<T, ModuleError> {
@@ -128,7 +135,9 @@ impl Subsystem {
             let e = ModuleError::invalid("start time must be finite and not after the stop time");
             return self.checked(Err(e));
         }
-        let r = self.module.enter_initialization_mode(tolerance, start_time, stop_time);
+        let r = self
+            .module
+            .enter_initialization_mode(tolerance, start_time, stop_time);
         self.checked(r)?;
         self.state = FmiState::InitializationMode;
         Ok(())
@@ -136,11 +145,17 @@ impl Subsystem {
 
     /// `fmi3ExitInitializationMode`: to Step Mode, or Event Mode with `eventModeUsed`.
     pub fn exit_initialization_mode(&mut self) -> Result<(), ModuleError> {
-        self.require("fmi3ExitInitializationMode", &[FmiState::InitializationMode])?;
+        self.require(
+            "fmi3ExitInitializationMode",
+            &[FmiState::InitializationMode],
+        )?;
         let r = self.module.exit_initialization_mode();
         self.checked(r)?;
-        self.state =
-            if self.options.event_mode_used { FmiState::EventMode } else { FmiState::StepMode };
+        self.state = if self.options.event_mode_used {
+            FmiState::EventMode
+        } else {
+            FmiState::StepMode
+        };
         self.set_since_step = false;
         Ok(())
     }
@@ -148,21 +163,32 @@ impl Subsystem {
     /// `fmi3SetFloat64`. In Step Mode only inputs and tunable parameters may be set.
     pub fn set_float64(&mut self, vrs: &[ValueRef], values: &[f64]) -> Result<(), ModuleError> {
         use FmiState::*;
-        self.require("fmi3SetFloat64", &[Instantiated, InitializationMode, StepMode, EventMode])?;
+        self.require(
+            "fmi3SetFloat64",
+            &[Instantiated, InitializationMode, StepMode, EventMode],
+        )?;
         if vrs.len() != values.len() {
-            return self.checked(Err(ModuleError::invalid("value references and values differ in length")));
+            return self.checked(Err(ModuleError::invalid(
+                "value references and values differ in length",
+            )));
         }
         if matches!(self.state, StepMode | EventMode) {
             for vr in vrs {
-                let settable =
-                    self.module.description().variable_by_ref(*vr).map(|v| v.settable_in_step_mode());
+                let settable = self
+                    .module
+                    .description()
+                    .variable_by_ref(*vr)
+                    .map(|v| v.settable_in_step_mode());
                 match settable {
                     Some(true) => {}
                     Some(false) => {
-                        return self.checked(Err(ModuleError::error(ModuleErrorKind::NotSettable(*vr))))
+                        return self
+                            .checked(Err(ModuleError::error(ModuleErrorKind::NotSettable(*vr))))
                     }
                     None => {
-                        return self.checked(Err(ModuleError::error(ModuleErrorKind::UnknownValueRef(*vr))))
+                        return self.checked(Err(ModuleError::error(
+                            ModuleErrorKind::UnknownValueRef(*vr),
+                        )))
                     }
                 }
             }
@@ -178,9 +204,20 @@ impl Subsystem {
     /// `fmi3GetFloat64`. Forbidden in Step Mode after a set without a step in between.
     pub fn get_float64(&mut self, vrs: &[ValueRef], values: &mut [f64]) -> Result<(), ModuleError> {
         use FmiState::*;
-        self.require("fmi3GetFloat64", &[Instantiated, InitializationMode, StepMode, EventMode, Terminated])?;
+        self.require(
+            "fmi3GetFloat64",
+            &[
+                Instantiated,
+                InitializationMode,
+                StepMode,
+                EventMode,
+                Terminated,
+            ],
+        )?;
         if vrs.len() != values.len() {
-            return self.checked(Err(ModuleError::invalid("value references and values differ in length")));
+            return self.checked(Err(ModuleError::invalid(
+                "value references and values differ in length",
+            )));
         }
         if self.state == StepMode && self.set_since_step {
             return self.checked(Err(ModuleError::error(ModuleErrorKind::GetAfterSet)));
@@ -205,7 +242,9 @@ impl Subsystem {
             return self.checked(Err(e));
         }
         if !(h > 0.0) || !h.is_finite() || !t.is_finite() {
-            return self.checked(Err(ModuleError::invalid("communicationStepSize must be finite and > 0")));
+            return self.checked(Err(ModuleError::invalid(
+                "communicationStepSize must be finite and > 0",
+            )));
         }
         let caps = &self.module.description().capabilities;
         if !caps.can_handle_variable_communication_step_size {
@@ -220,7 +259,9 @@ impl Subsystem {
             }
         }
         self.counts.do_step += 1;
-        let r = self.module.do_step(t, h, no_set_state_prior_to_current_point);
+        let r = self
+            .module
+            .do_step(t, h, no_set_state_prior_to_current_point);
         let report = self.checked(r)?;
         if report.status != Status::Discard {
             self.set_since_step = false;
@@ -281,7 +322,16 @@ impl Subsystem {
     /// `fmi3Reset`: back to Instantiated.
     pub fn reset(&mut self) -> Result<(), ModuleError> {
         use FmiState::*;
-        self.require("fmi3Reset", &[Instantiated, InitializationMode, StepMode, EventMode, Terminated])?;
+        self.require(
+            "fmi3Reset",
+            &[
+                Instantiated,
+                InitializationMode,
+                StepMode,
+                EventMode,
+                Terminated,
+            ],
+        )?;
         let r = self.module.reset();
         self.checked(r)?;
         self.state = Instantiated;
@@ -328,7 +378,12 @@ impl Subsystem {
     /// `fmi3SerializeFMUState`.
     pub fn serialize_state(&mut self, state: &ModuleState) -> Result<Vec<u8>, ModuleError> {
         self.require("fmi3SerializeFMUState", &Self::SETTABLE)?;
-        if !self.module.description().capabilities.can_serialize_fmu_state {
+        if !self
+            .module
+            .description()
+            .capabilities
+            .can_serialize_fmu_state
+        {
             return self.unsupported("canSerializeFMUState");
         }
         let r = match self.module.state_snapshot() {
@@ -341,7 +396,12 @@ impl Subsystem {
     /// `fmi3DeserializeFMUState`.
     pub fn deserialize_state(&mut self, bytes: &[u8]) -> Result<ModuleState, ModuleError> {
         self.require("fmi3DeserializeFMUState", &Self::SETTABLE)?;
-        if !self.module.description().capabilities.can_serialize_fmu_state {
+        if !self
+            .module
+            .description()
+            .capabilities
+            .can_serialize_fmu_state
+        {
             return self.unsupported("canSerializeFMUState");
         }
         let r = match self.module.state_snapshot() {
@@ -360,9 +420,14 @@ impl Subsystem {
         sensitivity: &mut [f64],
     ) -> Result<(), ModuleError> {
         use FmiState::*;
-        self.require("fmi3GetDirectionalDerivative", &[InitializationMode, StepMode, EventMode, Terminated])?;
+        self.require(
+            "fmi3GetDirectionalDerivative",
+            &[InitializationMode, StepMode, EventMode, Terminated],
+        )?;
         if seed.len() != knowns.len() || sensitivity.len() != unknowns.len() {
-            return self.checked(Err(ModuleError::invalid("seed/sensitivity lengths do not match knowns/unknowns")));
+            return self.checked(Err(ModuleError::invalid(
+                "seed/sensitivity lengths do not match knowns/unknowns",
+            )));
         }
         self.counts.directional_derivative += 1;
         let r = match self.module.directional_derivatives() {
@@ -379,13 +444,24 @@ impl Subsystem {
         orders: &[u32],
         values: &mut [f64],
     ) -> Result<(), ModuleError> {
-        self.require("fmi3GetOutputDerivatives", &[FmiState::StepMode, FmiState::Terminated])?;
-        let max = self.module.description().capabilities.max_output_derivative_order;
+        self.require(
+            "fmi3GetOutputDerivatives",
+            &[FmiState::StepMode, FmiState::Terminated],
+        )?;
+        let max = self
+            .module
+            .description()
+            .capabilities
+            .max_output_derivative_order;
         if vrs.len() != orders.len() || vrs.len() != values.len() {
-            return self.checked(Err(ModuleError::invalid("lengths of vrs, orders and values differ")));
+            return self.checked(Err(ModuleError::invalid(
+                "lengths of vrs, orders and values differ",
+            )));
         }
         if orders.iter().any(|&k| k == 0 || k > max) {
-            return self.checked(Err(ModuleError::invalid("output derivative order outside 1..=maxOutputDerivativeOrder")));
+            return self.checked(Err(ModuleError::invalid(
+                "output derivative order outside 1..=maxOutputDerivativeOrder",
+            )));
         }
         let r = match self.module.output_derivatives() {
             Some(d) => d.get_output_derivatives(vrs, orders, values),
@@ -401,13 +477,24 @@ impl Subsystem {
         orders: &[u32],
         values: &[f64],
     ) -> Result<(), ModuleError> {
-        self.require("x-setInputDerivatives", &[FmiState::InitializationMode, FmiState::StepMode])?;
-        let max = self.module.description().capabilities.x_max_input_derivative_order;
+        self.require(
+            "x-setInputDerivatives",
+            &[FmiState::InitializationMode, FmiState::StepMode],
+        )?;
+        let max = self
+            .module
+            .description()
+            .capabilities
+            .x_max_input_derivative_order;
         if vrs.len() != orders.len() || vrs.len() != values.len() {
-            return self.checked(Err(ModuleError::invalid("lengths of vrs, orders and values differ")));
+            return self.checked(Err(ModuleError::invalid(
+                "lengths of vrs, orders and values differ",
+            )));
         }
         if orders.iter().any(|&k| k == 0 || k > max) {
-            return self.checked(Err(ModuleError::invalid("input derivative order outside 1..=x-maxInputDerivativeOrder")));
+            return self.checked(Err(ModuleError::invalid(
+                "input derivative order outside 1..=x-maxInputDerivativeOrder",
+            )));
         }
         let r = match self.module.input_derivatives() {
             Some(d) => d.set_input_derivatives(vrs, orders, values),

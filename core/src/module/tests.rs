@@ -24,18 +24,47 @@ impl GainIntegrator {
         let desc = ModuleDescription {
             model_name: "GainIntegrator".into(),
             variables: vec![
-                Variable::new("u", 1, Causality::Input, Variability::Continuous, Some(0.0), ""),
+                Variable::new(
+                    "u",
+                    1,
+                    Causality::Input,
+                    Variability::Continuous,
+                    Some(0.0),
+                    "",
+                ),
                 Variable::new("y", 2, Causality::Output, Variability::Continuous, None, ""),
-                Variable::new("k", 3, Causality::Parameter, Variability::Fixed, Some(2.0), ""),
-                Variable::new("x", 4, Causality::Local, Variability::Continuous, Some(0.0), ""),
+                Variable::new(
+                    "k",
+                    3,
+                    Causality::Parameter,
+                    Variability::Fixed,
+                    Some(2.0),
+                    "",
+                ),
+                Variable::new(
+                    "x",
+                    4,
+                    Causality::Local,
+                    Variability::Continuous,
+                    Some(0.0),
+                    "",
+                ),
             ],
-            capabilities: Capabilities { can_get_and_set_fmu_state: true, ..Default::default() },
+            capabilities: Capabilities {
+                can_get_and_set_fmu_state: true,
+                ..Default::default()
+            },
             output_dependencies: vec![OutputDependency {
                 output: Y,
                 inputs: vec![(U, DependencyKind::Constant)],
             }],
         };
-        Box::new(GainIntegrator { desc, u: 0.0, x: 0.0, k: 2.0 })
+        Box::new(GainIntegrator {
+            desc,
+            u: 0.0,
+            x: 0.0,
+            k: 2.0,
+        })
     }
 }
 
@@ -43,7 +72,12 @@ impl Module for GainIntegrator {
     fn description(&self) -> &ModuleDescription {
         &self.desc
     }
-    fn enter_initialization_mode(&mut self, _: Option<f64>, _: f64, _: Option<f64>) -> Result<(), ModuleError> {
+    fn enter_initialization_mode(
+        &mut self,
+        _: Option<f64>,
+        _: f64,
+        _: Option<f64>,
+    ) -> Result<(), ModuleError> {
         Ok(())
     }
     fn exit_initialization_mode(&mut self) -> Result<(), ModuleError> {
@@ -91,16 +125,23 @@ impl StateSnapshot for GainIntegrator {
         Ok(ModuleState(Box::new((self.u, self.x))))
     }
     fn set_state(&mut self, state: &ModuleState) -> Result<(), ModuleError> {
-        let (u, x) = *state.0.downcast_ref::<(f64, f64)>().ok_or_else(|| ModuleError::invalid("foreign state"))?;
+        let (u, x) = *state
+            .0
+            .downcast_ref::<(f64, f64)>()
+            .ok_or_else(|| ModuleError::invalid("foreign state"))?;
         self.u = u;
         self.x = x;
         Ok(())
     }
     fn serialize_state(&mut self, _: &ModuleState) -> Result<Vec<u8>, ModuleError> {
-        Err(ModuleError::error(ModuleErrorKind::Unsupported("canSerializeFMUState")))
+        Err(ModuleError::error(ModuleErrorKind::Unsupported(
+            "canSerializeFMUState",
+        )))
     }
     fn deserialize_state(&mut self, _: &[u8]) -> Result<ModuleState, ModuleError> {
-        Err(ModuleError::error(ModuleErrorKind::Unsupported("canSerializeFMUState")))
+        Err(ModuleError::error(ModuleErrorKind::Unsupported(
+            "canSerializeFMUState",
+        )))
     }
 }
 
@@ -140,7 +181,10 @@ fn apply(s: &mut Subsystem, call: Call, t: &mut f64) -> Result<(), ModuleError> 
         Call::EnterStepMode => s.enter_step_mode(),
         Call::UpdateDiscrete => s.update_discrete_states().map(|_| ()),
         Call::GetState => s.get_state().map(|_| ()),
-        Call::Serialize => s.get_state().and_then(|st| s.serialize_state(&st)).map(|_| ()),
+        Call::Serialize => s
+            .get_state()
+            .and_then(|st| s.serialize_state(&st))
+            .map(|_| ()),
         Call::DirectionalDerivative => s.directional_derivative(&[Y], &[U], &[1.0], &mut out),
         Call::OutputDerivative => s.get_output_derivatives(&[Y], &[1], &mut out),
         Call::InputDerivative => s.set_input_derivatives(&[U], &[1], &[1.0]),
@@ -159,8 +203,21 @@ fn run(calls: &[Call]) -> (Vec<Result<(), ModuleError>>, FmiState) {
 #[test]
 fn legal_sequence_runs() {
     use Call::*;
-    let (results, state) =
-        run(&[SetK, EnterInit, SetU, GetY, ExitInit, GetY, SetU, Step(0.1), GetY, GetState, Terminate, GetY, Reset]);
+    let (results, state) = run(&[
+        SetK,
+        EnterInit,
+        SetU,
+        GetY,
+        ExitInit,
+        GetY,
+        SetU,
+        Step(0.1),
+        GetY,
+        GetState,
+        Terminate,
+        GetY,
+        Reset,
+    ]);
     assert!(results.iter().all(Result::is_ok), "{results:?}");
     assert_eq!(state, FmiState::Instantiated);
 }
@@ -170,38 +227,97 @@ fn illegal_call_sequences_give_error_status() {
     use Call::*;
     // Each row: a legal prefix, then the illegal call, and the error it must give.
     let table: &[(&[Call], Call, fn(&ModuleErrorKind) -> bool)] = &[
-        (&[], Step(0.1), |k| matches!(k, ModuleErrorKind::IllegalCall { call: "fmi3DoStep", .. })),
-        (&[], ExitInit, |k| matches!(k, ModuleErrorKind::IllegalCall { .. })),
-        (&[EnterInit], EnterInit, |k| matches!(k, ModuleErrorKind::IllegalCall { .. })),
-        (&[EnterInit], Step(0.1), |k| matches!(k, ModuleErrorKind::IllegalCall { .. })),
-        (&[EnterInit, ExitInit], EnterInit, |k| matches!(k, ModuleErrorKind::IllegalCall { .. })),
-        (&[EnterInit, ExitInit], SetK, |k| matches!(k, ModuleErrorKind::NotSettable(K))),
-        (&[EnterInit, ExitInit, SetU], GetY, |k| matches!(k, ModuleErrorKind::GetAfterSet)),
-        (&[EnterInit, ExitInit], Step(0.0), |k| matches!(k, ModuleErrorKind::InvalidArgument(_))),
-        (&[EnterInit, ExitInit], Step(-1.0), |k| matches!(k, ModuleErrorKind::InvalidArgument(_))),
-        (&[EnterInit, ExitInit], Step(f64::NAN), |k| matches!(k, ModuleErrorKind::InvalidArgument(_))),
-        (&[EnterInit, ExitInit, Step(0.1)], Step(0.2), |k| matches!(k, ModuleErrorKind::InvalidArgument(_))),
-        (&[EnterInit, ExitInit], EnterEventMode, |k| matches!(k, ModuleErrorKind::Unsupported(_))),
-        (&[EnterInit, ExitInit], EnterStepMode, |k| matches!(k, ModuleErrorKind::IllegalCall { .. })),
-        (&[EnterInit, ExitInit], UpdateDiscrete, |k| matches!(k, ModuleErrorKind::IllegalCall { .. })),
-        (&[EnterInit, ExitInit, Terminate], Step(0.1), |k| matches!(k, ModuleErrorKind::IllegalCall { .. })),
-        (&[EnterInit, ExitInit, Terminate], SetU, |k| matches!(k, ModuleErrorKind::IllegalCall { .. })),
-        (&[EnterInit, ExitInit, Terminate], Terminate, |k| matches!(k, ModuleErrorKind::IllegalCall { .. })),
-        (&[EnterInit, ExitInit], Serialize, |k| matches!(k, ModuleErrorKind::Unsupported("canSerializeFMUState"))),
-        (&[EnterInit, ExitInit], DirectionalDerivative, |k| matches!(k, ModuleErrorKind::Unsupported(_))),
-        (&[], DirectionalDerivative, |k| matches!(k, ModuleErrorKind::IllegalCall { .. })),
-        (&[EnterInit, ExitInit], OutputDerivative, |k| matches!(k, ModuleErrorKind::InvalidArgument(_))),
-        (&[EnterInit, ExitInit], InputDerivative, |k| matches!(k, ModuleErrorKind::InvalidArgument(_))),
-        (&[], InputDerivative, |k| matches!(k, ModuleErrorKind::IllegalCall { .. })),
-        (&[EnterInit], SetLengthMismatch, |k| matches!(k, ModuleErrorKind::InvalidArgument(_))),
+        (&[], Step(0.1), |k| {
+            matches!(
+                k,
+                ModuleErrorKind::IllegalCall {
+                    call: "fmi3DoStep",
+                    ..
+                }
+            )
+        }),
+        (&[], ExitInit, |k| {
+            matches!(k, ModuleErrorKind::IllegalCall { .. })
+        }),
+        (&[EnterInit], EnterInit, |k| {
+            matches!(k, ModuleErrorKind::IllegalCall { .. })
+        }),
+        (&[EnterInit], Step(0.1), |k| {
+            matches!(k, ModuleErrorKind::IllegalCall { .. })
+        }),
+        (&[EnterInit, ExitInit], EnterInit, |k| {
+            matches!(k, ModuleErrorKind::IllegalCall { .. })
+        }),
+        (&[EnterInit, ExitInit], SetK, |k| {
+            matches!(k, ModuleErrorKind::NotSettable(K))
+        }),
+        (&[EnterInit, ExitInit, SetU], GetY, |k| {
+            matches!(k, ModuleErrorKind::GetAfterSet)
+        }),
+        (&[EnterInit, ExitInit], Step(0.0), |k| {
+            matches!(k, ModuleErrorKind::InvalidArgument(_))
+        }),
+        (&[EnterInit, ExitInit], Step(-1.0), |k| {
+            matches!(k, ModuleErrorKind::InvalidArgument(_))
+        }),
+        (&[EnterInit, ExitInit], Step(f64::NAN), |k| {
+            matches!(k, ModuleErrorKind::InvalidArgument(_))
+        }),
+        (&[EnterInit, ExitInit, Step(0.1)], Step(0.2), |k| {
+            matches!(k, ModuleErrorKind::InvalidArgument(_))
+        }),
+        (&[EnterInit, ExitInit], EnterEventMode, |k| {
+            matches!(k, ModuleErrorKind::Unsupported(_))
+        }),
+        (&[EnterInit, ExitInit], EnterStepMode, |k| {
+            matches!(k, ModuleErrorKind::IllegalCall { .. })
+        }),
+        (&[EnterInit, ExitInit], UpdateDiscrete, |k| {
+            matches!(k, ModuleErrorKind::IllegalCall { .. })
+        }),
+        (&[EnterInit, ExitInit, Terminate], Step(0.1), |k| {
+            matches!(k, ModuleErrorKind::IllegalCall { .. })
+        }),
+        (&[EnterInit, ExitInit, Terminate], SetU, |k| {
+            matches!(k, ModuleErrorKind::IllegalCall { .. })
+        }),
+        (&[EnterInit, ExitInit, Terminate], Terminate, |k| {
+            matches!(k, ModuleErrorKind::IllegalCall { .. })
+        }),
+        (&[EnterInit, ExitInit], Serialize, |k| {
+            matches!(k, ModuleErrorKind::Unsupported("canSerializeFMUState"))
+        }),
+        (&[EnterInit, ExitInit], DirectionalDerivative, |k| {
+            matches!(k, ModuleErrorKind::Unsupported(_))
+        }),
+        (&[], DirectionalDerivative, |k| {
+            matches!(k, ModuleErrorKind::IllegalCall { .. })
+        }),
+        (&[EnterInit, ExitInit], OutputDerivative, |k| {
+            matches!(k, ModuleErrorKind::InvalidArgument(_))
+        }),
+        (&[EnterInit, ExitInit], InputDerivative, |k| {
+            matches!(k, ModuleErrorKind::InvalidArgument(_))
+        }),
+        (&[], InputDerivative, |k| {
+            matches!(k, ModuleErrorKind::IllegalCall { .. })
+        }),
+        (&[EnterInit], SetLengthMismatch, |k| {
+            matches!(k, ModuleErrorKind::InvalidArgument(_))
+        }),
     ];
     for (prefix, illegal, expected) in table {
         let mut calls: Vec<Call> = prefix.to_vec();
         calls.push(*illegal);
         let (results, state) = run(&calls);
         let (last, before) = results.split_last().expect("non-empty");
-        assert!(before.iter().all(Result::is_ok), "prefix of {calls:?} failed: {before:?}");
-        let err = last.as_ref().expect_err(&alloc::format!("{calls:?} must fail"));
+        assert!(
+            before.iter().all(Result::is_ok),
+            "prefix of {calls:?} failed: {before:?}"
+        );
+        let err = last
+            .as_ref()
+            .expect_err(&alloc::format!("{calls:?} must fail"));
         assert_eq!(err.status, Status::Error, "{calls:?}");
         assert!(expected(&err.kind), "{calls:?} gave {:?}", err.kind);
         // FMI: an Error status leaves the instance Terminated.
@@ -211,7 +327,8 @@ fn illegal_call_sequences_give_error_status() {
 
 #[test]
 fn rollback_restores_the_state_and_allows_get() {
-    let mut s = Subsystem::instantiate(GainIntegrator::boxed(), InstantiateOptions::default()).unwrap();
+    let mut s =
+        Subsystem::instantiate(GainIntegrator::boxed(), InstantiateOptions::default()).unwrap();
     s.enter_initialization_mode(None, 0.0, None).unwrap();
     s.exit_initialization_mode().unwrap();
     s.set_float64(&[U], &[1.0]).unwrap();
@@ -230,7 +347,11 @@ fn rollback_restores_the_state_and_allows_get() {
 
 #[test]
 fn capability_flags_list_uses_fmi_names() {
-    let names: Vec<&str> = Capabilities::default().flags().iter().map(|f| f.name).collect();
+    let names: Vec<&str> = Capabilities::default()
+        .flags()
+        .iter()
+        .map(|f| f.name)
+        .collect();
     assert!(names.contains(&"canGetAndSetFMUState"));
     assert!(names.contains(&"providesDirectionalDerivatives"));
     assert!(names.iter().filter(|n| n.starts_with("x-")).count() >= 3);

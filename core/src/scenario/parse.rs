@@ -15,16 +15,27 @@ pub fn parse(json: &str) -> Result<Scenario, ScenarioError> {
     if json.len() > MAX_SCENARIO_BYTES {
         return Err(ScenarioError::at(
             "",
-            format!("scenario is {} bytes; the limit is {MAX_SCENARIO_BYTES}", json.len()),
+            format!(
+                "scenario is {} bytes; the limit is {MAX_SCENARIO_BYTES}",
+                json.len()
+            ),
         ));
     }
     let value: serde_json::Value = serde_json::from_str(json)
         .map_err(|e| ScenarioError::at("", format!("malformed JSON: {e}")))?;
     let version = match value.get("schema_version") {
         Some(v) => v.as_u64().ok_or_else(|| {
-            ScenarioError::at("schema_version", format!("expected a whole number, got {v}"))
+            ScenarioError::at(
+                "schema_version",
+                format!("expected a whole number, got {v}"),
+            )
         })?,
-        None => return Err(ScenarioError::at("schema_version", "missing; this build writes 1")),
+        None => {
+            return Err(ScenarioError::at(
+                "schema_version",
+                "missing; this build writes 1",
+            ))
+        }
     };
     if version == 0 || version > u64::from(SCHEMA_VERSION) {
         return Err(ScenarioError::at(
@@ -37,7 +48,11 @@ pub fn parse(json: &str) -> Result<Scenario, ScenarioError> {
     migrate(&mut de, version);
     serde_path_to_error::deserialize(de).map_err(|e| {
         let path = e.path().to_string();
-        let path = if path == "." { alloc::string::String::new() } else { path };
+        let path = if path == "." {
+            alloc::string::String::new()
+        } else {
+            path
+        };
         ScenarioError::at(path, e.into_inner().to_string())
     })
 }
@@ -105,7 +120,8 @@ mod tests {
     fn unknown_fields_and_versions_are_refused() {
         let e = parse(&MINIMAL.replace("\"run\"", "\"rnu\"")).unwrap_err();
         assert!(e.message.contains("rnu"), "{e}");
-        let e = parse(&MINIMAL.replace("\"schema_version\":1", "\"schema_version\":99")).unwrap_err();
+        let e =
+            parse(&MINIMAL.replace("\"schema_version\":1", "\"schema_version\":99")).unwrap_err();
         assert_eq!(e.path, "schema_version");
     }
 

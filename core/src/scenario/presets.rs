@@ -74,7 +74,10 @@ pub fn presets() -> Vec<Preset> {
 
 /// The preset with this id.
 pub fn preset(id: &str) -> Option<Scenario> {
-    presets().into_iter().find(|p| p.id == id).map(|p| p.scenario)
+    presets()
+        .into_iter()
+        .find(|p| p.id == id)
+        .map(|p| p.scenario)
 }
 
 /// Seed 000's linear two-mass oscillator with force-displacement coupling (digest §5.1):
@@ -85,8 +88,13 @@ fn two_mass(algorithm: Algorithm, order: u32, h: f64, solver: SolverSpec) -> Sce
         Algorithm::Jacobi => "Jacobi (parallel)",
         Algorithm::GaussSeidel => "Gauss-Seidel (mass 1 first)",
     };
-    let hold = ["zero-order hold", "first-order (linear)", "second-order", "third-order", "fourth-order"]
-        [order as usize];
+    let hold = [
+        "zero-order hold",
+        "first-order (linear)",
+        "second-order",
+        "third-order",
+        "fourth-order",
+    ][order as usize];
     let exact = matches!(solver, SolverSpec::Default | SolverSpec::Exact);
     let integrator = if exact {
         "Both subsystems are solved exactly over each macro-step, so every difference from the \
@@ -126,19 +134,35 @@ fn two_mass(algorithm: Algorithm, order: u32, h: f64, solver: SolverSpec) -> Sce
             },
         ],
         connections: vec![
-            ConnectionSpec { from: "mass2.Fk".into(), to: "mass1.Fk".into() },
-            ConnectionSpec { from: "mass1.s1".into(), to: "mass2.s1".into() },
-            ConnectionSpec { from: "mass1.v1".into(), to: "mass2.v1".into() },
+            ConnectionSpec {
+                from: "mass2.Fk".into(),
+                to: "mass1.Fk".into(),
+            },
+            ConnectionSpec {
+                from: "mass1.s1".into(),
+                to: "mass2.s1".into(),
+            },
+            ConnectionSpec {
+                from: "mass1.v1".into(),
+                to: "mass2.v1".into(),
+            },
         ],
         master: MasterSpec {
             algorithm,
             macro_step: h,
             extrapolation_order: order,
             sequence: Vec::new(),
-            start_up: if exact { StartUp::ExactHistory } else { StartUp::RampUp },
+            start_up: if exact {
+                StartUp::ExactHistory
+            } else {
+                StartUp::RampUp
+            },
             correction: None,
         },
-        run: RunSpec { start: 0.0, stop: 0.1 },
+        run: RunSpec {
+            start: 0.0,
+            stop: 0.1,
+        },
         reference: true,
         plot: vec!["mass1.s1".into(), "mass2.Fk".into()],
         analysis: None,

@@ -7,8 +7,8 @@ use super::validate::ValidatedScenario;
 use crate::analysis::{global_nrmse, LinearBlock, MonolithicReference};
 use crate::error::{CosimError, MasterError};
 use crate::master::{
-    jacobian_source_for, CoupledSystem, ExplicitCoupling, JacobianRequest, JacobianSource, MasterAlgorithm,
-    ModelBasedCorrection, Observer, Run, Scheme,
+    jacobian_source_for, CoupledSystem, ExplicitCoupling, JacobianRequest, JacobianSource,
+    MasterAlgorithm, ModelBasedCorrection, Observer, Run, Scheme,
 };
 
 use alloc::boxed::Box;
@@ -70,21 +70,26 @@ impl Simulation {
             let m = super::build::build_module(spec)?;
             modules.push((spec.name.clone(), m));
         }
-        let connections: Vec<(String, String)> =
-            s.connections.iter().map(|c| (c.from.clone(), c.to.clone())).collect();
+        let connections: Vec<(String, String)> = s
+            .connections
+            .iter()
+            .map(|c| (c.from.clone(), c.to.clone()))
+            .collect();
         let mut system = CoupledSystem::new(modules, &connections)?;
         system.initialize(v.grid.t_start, v.grid.time(v.grid.steps))?;
 
         let grid = v.grid;
-        let want_reference = v.reference_available && (s.reference || s.master.start_up == StartUp::ExactHistory);
+        let want_reference =
+            v.reference_available && (s.reference || s.master.start_up == StartUp::ExactHistory);
         let (reference, history) = if want_reference {
             let mut blocks = Vec::with_capacity(system.subsystems.len());
             for (name, sub) in system.names.iter().zip(system.subsystems.iter_mut()) {
-                let block = LinearBlock::from_subsystem(sub).map_err(|error| MasterError::Module {
-                    module: name.clone(),
-                    t: grid.t_start,
-                    error,
-                })?;
+                let block =
+                    LinearBlock::from_subsystem(sub).map_err(|error| MasterError::Module {
+                        module: name.clone(),
+                        t: grid.t_start,
+                        error,
+                    })?;
                 blocks.push(block);
             }
             let reference = MonolithicReference::new(&blocks, &system.graph.coupling_matrix())?;
@@ -109,7 +114,9 @@ impl Simulation {
                 name,
                 unit,
                 cosim: Vec::with_capacity(grid.steps as usize + 1),
-                reference: reference.as_ref().map(|rows| rows.iter().map(|r| r[j]).collect()),
+                reference: reference
+                    .as_ref()
+                    .map(|rows| rows.iter().map(|r| r[j]).collect()),
             })
             .collect();
         let scheme = match s.master.algorithm {
@@ -119,21 +126,37 @@ impl Simulation {
         // `master.correction` selects seed 000's model-based corrector (Jacobi only, checked
         // by validation); its Jacobian source is known from the capability flags already.
         let order = s.master.extrapolation_order;
-        let (algorithm, jacobian_source): (Box<dyn MasterAlgorithm>, _) = match &s.master.correction {
+        let (algorithm, jacobian_source): (Box<dyn MasterAlgorithm>, _) = match &s.master.correction
+        {
             Some(c) => {
                 let request = match c.jacobians {
                     super::schema::JacobianSource::Auto => JacobianRequest::Auto,
-                    super::schema::JacobianSource::DirectionalDerivatives => JacobianRequest::DirectionalDerivatives,
-                    super::schema::JacobianSource::FiniteDifferences => JacobianRequest::FiniteDifferences,
+                    super::schema::JacobianSource::DirectionalDerivatives => {
+                        JacobianRequest::DirectionalDerivatives
+                    }
+                    super::schema::JacobianSource::FiniteDifferences => {
+                        JacobianRequest::FiniteDifferences
+                    }
                 };
                 let source = jacobian_source_for(&system, request)?;
-                (Box::new(ModelBasedCorrection::new(order, c.alpha, request)), Some(source))
+                (
+                    Box::new(ModelBasedCorrection::new(order, c.alpha, request)),
+                    Some(source),
+                )
             }
             None => (Box::new(ExplicitCoupling::new(scheme, order)), None),
         };
-        let result = SimulationResult { time: Vec::with_capacity(grid.steps as usize + 1), signals };
+        let result = SimulationResult {
+            time: Vec::with_capacity(grid.steps as usize + 1),
+            signals,
+        };
         let run = Run::new(system, algorithm, grid, history)?;
-        Ok(Simulation { run, result, total_steps: grid.steps, jacobian_source })
+        Ok(Simulation {
+            run,
+            result,
+            total_steps: grid.steps,
+            jacobian_source,
+        })
     }
 
     /// Takes up to `max_steps` macro-steps; `Ok(true)` once the stop time is reached.

@@ -40,13 +40,19 @@ impl Scenario {
         if !(m.macro_step.is_finite() && m.macro_step > 0.0) {
             return Err(ScenarioError::at(
                 "master.macro_step",
-                format!("expected a positive number of seconds, got {}", m.macro_step),
+                format!(
+                    "expected a positive number of seconds, got {}",
+                    m.macro_step
+                ),
             ));
         }
         if m.extrapolation_order > MAX_EXTRAPOLATION_ORDER {
             return Err(ScenarioError::at(
                 "master.extrapolation_order",
-                format!("expected 0 to {MAX_EXTRAPOLATION_ORDER}, got {}", m.extrapolation_order),
+                format!(
+                    "expected 0 to {MAX_EXTRAPOLATION_ORDER}, got {}",
+                    m.extrapolation_order
+                ),
             ));
         }
         if let Some(c) = &m.correction {
@@ -88,7 +94,10 @@ impl Scenario {
             if !output_names.contains(p) {
                 return Err(ScenarioError::at(
                     format!("plot[{i}]"),
-                    format!("`{p}` is not an output; outputs are {}", output_names.join(", ")),
+                    format!(
+                        "`{p}` is not an output; outputs are {}",
+                        output_names.join(", ")
+                    ),
                 ));
             }
         }
@@ -104,12 +113,18 @@ impl Scenario {
     fn module_descriptions(&self) -> Result<Vec<(String, ModuleDescription)>, ScenarioError> {
         let mut out: Vec<(String, ModuleDescription)> = Vec::with_capacity(self.modules.len());
         if self.modules.is_empty() {
-            return Err(ScenarioError::at("modules", "a scenario needs at least one module"));
+            return Err(ScenarioError::at(
+                "modules",
+                "a scenario needs at least one module",
+            ));
         }
         for (i, spec) in self.modules.iter().enumerate() {
             let path = format!("modules[{i}]");
             let valid_name = !spec.name.is_empty()
-                && spec.name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+                && spec
+                    .name
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '_');
             if !valid_name {
                 return Err(ScenarioError::at(
                     format!("{path}.name"),
@@ -131,7 +146,11 @@ impl Scenario {
                 let known: Vec<&str> = models::catalog().iter().map(|m| m.id).collect();
                 return Err(ScenarioError::at(
                     format!("{path}.model"),
-                    format!("unknown model `{}`; built-in models are {}", spec.model, known.join(", ")),
+                    format!(
+                        "unknown model `{}`; built-in models are {}",
+                        spec.model,
+                        known.join(", ")
+                    ),
                 ));
             };
             let settable: Vec<String> = if spec.model == models::equations::EQUATIONS_ID {
@@ -140,7 +159,10 @@ impl Scenario {
                 if spec.source.is_some() {
                     return Err(ScenarioError::at(
                         format!("{path}.source"),
-                        format!("only model `{}` takes a source", models::equations::EQUATIONS_ID),
+                        format!(
+                            "only model `{}` takes a source",
+                            models::equations::EQUATIONS_ID
+                        ),
                     ));
                 }
                 info.parameters.iter().map(|p| p.name.clone()).collect()
@@ -159,17 +181,16 @@ impl Scenario {
                     ));
                 }
             }
-            let module = super::build::build_module(spec)
-                .map_err(|e| {
-                    let msg = e.to_string();
-                    let field = spec
-                        .parameters
-                        .keys()
-                        .find(|k| msg.contains(&format!("`{k}`")))
-                        .map(|k| format!("{path}.parameters.{k}"))
-                        .unwrap_or_else(|| format!("{path}.solver"));
-                    ScenarioError::at(field, msg)
-                })?;
+            let module = super::build::build_module(spec).map_err(|e| {
+                let msg = e.to_string();
+                let field = spec
+                    .parameters
+                    .keys()
+                    .find(|k| msg.contains(&format!("`{k}`")))
+                    .map(|k| format!("{path}.parameters.{k}"))
+                    .unwrap_or_else(|| format!("{path}.solver"));
+                ScenarioError::at(field, msg)
+            })?;
             out.push((spec.name.clone(), module.description().clone()));
         }
         Ok(out)
@@ -179,18 +200,30 @@ impl Scenario {
         &self,
         descriptions: &[(String, ModuleDescription)],
     ) -> Result<CouplingGraph, ScenarioError> {
-        let pairs: Vec<(String, String)> =
-            self.connections.iter().map(|c| (c.from.clone(), c.to.clone())).collect();
+        let pairs: Vec<(String, String)> = self
+            .connections
+            .iter()
+            .map(|c| (c.from.clone(), c.to.clone()))
+            .collect();
         CouplingGraph::build(descriptions, &pairs).map_err(|e| self.locate(e))
     }
 
     /// The path of the connection an error is about.
     fn locate(&self, e: CouplingError) -> ScenarioError {
         let find = |port: &str, from_side: bool| {
-            self.connections.iter().enumerate().rev().find_map(|(i, c)| {
-                let (side, text) = if from_side { ("from", &c.from) } else { ("to", &c.to) };
-                (text == port || text.starts_with(&format!("{port}."))).then(|| format!("connections[{i}].{side}"))
-            })
+            self.connections
+                .iter()
+                .enumerate()
+                .rev()
+                .find_map(|(i, c)| {
+                    let (side, text) = if from_side {
+                        ("from", &c.from)
+                    } else {
+                        ("to", &c.to)
+                    };
+                    (text == port || text.starts_with(&format!("{port}.")))
+                        .then(|| format!("connections[{i}].{side}"))
+                })
         };
         let path = match &e {
             CouplingError::UnknownModule(m) => find(m, true).or_else(|| find(m, false)),
@@ -209,7 +242,10 @@ impl Scenario {
     fn grid(&self) -> Result<FixedGrid, ScenarioError> {
         let (start, stop, h) = (self.run.start, self.run.stop, self.master.macro_step);
         if !start.is_finite() {
-            return Err(ScenarioError::at("run.start", format!("expected a finite time, got {start}")));
+            return Err(ScenarioError::at(
+                "run.start",
+                format!("expected a finite time, got {start}"),
+            ));
         }
         if !(stop.is_finite() && stop > start) {
             return Err(ScenarioError::at(
@@ -232,7 +268,10 @@ impl Scenario {
         if grid.steps == 0 {
             return Err(ScenarioError::at(
                 "master.macro_step",
-                format!("{h} s is longer than the simulated interval of {} s", stop - start),
+                format!(
+                    "{h} s is longer than the simulated interval of {} s",
+                    stop - start
+                ),
             ));
         }
         Ok(grid)
@@ -273,11 +312,22 @@ impl Scenario {
 /// source are reported at `modules[i].source` with their line and column.
 fn equation_names(source: Option<&str>, path: &str) -> Result<Vec<String>, ScenarioError> {
     let at = || format!("{path}.source");
-    let source =
-        source.ok_or_else(|| ScenarioError::at(at(), "model `Equations` needs a `source` with its equations"))?;
-    let desc = models::equations::describe_equations(source).map_err(|e| ScenarioError::at(at(), e.to_string()))?;
+    let source = source.ok_or_else(|| {
+        ScenarioError::at(
+            at(),
+            "model `Equations` needs a `source` with its equations",
+        )
+    })?;
+    let desc = models::equations::describe_equations(source)
+        .map_err(|e| ScenarioError::at(at(), e.to_string()))?;
     let settable = |v: &&crate::module::Variable| {
-        v.causality == Causality::Parameter || (v.causality == Causality::Local && !v.name.starts_with("der("))
+        v.causality == Causality::Parameter
+            || (v.causality == Causality::Local && !v.name.starts_with("der("))
     };
-    Ok(desc.variables.iter().filter(settable).map(|v| v.name.clone()).collect())
+    Ok(desc
+        .variables
+        .iter()
+        .filter(settable)
+        .map(|v| v.name.clone())
+        .collect())
 }

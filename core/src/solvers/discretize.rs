@@ -80,12 +80,20 @@ mod tests {
     #[test]
     fn scalar_blocks_match_closed_form() {
         let (a, b, h) = (-0.7, 1.3, 1.0);
-        let d = discretize(&DMatrix::from_element(1, 1, a), &DMatrix::from_element(1, 1, b), h, 4)
-            .expect("discretisation");
+        let d = discretize(
+            &DMatrix::from_element(1, 1, a),
+            &DMatrix::from_element(1, 1, b),
+            h,
+            4,
+        )
+        .expect("discretisation");
         assert!(libm::fabs(d.ad[(0, 0)] - libm::exp(a * h)) < 1e-15);
         for k in 0..=4 {
             let want = b * scalar_gamma(a, h, k);
-            assert!(libm::fabs(d.gamma[k][(0, 0)] - want) <= 1e-13 * libm::fabs(want), "k = {k}");
+            assert!(
+                libm::fabs(d.gamma[k][(0, 0)] - want) <= 1e-13 * libm::fabs(want),
+                "k = {k}"
+            );
         }
     }
 
@@ -99,7 +107,10 @@ mod tests {
         for k in 0..=4 {
             fact *= (k + 1) as f64;
             let want = &b * (libm::pow(h, (k + 1) as f64) / fact);
-            assert!((&d.gamma[k] - &want).norm() <= 1e-15 * want.norm(), "k = {k}");
+            assert!(
+                (&d.gamma[k] - &want).norm() <= 1e-15 * want.norm(),
+                "k = {k}"
+            );
         }
         assert_eq!(d.ad, DMatrix::identity(2, 2));
     }

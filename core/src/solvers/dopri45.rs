@@ -61,11 +61,14 @@ const E7: f64 = -1.0 / 40.0;
 
 impl Dopri45 {
     fn check(&self) -> Result<(), SolverError> {
-        let ok = self.rtol >= 0.0 && self.atol >= 0.0 && self.rtol.is_finite() && self.atol.is_finite();
+        let ok =
+            self.rtol >= 0.0 && self.atol >= 0.0 && self.rtol.is_finite() && self.atol.is_finite();
         if ok && self.rtol + self.atol > 0.0 {
             Ok(())
         } else {
-            Err(SolverError::InvalidSettings("tolerances must be finite, ≥ 0 and not both 0"))
+            Err(SolverError::InvalidSettings(
+                "tolerances must be finite, ≥ 0 and not both 0",
+            ))
         }
     }
 
@@ -78,18 +81,36 @@ impl Dopri45 {
         for i in 0..v.len() {
             let sc = self.atol + self.rtol * libm::fabs(x[i]).max(libm::fabs(y[i]));
             // atol = 0 with a zero component: only an exact zero error is acceptable.
-            let r = if sc > 0.0 { v[i] / sc } else if v[i] == 0.0 { 0.0 } else { f64::INFINITY };
+            let r = if sc > 0.0 {
+                v[i] / sc
+            } else if v[i] == 0.0 {
+                0.0
+            } else {
+                f64::INFINITY
+            };
             s += r * r;
         }
         libm::sqrt(s / v.len() as f64)
     }
 
     /// Initial step guess (Hairer §II.4, "Starting step size"); uses `ws.k[0] = f(t0, x)`.
-    fn initial_step<S: OdeSystem + ?Sized>(&self, sys: &mut S, t0: f64, x: &[f64], ws: &mut Workspace, hmax: f64) -> f64 {
+    fn initial_step<S: OdeSystem + ?Sized>(
+        &self,
+        sys: &mut S,
+        t0: f64,
+        x: &[f64],
+        ws: &mut Workspace,
+        hmax: f64,
+    ) -> f64 {
         let Workspace { k, arg, .. } = ws;
         let d0 = self.norm(x, x, x);
         let d1 = self.norm(&k[0], x, x);
-        let h0 = if d0 < 1e-10 || d1 < 1e-10 { 1e-6 } else { 0.01 * d0 / d1 }.min(hmax);
+        let h0 = if d0 < 1e-10 || d1 < 1e-10 {
+            1e-6
+        } else {
+            0.01 * d0 / d1
+        }
+        .min(hmax);
         for i in 0..x.len() {
             arg[i] = x[i] + h0 * k[0][i];
         }
@@ -100,7 +121,11 @@ impl Dopri45 {
         }
         let d2 = self.norm(&rest[1], x, x) / h0;
         let dm = d1.max(d2);
-        let h1 = if dm > 1e-15 { libm::pow(0.01 / dm, 0.2) } else { (h0 * 1e-3).max(1e-6) };
+        let h1 = if dm > 1e-15 {
+            libm::pow(0.01 / dm, 0.2)
+        } else {
+            (h0 * 1e-3).max(1e-6)
+        };
         (100.0 * h0).min(h1).min(hmax)
     }
 
@@ -137,7 +162,10 @@ impl Dopri45 {
         let expo = 0.2 - PI_BETA * 0.75;
         loop {
             if stats.accepted + stats.rejected >= MAX_STEPS {
-                return Err(SolverError::TooManySteps { t, steps: stats.accepted + stats.rejected });
+                return Err(SolverError::TooManySteps {
+                    t,
+                    steps: stats.accepted + stats.rejected,
+                });
             }
             // Land exactly on t1; avoid a sliver of a last step.
             let last = t + 1.01 * h >= t1;
@@ -164,7 +192,8 @@ impl Dopri45 {
             let fac11 = libm::pow(err, expo);
             if err <= 1.0 {
                 // PI controller: h_new = h · safety · err^{−expo} · err_old^{β}.
-                let fac = (fac11 / libm::pow(err_old, PI_BETA) / SAFETY).clamp(1.0 / MAX_FACTOR, 1.0 / MIN_FACTOR);
+                let fac = (fac11 / libm::pow(err_old, PI_BETA) / SAFETY)
+                    .clamp(1.0 / MAX_FACTOR, 1.0 / MIN_FACTOR);
                 let mut h_new = h / fac;
                 if last_rejected {
                     h_new = h_new.min(h);
@@ -190,9 +219,18 @@ impl Dopri45 {
 
     /// One trial step: `ws.next` = 5th-order solution, `ws.err` = error estimate,
     /// `ws.k[6]` = f(t + h, next). Expects `ws.k[0] = f(t, x)`.
-    fn trial_step<S: OdeSystem + ?Sized>(&self, sys: &mut S, t: f64, h: f64, x: &[f64], ws: &mut Workspace) {
+    fn trial_step<S: OdeSystem + ?Sized>(
+        &self,
+        sys: &mut S,
+        t: f64,
+        h: f64,
+        x: &[f64],
+        ws: &mut Workspace,
+    ) {
         let n = x.len();
-        let Workspace { k, arg, next, err, .. } = ws;
+        let Workspace {
+            k, arg, next, err, ..
+        } = ws;
         let [k1, k2, k3, k4, k5, k6, k7] = k;
         for i in 0..n {
             arg[i] = x[i] + h * A21 * k1[i];
@@ -211,15 +249,18 @@ impl Dopri45 {
         }
         sys.rhs(t + C5 * h, arg, k5);
         for i in 0..n {
-            arg[i] = x[i] + h * (A61 * k1[i] + A62 * k2[i] + A63 * k3[i] + A64 * k4[i] + A65 * k5[i]);
+            arg[i] =
+                x[i] + h * (A61 * k1[i] + A62 * k2[i] + A63 * k3[i] + A64 * k4[i] + A65 * k5[i]);
         }
         sys.rhs(t + h, arg, k6);
         for i in 0..n {
-            next[i] = x[i] + h * (A71 * k1[i] + A73 * k3[i] + A74 * k4[i] + A75 * k5[i] + A76 * k6[i]);
+            next[i] =
+                x[i] + h * (A71 * k1[i] + A73 * k3[i] + A74 * k4[i] + A75 * k5[i] + A76 * k6[i]);
         }
         sys.rhs(t + h, next, k7);
         for i in 0..n {
-            err[i] = h * (E1 * k1[i] + E3 * k3[i] + E4 * k4[i] + E5 * k5[i] + E6 * k6[i] + E7 * k7[i]);
+            err[i] =
+                h * (E1 * k1[i] + E3 * k3[i] + E4 * k4[i] + E5 * k5[i] + E6 * k6[i] + E7 * k7[i]);
         }
     }
 }
@@ -247,8 +288,13 @@ mod tests {
         let t1 = 5.0;
         let mut x = [1.0, 0.0];
         let mut ws = Workspace::new(2);
-        let d = Dopri45 { rtol: tol, atol: tol };
-        let stats = d.integrate(&mut Oscillator { w }, 0.0, t1, &mut x, &mut ws).expect("integrates");
+        let d = Dopri45 {
+            rtol: tol,
+            atol: tol,
+        };
+        let stats = d
+            .integrate(&mut Oscillator { w }, 0.0, t1, &mut x, &mut ws)
+            .expect("integrates");
         let e0 = libm::fabs(x[0] - libm::cos(w * t1));
         let e1 = libm::fabs(x[1] + w * libm::sin(w * t1)) / w;
         (e0.max(e1), stats)
@@ -273,14 +319,20 @@ mod tests {
 
     #[test]
     fn step_hint_is_reused_between_calls() {
-        let d = Dopri45 { rtol: 1e-8, atol: 1e-8 };
+        let d = Dopri45 {
+            rtol: 1e-8,
+            atol: 1e-8,
+        };
         let mut ws = Workspace::new(2);
         let mut x = [1.0, 0.0];
         let mut sys = Oscillator { w: 3.0 };
-        d.integrate(&mut sys, 0.0, 1.0, &mut x, &mut ws).expect("first");
+        d.integrate(&mut sys, 0.0, 1.0, &mut x, &mut ws)
+            .expect("first");
         assert!(ws.step_hint > 0.0);
         let first_hint = ws.step_hint;
-        let s = d.integrate(&mut sys, 1.0, 2.0, &mut x, &mut ws).expect("second");
+        let s = d
+            .integrate(&mut sys, 1.0, 2.0, &mut x, &mut ws)
+            .expect("second");
         // No initial-step probe: 1 + 6 per trial step.
         assert_eq!(s.rhs_evals, 1 + 6 * (s.accepted + s.rejected));
         assert!(first_hint < 1.0);
@@ -289,8 +341,19 @@ mod tests {
     #[test]
     fn zero_state_with_zero_atol_is_not_a_failure() {
         let mut x = [0.0, 0.0];
-        let d = Dopri45 { rtol: 1e-6, atol: 0.0 };
-        let s = d.integrate(&mut Oscillator { w: 2.0 }, 0.0, 1.0, &mut x, &mut Workspace::new(2)).expect("integrates");
+        let d = Dopri45 {
+            rtol: 1e-6,
+            atol: 0.0,
+        };
+        let s = d
+            .integrate(
+                &mut Oscillator { w: 2.0 },
+                0.0,
+                1.0,
+                &mut x,
+                &mut Workspace::new(2),
+            )
+            .expect("integrates");
         assert_eq!(x, [0.0, 0.0]);
         assert!(s.accepted > 0);
     }
@@ -299,8 +362,13 @@ mod tests {
     fn invalid_tolerances_and_blow_up_are_errors() {
         let mut ws = Workspace::new(2);
         let mut x = [1.0, 0.0];
-        let bad = Dopri45 { rtol: 0.0, atol: 0.0 };
-        assert!(bad.integrate(&mut Oscillator { w: 1.0 }, 0.0, 1.0, &mut x, &mut ws).is_err());
+        let bad = Dopri45 {
+            rtol: 0.0,
+            atol: 0.0,
+        };
+        assert!(bad
+            .integrate(&mut Oscillator { w: 1.0 }, 0.0, 1.0, &mut x, &mut ws)
+            .is_err());
         struct Explode;
         impl OdeSystem for Explode {
             fn dim(&self) -> usize {
@@ -312,9 +380,18 @@ mod tests {
         }
         // x' = x², x(0) = 1 blows up at t = 1.
         let mut y = [1.0];
-        let r = Dopri45 { rtol: 1e-6, atol: 1e-6 }.integrate(&mut Explode, 0.0, 2.0, &mut y, &mut Workspace::new(1));
+        let r = Dopri45 {
+            rtol: 1e-6,
+            atol: 1e-6,
+        }
+        .integrate(&mut Explode, 0.0, 2.0, &mut y, &mut Workspace::new(1));
         assert!(
-            matches!(r, Err(SolverError::StepSizeTooSmall { .. }) | Err(SolverError::NonFinite { .. }) | Err(SolverError::TooManySteps { .. })),
+            matches!(
+                r,
+                Err(SolverError::StepSizeTooSmall { .. })
+                    | Err(SolverError::NonFinite { .. })
+                    | Err(SolverError::TooManySteps { .. })
+            ),
             "{r:?}"
         );
     }

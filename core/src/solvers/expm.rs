@@ -20,7 +20,16 @@ const THETA: [(usize, f64); 5] = [
 /// Padé coefficients b_0..b_m of degree 3, 5, 7, 9 (Higham 2005, eqn (2.3) via b_j).
 const PADE3: [f64; 4] = [120.0, 60.0, 12.0, 1.0];
 const PADE5: [f64; 6] = [30240.0, 15120.0, 3360.0, 420.0, 30.0, 1.0];
-const PADE7: [f64; 8] = [17_297_280.0, 8_648_640.0, 1_995_840.0, 277_200.0, 25_200.0, 1512.0, 56.0, 1.0];
+const PADE7: [f64; 8] = [
+    17_297_280.0,
+    8_648_640.0,
+    1_995_840.0,
+    277_200.0,
+    25_200.0,
+    1512.0,
+    56.0,
+    1.0,
+];
 const PADE9: [f64; 10] = [
     17_643_225_600.0,
     8_821_612_800.0,
@@ -220,7 +229,10 @@ mod tests {
             let e = expm(&DMatrix::from_element(1, 1, x)).expect("finite");
             let want = libm::exp(x);
             // Squaring amplifies the Padé error in proportion to |x| (the condition number).
-            assert!(libm::fabs(e[(0, 0)] - want) <= 1e-14 * (1.0 + libm::fabs(x)) * want, "x = {x}");
+            assert!(
+                libm::fabs(e[(0, 0)] - want) <= 1e-14 * (1.0 + libm::fabs(x)) * want,
+                "x = {x}"
+            );
         }
     }
 
@@ -230,7 +242,11 @@ mod tests {
         for &w in &[0.01, 0.5, 3.0, 100.0] {
             let a = DMatrix::from_row_slice(2, 2, &[0.0, w, -w, 0.0]);
             let e = expm(&a).expect("finite");
-            let want = DMatrix::from_row_slice(2, 2, &[libm::cos(w), libm::sin(w), -libm::sin(w), libm::cos(w)]);
+            let want = DMatrix::from_row_slice(
+                2,
+                2,
+                &[libm::cos(w), libm::sin(w), -libm::sin(w), libm::cos(w)],
+            );
             assert!(rel_err(&e, &want) < 1e-13 * (1.0 + w), "w = {w}");
         }
     }
@@ -244,8 +260,14 @@ mod tests {
             let e = expm(&a).expect("finite");
             let (c, s) = (libm::cos(w * h), libm::sin(w * h));
             let want = [c, s / w, -w * s, c];
-            for (got, want) in [e[(0, 0)], e[(0, 1)], e[(1, 0)], e[(1, 1)]].iter().zip(want) {
-                assert!(libm::fabs(got - want) <= 1e-13 * (1.0 + w * h) * libm::fabs(want), "ω = {w}: {got} vs {want}");
+            for (got, want) in [e[(0, 0)], e[(0, 1)], e[(1, 0)], e[(1, 1)]]
+                .iter()
+                .zip(want)
+            {
+                assert!(
+                    libm::fabs(got - want) <= 1e-13 * (1.0 + w * h) * libm::fabs(want),
+                    "ω = {w}: {got} vs {want}"
+                );
             }
         }
     }

@@ -16,8 +16,8 @@ mod rk4;
 
 pub use discretize::{discretize, Discretization, MAX_INPUT_ORDER};
 pub use dopri45::{Dopri45, MAX_FACTOR, MAX_STEPS, MIN_FACTOR, PI_BETA, SAFETY};
-pub use expm::{expm, one_norm};
 pub(crate) use expm::balance;
+pub use expm::{expm, one_norm};
 pub use integrator::Integrator;
 pub use ode::{IntegrationStats, OdeSystem, SolverError, Workspace};
 pub use polynomial::TaylorInput;

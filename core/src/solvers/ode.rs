@@ -54,10 +54,15 @@ impl fmt::Display for SolverError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             SolverError::StepSizeTooSmall { t, h } => {
-                write!(f, "step size {h:e} s too small at t = {t} s (the problem may be too stiff)")
+                write!(
+                    f,
+                    "step size {h:e} s too small at t = {t} s (the problem may be too stiff)"
+                )
             }
             SolverError::NonFinite { t } => write!(f, "state became non-finite at t = {t} s"),
-            SolverError::TooManySteps { t, steps } => write!(f, "gave up after {steps} steps at t = {t} s"),
+            SolverError::TooManySteps { t, steps } => {
+                write!(f, "gave up after {steps} steps at t = {t} s")
+            }
             SolverError::InvalidSettings(m) => write!(f, "invalid solver settings: {m}"),
         }
     }
@@ -98,12 +103,22 @@ impl Workspace {
 }
 
 /// Checks the interval and dimensions shared by all integrators.
-pub(crate) fn check_call(n: usize, x: &[f64], ws: &Workspace, t0: f64, t1: f64) -> Result<(), SolverError> {
+pub(crate) fn check_call(
+    n: usize,
+    x: &[f64],
+    ws: &Workspace,
+    t0: f64,
+    t1: f64,
+) -> Result<(), SolverError> {
     if x.len() != n || ws.dim() != n {
-        return Err(SolverError::InvalidSettings("state and workspace dimensions differ from the system"));
+        return Err(SolverError::InvalidSettings(
+            "state and workspace dimensions differ from the system",
+        ));
     }
     if !(t0.is_finite() && t1.is_finite() && t1 > t0) {
-        return Err(SolverError::InvalidSettings("the interval must be finite with t1 > t0"));
+        return Err(SolverError::InvalidSettings(
+            "the interval must be finite with t1 > t0",
+        ));
     }
     Ok(())
 }

@@ -12,7 +12,9 @@ pub struct TaylorInput {
 impl TaylorInput {
     /// All-zero coefficients for `m` inputs up to order `p`.
     pub fn zeros(m: usize, p: usize) -> Self {
-        TaylorInput { coeffs: DMatrix::zeros(m, p + 1) }
+        TaylorInput {
+            coeffs: DMatrix::zeros(m, p + 1),
+        }
     }
 
     /// Number of inputs.
@@ -107,7 +109,8 @@ mod tests {
             u.set(0, k, (k + 1) as f64);
         }
         let s = 0.37;
-        let exact = 1.0 + 2.0 * s + 1.5 * s * s + 4.0 / 6.0 * s * s * s + 5.0 / 24.0 * s * s * s * s;
+        let exact =
+            1.0 + 2.0 * s + 1.5 * s * s + 4.0 / 6.0 * s * s * s + 5.0 / 24.0 * s * s * s * s;
         let mut out = [0.0];
         u.eval_into(s, &mut out);
         assert!(libm::fabs(out[0] - exact) < 1e-15);

@@ -15,11 +15,15 @@ impl Rk4 {
     /// Number of equal micro-steps for an interval of length `len`.
     pub fn micro_steps(&self, len: f64) -> Result<u32, SolverError> {
         if !(self.max_step.is_finite() && self.max_step > 0.0) {
-            return Err(SolverError::InvalidSettings("RK4 step must be finite and > 0"));
+            return Err(SolverError::InvalidSettings(
+                "RK4 step must be finite and > 0",
+            ));
         }
         let ratio = len / self.max_step;
         if ratio.is_nan() || ratio > u32::MAX as f64 {
-            return Err(SolverError::InvalidSettings("RK4 step too small for the interval"));
+            return Err(SolverError::InvalidSettings(
+                "RK4 step too small for the interval",
+            ));
         }
         let mut n = (libm::ceil(ratio) as u32).max(1);
         // ceil of a ratio that should be whole can land one too high after rounding.
@@ -47,7 +51,11 @@ impl Rk4 {
         let [k1, k2, k3, k4, ..] = k;
         for i in 0..steps {
             let t = t0 + f64::from(i) * dt;
-            let tn = if i + 1 == steps { t1 } else { t0 + f64::from(i + 1) * dt };
+            let tn = if i + 1 == steps {
+                t1
+            } else {
+                t0 + f64::from(i + 1) * dt
+            };
             let h = tn - t;
             sys.rhs(t, x, k1);
             for j in 0..n {
@@ -109,22 +117,32 @@ mod tests {
         let mut errs = Vec::new();
         let steps = [10u32, 20, 40, 80, 160];
         for &n in &steps {
-            let rk = Rk4 { max_step: t1 / f64::from(n) };
+            let rk = Rk4 {
+                max_step: t1 / f64::from(n),
+            };
             let mut x = [1.0];
             let mut ws = Workspace::new(1);
-            let stats = rk.integrate(&mut Forced, 0.0, t1, &mut x, &mut ws).expect("integrates");
+            let stats = rk
+                .integrate(&mut Forced, 0.0, t1, &mut x, &mut ws)
+                .expect("integrates");
             assert_eq!(stats.accepted, n);
             errs.push(libm::fabs(x[0] - exact(t1)));
         }
         // Least-squares slope of log(err) against log(h).
-        let pts: Vec<(f64, f64)> =
-            steps.iter().zip(&errs).map(|(&n, &e)| (libm::log(t1 / f64::from(n)), libm::log(e))).collect();
+        let pts: Vec<(f64, f64)> = steps
+            .iter()
+            .zip(&errs)
+            .map(|(&n, &e)| (libm::log(t1 / f64::from(n)), libm::log(e)))
+            .collect();
         let mx = pts.iter().map(|p| p.0).sum::<f64>() / pts.len() as f64;
         let my = pts.iter().map(|p| p.1).sum::<f64>() / pts.len() as f64;
         let sxy: f64 = pts.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum();
         let sxx: f64 = pts.iter().map(|p| (p.0 - mx) * (p.0 - mx)).sum();
         let slope = sxy / sxx;
-        assert!(libm::fabs(slope - 4.0) < 0.1, "observed order {slope}, errors {errs:?}");
+        assert!(
+            libm::fabs(slope - 4.0) < 0.1,
+            "observed order {slope}, errors {errs:?}"
+        );
     }
 
     #[test]
@@ -139,7 +157,8 @@ mod tests {
             }
         }
         let mut x = [1e200];
-        let r = Rk4 { max_step: 1.0 }.integrate(&mut Explode, 0.0, 1.0, &mut x, &mut Workspace::new(1));
+        let r =
+            Rk4 { max_step: 1.0 }.integrate(&mut Explode, 0.0, 1.0, &mut x, &mut Workspace::new(1));
         assert!(matches!(r, Err(SolverError::NonFinite { .. })));
     }
 }

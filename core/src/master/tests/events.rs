@@ -25,12 +25,22 @@ fn reference(id: &str) -> Box<dyn Module> {
 }
 
 fn system(modules: Vec<(&str, Box<dyn Module>)>, connections: &[(&str, &str)]) -> CoupledSystem {
-    let modules = modules.into_iter().map(|(n, m)| (n.to_string(), m)).collect();
-    let connections: Vec<(String, String)> = connections.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect();
+    let modules = modules
+        .into_iter()
+        .map(|(n, m)| (n.to_string(), m))
+        .collect();
+    let connections: Vec<(String, String)> = connections
+        .iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect();
     CoupledSystem::new(modules, &connections).expect("system builds")
 }
 
-fn run(sys: CoupledSystem, algorithm: ExplicitCoupling, grid: FixedGrid) -> Result<(Run, TimeSeriesRecorder), MasterError> {
+fn run(
+    sys: CoupledSystem,
+    algorithm: ExplicitCoupling,
+    grid: FixedGrid,
+) -> Result<(Run, TimeSeriesRecorder), MasterError> {
     let mut run = Run::new(sys, Box::new(algorithm), grid, None)?;
     let mut rec = TimeSeriesRecorder::new();
     assert!(run.advance(u32::MAX, &mut rec)?);
@@ -54,7 +64,11 @@ fn passive(steps: &Rc<RefCell<Vec<(f64, f64)>>>) -> MockModule {
     })
 }
 
-const BALL_GRID: FixedGrid = FixedGrid { t_start: 0.0, h: 0.01, steps: 300 };
+const BALL_GRID: FixedGrid = FixedGrid {
+    t_start: 0.0,
+    h: 0.01,
+    steps: 300,
+};
 /// First bounce: the Euler step ending at 0.453 s crosses h = 0 (see the model's tests).
 const FIRST_BOUNCE: f64 = 0.453;
 
@@ -62,27 +76,43 @@ const FIRST_BOUNCE: f64 = 0.453;
 fn early_return_brings_the_other_module_to_the_event_time() {
     let steps = Rc::new(RefCell::new(Vec::new()));
     let sys = system(
-        vec![("int", Box::new(passive(&steps))), ("ball", reference(BOUNCING_BALL_ID))],
+        vec![
+            ("int", Box::new(passive(&steps))),
+            ("ball", reference(BOUNCING_BALL_ID)),
+        ],
         &[("ball.h", "int.u")],
     );
     let (run, rec) = run(sys, ExplicitCoupling::jacobi(0), BALL_GRID).expect("runs");
     // The passive module stopped at the bounce (shortened step) and went on from there to
     // the next grid point.
     let steps = steps.borrow();
-    let k = steps.iter().position(|&(t, h)| (t - 0.45).abs() < 1e-12 && (h - 0.003).abs() < 1e-12);
+    let k = steps
+        .iter()
+        .position(|&(t, h)| (t - 0.45).abs() < 1e-12 && (h - 0.003).abs() < 1e-12);
     let k = k.expect("a step from 0.45 s to the bounce at 0.453 s");
-    assert!((steps[k + 1].0 - FIRST_BOUNCE).abs() < 1e-12 && (steps[k + 1].1 - 0.007).abs() < 1e-12);
+    assert!(
+        (steps[k + 1].0 - FIRST_BOUNCE).abs() < 1e-12 && (steps[k + 1].1 - 0.007).abs() < 1e-12
+    );
     // Recorded at the actual event time, after the bounce (Event Mode handled it).
-    let i = rec.time.iter().position(|&t| (t - FIRST_BOUNCE).abs() < 1e-12).expect("event point recorded");
+    let i = rec
+        .time
+        .iter()
+        .position(|&t| (t - FIRST_BOUNCE).abs() < 1e-12)
+        .expect("event point recorded");
     let h = rec.columns[1][i];
     let v = rec.columns[2][i];
     assert_eq!(h, f64::MIN_POSITIVE);
     assert!(v > 3.0, "{v}");
-    assert!(run.events() > 0 && run.steps_done() == BALL_GRID.steps && run.terminated_early().is_none());
+    assert!(
+        run.events() > 0 && run.steps_done() == BALL_GRID.steps && run.terminated_early().is_none()
+    );
     // Communication points strictly increase and every grid point is still recorded.
     assert!(rec.time.windows(2).all(|w| w[1] > w[0]));
     for n in 0..=BALL_GRID.steps {
-        assert!(rec.time.iter().any(|&t| t == BALL_GRID.time(n)), "grid point {n}");
+        assert!(
+            rec.time.iter().any(|&t| t == BALL_GRID.time(n)),
+            "grid point {n}"
+        );
     }
     let mut sys = run.into_system();
     assert_eq!(sys.subsystems[1].state(), FmiState::StepMode);
@@ -95,12 +125,27 @@ fn bouncing_ball_through_the_master_matches_the_published_output_at_every_grid_p
     // event handling, so the grid rows equal BouncingBall_out.csv; the event rows are extra.
     let sys = system(vec![("ball", reference(BOUNCING_BALL_ID))], &[]);
     let (run, rec) = run(sys, ExplicitCoupling::jacobi(0), BALL_GRID).expect("runs");
-    let csv = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/reference-fmus/BouncingBall_out.csv"));
+    let csv = include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../shared/reference-fmus/BouncingBall_out.csv"
+    ));
     let mut grid_rows = 0;
     for line in csv.lines().skip(1) {
-        let cols: Vec<f64> = line.split(',').map(|c| c.parse().expect("number")).collect();
-        let i = rec.time.iter().position(|&t| t == cols[0]).unwrap_or_else(|| panic!("t = {} recorded", cols[0]));
-        assert_eq!((rec.columns[0][i], rec.columns[1][i]), (cols[1], cols[2]), "t = {}", cols[0]);
+        let cols: Vec<f64> = line
+            .split(',')
+            .map(|c| c.parse().expect("number"))
+            .collect();
+        let i = rec
+            .time
+            .iter()
+            .position(|&t| t == cols[0])
+            .unwrap_or_else(|| panic!("t = {} recorded", cols[0]));
+        assert_eq!(
+            (rec.columns[0][i], rec.columns[1][i]),
+            (cols[1], cols[2]),
+            "t = {}",
+            cols[0]
+        );
         grid_rows += 1;
     }
     assert_eq!(grid_rows, 301);
@@ -112,8 +157,18 @@ fn bouncing_ball_through_the_master_matches_the_published_output_at_every_grid_p
 fn gauss_seidel_rolls_back_a_module_that_already_passed_the_event() {
     // Dahlquist steps first (to t + h), then the ball returns early: Dahlquist is rolled
     // back with its saved state and both are stepped to the event time.
-    let sys = system(vec![("decay", reference(DAHLQUIST_ID)), ("ball", reference(BOUNCING_BALL_ID))], &[]);
-    let grid = FixedGrid { t_start: 0.0, h: 0.01, steps: 50 };
+    let sys = system(
+        vec![
+            ("decay", reference(DAHLQUIST_ID)),
+            ("ball", reference(BOUNCING_BALL_ID)),
+        ],
+        &[],
+    );
+    let grid = FixedGrid {
+        t_start: 0.0,
+        h: 0.01,
+        steps: 50,
+    };
     let (run, rec) = run(sys, ExplicitCoupling::gauss_seidel(vec![0, 1], 0), grid).expect("runs");
     assert!(rec.time.iter().any(|&t| (t - FIRST_BOUNCE).abs() < 1e-12));
     assert_eq!(run.events(), 1);
@@ -126,30 +181,59 @@ fn gauss_seidel_rolls_back_a_module_that_already_passed_the_event() {
 fn rollback_without_get_set_state_is_a_clear_error() {
     let steps = Rc::new(RefCell::new(Vec::new()));
     let sys = system(
-        vec![("int", Box::new(passive(&steps))), ("ball", reference(BOUNCING_BALL_ID))],
+        vec![
+            ("int", Box::new(passive(&steps))),
+            ("ball", reference(BOUNCING_BALL_ID)),
+        ],
         &[("ball.h", "int.u")],
     );
-    let err = run(sys, ExplicitCoupling::gauss_seidel(vec![0, 1], 0), BALL_GRID).err().expect("refused");
+    let err = run(
+        sys,
+        ExplicitCoupling::gauss_seidel(vec![0, 1], 0),
+        BALL_GRID,
+    )
+    .err()
+    .expect("refused");
     match &err {
-        MasterError::MissingCapability { module, capability, .. } => {
-            assert_eq!((module.as_str(), *capability), ("int", "canGetAndSetFMUState"));
+        MasterError::MissingCapability {
+            module, capability, ..
+        } => {
+            assert_eq!(
+                (module.as_str(), *capability),
+                ("int", "canGetAndSetFMUState")
+            );
         }
         other => panic!("expected MissingCapability, got {other:?}"),
     }
     let text = format!("{err}");
-    assert!(text.contains("`ball` returned early at t = 0.453"), "{text}");
+    assert!(
+        text.contains("`ball` returned early at t = 0.453"),
+        "{text}"
+    );
 }
 
 #[test]
 fn early_return_needs_variable_step_sizes_everywhere() {
     let sys = system(
-        vec![("int", Box::new(integrator().fixed_step_only())), ("ball", reference(BOUNCING_BALL_ID))],
+        vec![
+            ("int", Box::new(integrator().fixed_step_only())),
+            ("ball", reference(BOUNCING_BALL_ID)),
+        ],
         &[("ball.h", "int.u")],
     );
-    let err = Run::new(sys, Box::new(ExplicitCoupling::jacobi(0)), BALL_GRID, None).err().expect("refused");
+    let err = Run::new(sys, Box::new(ExplicitCoupling::jacobi(0)), BALL_GRID, None)
+        .err()
+        .expect("refused");
     match err {
-        MasterError::MissingCapability { module, capability, needed_by } => {
-            assert_eq!((module.as_str(), capability), ("int", "canHandleVariableCommunicationStepSize"));
+        MasterError::MissingCapability {
+            module,
+            capability,
+            needed_by,
+        } => {
+            assert_eq!(
+                (module.as_str(), capability),
+                ("int", "canHandleVariableCommunicationStepSize")
+            );
             assert!(needed_by.contains("`ball`"), "{needed_by}");
         }
         other => panic!("expected MissingCapability, got {other:?}"),
@@ -160,11 +244,18 @@ fn early_return_needs_variable_step_sizes_everywhere() {
 fn stair_counts_in_event_mode_and_terminates_the_run_cleanly() {
     // Event Mode and early return at its time events; the recorded run equals Stair_out.csv.
     let sys = system(vec![("stair", reference(STAIR_ID))], &[]);
-    let grid = FixedGrid { t_start: 0.0, h: 0.2, steps: 50 };
+    let grid = FixedGrid {
+        t_start: 0.0,
+        h: 0.2,
+        steps: 50,
+    };
     let (run, rec) = run(sys, ExplicitCoupling::jacobi(0), grid).expect("ends cleanly");
     assert_eq!(run.terminated_early(), Some((9.0, "stair")));
     assert!(run.finished() && run.steps_done() == 45);
-    let csv = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/reference-fmus/Stair_out.csv"));
+    let csv = include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../shared/reference-fmus/Stair_out.csv"
+    ));
     let expected: Vec<(f64, f64)> = csv
         .lines()
         .skip(1)
@@ -173,7 +264,12 @@ fn stair_counts_in_event_mode_and_terminates_the_run_cleanly() {
             (t.parse().expect("time"), c.parse().expect("counter"))
         })
         .collect();
-    let ours: Vec<(f64, f64)> = rec.time.iter().copied().zip(rec.columns[0].iter().copied()).collect();
+    let ours: Vec<(f64, f64)> = rec
+        .time
+        .iter()
+        .copied()
+        .zip(rec.columns[0].iter().copied())
+        .collect();
     assert_eq!(ours, expected);
     // Terminated inside Event Mode; fmi3Terminate is legal from there.
     let mut sys = run.into_system();
@@ -184,8 +280,13 @@ fn stair_counts_in_event_mode_and_terminates_the_run_cleanly() {
 #[test]
 fn a_run_after_termination_takes_no_more_steps() {
     let sys = system(vec![("stair", reference(STAIR_ID))], &[]);
-    let grid = FixedGrid { t_start: 0.0, h: 0.5, steps: 40 };
-    let mut run = Run::new(sys, Box::new(ExplicitCoupling::jacobi(0)), grid, None).expect("prepare");
+    let grid = FixedGrid {
+        t_start: 0.0,
+        h: 0.5,
+        steps: 40,
+    };
+    let mut run =
+        Run::new(sys, Box::new(ExplicitCoupling::jacobi(0)), grid, None).expect("prepare");
     let mut rec = TimeSeriesRecorder::new();
     assert!(run.advance(u32::MAX, &mut rec).expect("clean end"));
     let points = rec.time.len();

@@ -130,17 +130,24 @@ fn terminate_request_ends_the_run_cleanly() {
     let sys = system(
         vec![
             ("src", source(|t| t)),
-            ("int", integrator(0.0, 0).report(|t, h| StepReport {
-                terminate_simulation: t > 0.25,
-                ..StepReport::completed(t + h)
-            })),
+            (
+                "int",
+                integrator(0.0, 0).report(|t, h| StepReport {
+                    terminate_simulation: t > 0.25,
+                    ..StepReport::completed(t + h)
+                }),
+            ),
         ],
         &[("src.y", "int.u")],
     );
     // Finished, not failed: the step that asked to stop is recorded, then nothing more.
     let (run, rec) = run_all(sys, ExplicitCoupling::jacobi(0), grid(), None).expect("clean end");
     assert!(run.finished());
-    assert_eq!(run.terminated_early().map(|(t, m)| (libm::round(t * 10.0), m)), Some((4.0, "int")));
+    assert_eq!(
+        run.terminated_early()
+            .map(|(t, m)| (libm::round(t * 10.0), m)),
+        Some((4.0, "int"))
+    );
     assert_eq!(rec.time.len(), 5);
     assert!((rec.time[4] - 0.4).abs() < 1e-12);
 }
@@ -155,7 +162,10 @@ fn early_return_without_early_return_allowed_is_refused() {
     })
     .unwrap_err();
     let text = format!("{err}");
-    assert!(text.contains("`int`") && text.contains("earlyReturnAllowed = false"), "{text}");
+    assert!(
+        text.contains("`int`") && text.contains("earlyReturnAllowed = false"),
+        "{text}"
+    );
 }
 
 #[test]

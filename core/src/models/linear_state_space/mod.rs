@@ -10,9 +10,9 @@
 use super::instance::{Instance, Snapshot, INPUT_ORDER};
 use super::layout::{describe, Layout, PortSpec, Signature, VarKind};
 use crate::module::{
-    Capabilities, DependencyKind, DirectionalDerivatives, InputDerivatives, Module, ModuleDescription,
-    ModuleError, ModuleErrorKind, ModuleState, OutputDerivatives, StateSnapshot, StepReport, ValueRef,
-    Variable,
+    Capabilities, DependencyKind, DirectionalDerivatives, InputDerivatives, Module,
+    ModuleDescription, ModuleError, ModuleErrorKind, ModuleState, OutputDerivatives, StateSnapshot,
+    StepReport, ValueRef, Variable,
 };
 use crate::solvers::{discretize, Discretization};
 use alloc::format;
@@ -100,11 +100,20 @@ impl LinearStateSpace {
         if !(finite(&spec.a) && finite(&spec.b) && finite(&spec.c) && finite(&spec.d))
             || spec.x0.iter().any(|v| !v.is_finite())
         {
-            return Err(ModuleError::invalid(format!("{}: matrices and start values must be finite", spec.model_name)));
+            return Err(ModuleError::invalid(format!(
+                "{}: matrices and start values must be finite",
+                spec.model_name
+            )));
         }
-        let ports = |names: &[String], units: &[String], start: &dyn Fn(usize) -> f64| -> Vec<PortSpec> {
-            names.iter().zip(units).enumerate().map(|(i, (nm, u))| PortSpec::new(nm, u, start(i), "")).collect()
-        };
+        let ports =
+            |names: &[String], units: &[String], start: &dyn Fn(usize) -> f64| -> Vec<PortSpec> {
+                names
+                    .iter()
+                    .zip(units)
+                    .enumerate()
+                    .map(|(i, (nm, u))| PortSpec::new(nm, u, start(i), ""))
+                    .collect()
+            };
         let x0 = spec.x0.clone();
         let states = ports(&spec.state_names, &spec.state_units, &|i| x0[i]);
         let inputs = ports(&spec.input_names, &spec.input_units, &|_| 0.0);
@@ -170,11 +179,14 @@ impl LinearStateSpace {
     pub fn discretization(&mut self, h: f64) -> Result<&Discretization, ModuleError> {
         let stale = self.cache.as_ref().is_none_or(|c| c.h != h);
         if stale {
-            let d = discretize(&self.a, &self.b, h, INPUT_ORDER)
-                .ok_or_else(|| ModuleError::numerical(format!("matrix exponential failed for h = {h} s")))?;
+            let d = discretize(&self.a, &self.b, h, INPUT_ORDER).ok_or_else(|| {
+                ModuleError::numerical(format!("matrix exponential failed for h = {h} s"))
+            })?;
             self.cache = Some(d);
         }
-        self.cache.as_ref().ok_or_else(|| ModuleError::numerical("no discretisation"))
+        self.cache
+            .as_ref()
+            .ok_or_else(|| ModuleError::numerical("no discretisation"))
     }
 
     fn layout(&self) -> Layout {
@@ -211,7 +223,12 @@ impl Module for LinearStateSpace {
         &self.desc
     }
 
-    fn enter_initialization_mode(&mut self, _tol: Option<f64>, start_time: f64, _stop: Option<f64>) -> Result<(), ModuleError> {
+    fn enter_initialization_mode(
+        &mut self,
+        _tol: Option<f64>,
+        start_time: f64,
+        _stop: Option<f64>,
+    ) -> Result<(), ModuleError> {
         self.inst.t_start = start_time;
         self.inst.t = start_time;
         Ok(())
@@ -223,7 +240,9 @@ impl Module for LinearStateSpace {
 
     fn set_float64(&mut self, vrs: &[ValueRef], values: &[f64]) -> Result<(), ModuleError> {
         if vrs.len() != values.len() {
-            return Err(ModuleError::invalid("value references and values differ in length"));
+            return Err(ModuleError::invalid(
+                "value references and values differ in length",
+            ));
         }
         for (vr, v) in vrs.iter().zip(values) {
             let kind = self.layout().classify(*vr)?;
@@ -239,7 +258,9 @@ impl Module for LinearStateSpace {
 
     fn get_float64(&mut self, vrs: &[ValueRef], values: &mut [f64]) -> Result<(), ModuleError> {
         if vrs.len() != values.len() {
-            return Err(ModuleError::invalid("value references and values differ in length"));
+            return Err(ModuleError::invalid(
+                "value references and values differ in length",
+            ));
         }
         let x = self.inst.x.as_slice();
         let u0 = self.inst.u.coeffs().column(0);
@@ -256,16 +277,29 @@ impl Module for LinearStateSpace {
         Ok(())
     }
 
-    fn do_step(&mut self, t: f64, h: f64, _no_set_state_prior: bool) -> Result<StepReport, ModuleError> {
+    fn do_step(
+        &mut self,
+        t: f64,
+        h: f64,
+        _no_set_state_prior: bool,
+    ) -> Result<StepReport, ModuleError> {
         self.discretization(h)?;
-        let disc = self.cache.as_ref().ok_or_else(|| ModuleError::numerical("no discretisation"))?;
+        let disc = self
+            .cache
+            .as_ref()
+            .ok_or_else(|| ModuleError::numerical("no discretisation"))?;
         // x_{n+1} = A_d x_n + Σ_k Γ_k u^(k)   (eqn (38)); gemv writes into the scratch vector.
         self.x_next.gemv(1.0, &disc.ad, &self.inst.x, 0.0);
         for (k, g) in disc.gamma.iter().enumerate() {
-            self.x_next.gemv(1.0, g, &self.inst.u.coeffs().column(k), 1.0);
+            self.x_next
+                .gemv(1.0, g, &self.inst.u.coeffs().column(k), 1.0);
         }
         if self.x_next.iter().any(|v| !v.is_finite()) {
-            return Err(ModuleError::numerical(format!("{}: state became non-finite at t = {} s", self.desc.model_name, t + h)));
+            return Err(ModuleError::numerical(format!(
+                "{}: state became non-finite at t = {} s",
+                self.desc.model_name,
+                t + h
+            )));
         }
         self.inst.x.copy_from(&self.x_next);
         self.inst.finish_step(t, h);
@@ -327,21 +361,33 @@ impl DirectionalDerivatives for LinearStateSpace {
         sensitivity: &mut [f64],
     ) -> Result<(), ModuleError> {
         if seed.len() != knowns.len() || sensitivity.len() != unknowns.len() {
-            return Err(ModuleError::invalid("seed/sensitivity lengths do not match knowns/unknowns"));
+            return Err(ModuleError::invalid(
+                "seed/sensitivity lengths do not match knowns/unknowns",
+            ));
         }
         let layout = self.layout();
         let mut known_kinds = Vec::with_capacity(knowns.len());
         for k in knowns {
             match layout.classify(*k)? {
                 kind @ (VarKind::State(_) | VarKind::Input(_)) => known_kinds.push(kind),
-                _ => return Err(ModuleError::invalid(format!("known {} is not a state or an input", k.0))),
+                _ => {
+                    return Err(ModuleError::invalid(format!(
+                        "known {} is not a state or an input",
+                        k.0
+                    )))
+                }
             }
         }
         for (u, s) in unknowns.iter().zip(sensitivity.iter_mut()) {
             let (from_x, from_u) = match layout.classify(*u)? {
                 VarKind::Derivative(i) => (self.a.row(i), self.b.row(i)),
                 VarKind::Output(i) => (self.c.row(i), self.d.row(i)),
-                _ => return Err(ModuleError::invalid(format!("unknown {} is not an output or der(state)", u.0))),
+                _ => {
+                    return Err(ModuleError::invalid(format!(
+                        "unknown {} is not an output or der(state)",
+                        u.0
+                    )))
+                }
             };
             *s = known_kinds
                 .iter()
@@ -360,17 +406,30 @@ impl DirectionalDerivatives for LinearStateSpace {
 impl OutputDerivatives for LinearStateSpace {
     /// `y^(k) = C x^(k) + D u^(k)`, `x^(k) = A x^(k−1) + B u^(k−1)`; order 1 is
     /// `C (A x + B u) + D u'` with the stored input derivatives (zero right after a step).
-    fn get_output_derivatives(&mut self, vrs: &[ValueRef], orders: &[u32], values: &mut [f64]) -> Result<(), ModuleError> {
+    fn get_output_derivatives(
+        &mut self,
+        vrs: &[ValueRef],
+        orders: &[u32],
+        values: &mut [f64],
+    ) -> Result<(), ModuleError> {
         if vrs.len() != orders.len() || vrs.len() != values.len() {
-            return Err(ModuleError::invalid("lengths of vrs, orders and values differ"));
+            return Err(ModuleError::invalid(
+                "lengths of vrs, orders and values differ",
+            ));
         }
         for ((vr, &k), out) in vrs.iter().zip(orders).zip(values.iter_mut()) {
             if k == 0 || k > MAX_OUTPUT_DERIVATIVE_ORDER {
-                return Err(ModuleError::invalid(format!("output derivative order {k} not in 1..={MAX_OUTPUT_DERIVATIVE_ORDER}")));
+                return Err(ModuleError::invalid(format!(
+                    "output derivative order {k} not in 1..={MAX_OUTPUT_DERIVATIVE_ORDER}"
+                )));
             }
             match self.layout().classify(*vr)? {
                 VarKind::Output(i) => *out = self.output_derivative(k)[i],
-                _ => return Err(ModuleError::error(ModuleErrorKind::InvalidArgument(format!("{} is not an output", vr.0)))),
+                _ => {
+                    return Err(ModuleError::error(ModuleErrorKind::InvalidArgument(
+                        format!("{} is not an output", vr.0),
+                    )))
+                }
             }
         }
         Ok(())
@@ -378,7 +437,12 @@ impl OutputDerivatives for LinearStateSpace {
 }
 
 impl InputDerivatives for LinearStateSpace {
-    fn set_input_derivatives(&mut self, vrs: &[ValueRef], orders: &[u32], values: &[f64]) -> Result<(), ModuleError> {
+    fn set_input_derivatives(
+        &mut self,
+        vrs: &[ValueRef],
+        orders: &[u32],
+        values: &[f64],
+    ) -> Result<(), ModuleError> {
         self.inst.set_input_derivatives(vrs, orders, values)
     }
 }

@@ -8,7 +8,13 @@ fn names(prefix: &str, n: usize) -> Vec<String> {
     (1..=n).map(|i| format!("{prefix}{i}")).collect()
 }
 
-pub(crate) fn spec(a: DMatrix<f64>, b: DMatrix<f64>, c: DMatrix<f64>, d: DMatrix<f64>, x0: DVector<f64>) -> LinearSpec {
+pub(crate) fn spec(
+    a: DMatrix<f64>,
+    b: DMatrix<f64>,
+    c: DMatrix<f64>,
+    d: DMatrix<f64>,
+    x0: DVector<f64>,
+) -> LinearSpec {
     let (n, m, q) = (a.nrows(), b.ncols(), c.nrows());
     LinearSpec {
         model_name: "Test".into(),
@@ -41,7 +47,10 @@ fn gamma_scalar(a: f64, h: f64, k: usize) -> f64 {
 }
 
 fn vr(m: &LinearStateSpace, name: &str) -> ValueRef {
-    m.description().variable(name).map(|v| v.value_ref).expect("variable exists")
+    m.description()
+        .variable(name)
+        .map(|v| v.value_ref)
+        .expect("variable exists")
 }
 
 /// Sets input value and derivatives `coeffs[i][k]` (k = 0..) on a module.
@@ -50,7 +59,8 @@ fn set_poly(m: &mut LinearStateSpace, coeffs: &[Vec<f64>]) {
         let r = vr(m, &format!("u{}", i + 1));
         m.set_float64(&[r], &[c[0]]).expect("set input");
         for (k, v) in c.iter().enumerate().skip(1) {
-            m.set_input_derivatives(&[r], &[k as u32], &[*v]).expect("set derivative");
+            m.set_input_derivatives(&[r], &[k as u32], &[*v])
+                .expect("set derivative");
         }
     }
 }
@@ -73,7 +83,13 @@ fn scalar_step_matches_closed_form_for_input_orders_0_to_4() {
         top[p] = 0.8;
         for (coeffs, x_start) in [(full, x0), (top, 0.0)] {
             let m1 = |v: f64| DMatrix::from_element(1, 1, v);
-            let mut m = started(spec(m1(a), m1(b), m1(c), m1(d), DVector::from_element(1, x_start)));
+            let mut m = started(spec(
+                m1(a),
+                m1(b),
+                m1(c),
+                m1(d),
+                DVector::from_element(1, x_start),
+            ));
             set_poly(&mut m, core::slice::from_ref(&coeffs));
             m.do_step(0.0, h, true).expect("step");
             let mut want = libm::exp(a * h) * x_start;
@@ -85,11 +101,17 @@ fn scalar_step_matches_closed_form_for_input_orders_0_to_4() {
                 hk *= h / (k + 1) as f64;
             }
             let got = m.state()[0];
-            assert!(libm::fabs(got - want) <= 1e-12 * libm::fabs(want), "p = {p}: {got} vs {want}");
+            assert!(
+                libm::fabs(got - want) <= 1e-12 * libm::fabs(want),
+                "p = {p}: {got} vs {want}"
+            );
             let mut y = [0.0];
             m.get_float64(&[vr(&m, "y1")], &mut y).expect("get");
             let y_want = c * want + d * u_end;
-            assert!(libm::fabs(y[0] - y_want) <= 1e-12 * libm::fabs(y_want), "p = {p}: output");
+            assert!(
+                libm::fabs(y[0] - y_want) <= 1e-12 * libm::fabs(y_want),
+                "p = {p}: output"
+            );
         }
     }
 }
@@ -98,12 +120,16 @@ fn scalar_step_matches_closed_form_for_input_orders_0_to_4() {
 fn four_state_modal_step_matches_closed_form_for_input_orders_0_to_4() {
     let lambda = [-1.0, -2.0, -3.0, -5.0];
     let h = 0.7;
-    let v = DMatrix::from_row_slice(4, 4, &[
-        1.0, 0.5, 0.0, 0.2, //
-        0.0, 1.0, 0.3, 0.0, //
-        0.4, 0.0, 1.0, 0.1, //
-        0.0, 0.2, 0.0, 1.0,
-    ]);
+    let v = DMatrix::from_row_slice(
+        4,
+        4,
+        &[
+            1.0, 0.5, 0.0, 0.2, //
+            0.0, 1.0, 0.3, 0.0, //
+            0.4, 0.0, 1.0, 0.1, //
+            0.0, 0.2, 0.0, 1.0,
+        ],
+    );
     let v_inv = v.clone().try_inverse().expect("invertible");
     let a = &v * DMatrix::from_diagonal(&DVector::from_row_slice(&lambda)) * &v_inv;
     let b = DMatrix::from_row_slice(4, 2, &[1.0, 0.0, 0.5, -1.0, 0.0, 2.0, -0.3, 0.7]);
@@ -111,7 +137,13 @@ fn four_state_modal_step_matches_closed_form_for_input_orders_0_to_4() {
     let d = DMatrix::from_row_slice(1, 2, &[0.0, 0.3]);
     let x0 = DVector::from_row_slice(&[0.2, -0.1, 0.4, 0.3]);
     for p in 0..=4 {
-        let coeffs: Vec<Vec<f64>> = (0..2).map(|i| (0..=p).map(|k| (1.0 + k as f64) * (1.0 - 2.0 * i as f64)).collect()).collect();
+        let coeffs: Vec<Vec<f64>> = (0..2)
+            .map(|i| {
+                (0..=p)
+                    .map(|k| (1.0 + k as f64) * (1.0 - 2.0 * i as f64))
+                    .collect()
+            })
+            .collect();
         let mut m = started(spec(a.clone(), b.clone(), c.clone(), d.clone(), x0.clone()));
         set_poly(&mut m, &coeffs);
         m.do_step(0.0, h, true).expect("step");
@@ -135,7 +167,13 @@ fn four_state_modal_step_matches_closed_form_for_input_orders_0_to_4() {
 #[test]
 fn input_derivatives_hold_for_one_step_then_reset() {
     let m1 = |v: f64| DMatrix::from_element(1, 1, v);
-    let mut m = started(spec(m1(0.0), m1(1.0), m1(1.0), m1(1.0), DVector::from_element(1, 0.0)));
+    let mut m = started(spec(
+        m1(0.0),
+        m1(1.0),
+        m1(1.0),
+        m1(1.0),
+        DVector::from_element(1, 0.0),
+    ));
     set_poly(&mut m, &[vec![1.0, 2.0]]);
     m.do_step(0.0, 0.5, true).expect("step");
     // x = ∫_0^0.5 (1 + 2s) ds = 0.75; stored input = ũ(0.5) = 2.
@@ -144,7 +182,10 @@ fn input_derivatives_hold_for_one_step_then_reset() {
     m.get_float64(&[vr(&m, "u1")], &mut u).expect("get");
     assert_eq!(u[0], 2.0);
     m.do_step(0.5, 0.5, true).expect("step");
-    assert!(libm::fabs(m.state()[0] - 1.75) < 1e-15, "constant input after reset of derivatives");
+    assert!(
+        libm::fabs(m.state()[0] - 1.75) < 1e-15,
+        "constant input after reset of derivatives"
+    );
 }
 
 fn oscillator() -> LinearStateSpace {
@@ -188,7 +229,12 @@ fn directional_derivatives_equal_a_b_c_d() {
         let (a, b, c, d) = m.matrices();
         (a.clone(), b.clone(), c.clone(), d.clone())
     };
-    let unknowns = [vr(&m, "der(x1)"), vr(&m, "der(x2)"), vr(&m, "y1"), vr(&m, "y2")];
+    let unknowns = [
+        vr(&m, "der(x1)"),
+        vr(&m, "der(x2)"),
+        vr(&m, "y1"),
+        vr(&m, "y2"),
+    ];
     let knowns = [vr(&m, "x1"), vr(&m, "x2"), vr(&m, "u1")];
     let mut full = DMatrix::zeros(2, 3);
     full.view_mut((0, 0), (2, 2)).copy_from(&a);
@@ -200,12 +246,15 @@ fn directional_derivatives_equal_a_b_c_d() {
         let mut seed = [0.0; 3];
         seed[j] = 1.0;
         let mut sens = [0.0; 4];
-        m.directional_derivative(&unknowns, &knowns, &seed, &mut sens).expect("derivative");
+        m.directional_derivative(&unknowns, &knowns, &seed, &mut sens)
+            .expect("derivative");
         assert_eq!(&sens[..2], &[full[(0, j)], full[(1, j)]]);
         assert_eq!(&sens[2..], &[lower[(0, j)], lower[(1, j)]]);
     }
     let mut s = [0.0];
-    assert!(m.directional_derivative(&[vr(&m, "u1")], &knowns[..1], &[1.0], &mut s).is_err());
+    assert!(m
+        .directional_derivative(&[vr(&m, "u1")], &knowns[..1], &[1.0], &mut s)
+        .is_err());
 }
 
 #[test]
@@ -214,17 +263,26 @@ fn first_output_derivative_is_c_times_state_derivative_plus_d_times_input_slope(
     set_poly(&mut m, &[vec![0.4, 1.5]]);
     let mut got = [0.0; 2];
     let y = [vr(&m, "y1"), vr(&m, "y2")];
-    m.get_output_derivatives(&y, &[1, 1], &mut got).expect("derivatives");
+    m.get_output_derivatives(&y, &[1, 1], &mut got)
+        .expect("derivatives");
     // x = (1, 0): x' = (0, −4 + 0.4); y' = C x' + D u' = (0, 3·(−3.6)) + (0, 0.5·1.5).
     assert!(libm::fabs(got[0] - 0.0) < 1e-15);
     assert!(libm::fabs(got[1] - (3.0 * -3.6 + 0.75)) < 1e-14);
-    assert!(m.get_output_derivatives(&y[..1], &[0], &mut got[..1]).is_err());
+    assert!(m
+        .get_output_derivatives(&y[..1], &[0], &mut got[..1])
+        .is_err());
 }
 
 #[test]
 fn bad_specs_and_settings_are_errors() {
     let m1 = |v: f64| DMatrix::from_element(1, 1, v);
-    let bad = spec(m1(1.0), DMatrix::zeros(2, 1), m1(1.0), m1(0.0), DVector::zeros(1));
+    let bad = spec(
+        m1(1.0),
+        DMatrix::zeros(2, 1),
+        m1(1.0),
+        m1(0.0),
+        DVector::zeros(1),
+    );
     assert!(LinearStateSpace::new(bad).is_err());
     let nan = spec(m1(f64::NAN), m1(1.0), m1(1.0), m1(0.0), DVector::zeros(1));
     assert!(LinearStateSpace::new(nan).is_err());
@@ -232,5 +290,7 @@ fn bad_specs_and_settings_are_errors() {
     assert!(m.set_float64(&[vr(&m, "der(x1)")], &[1.0]).is_err());
     assert!(m.set_float64(&[vr(&m, "u1")], &[f64::INFINITY]).is_err());
     assert!(m.set_float64(&[ValueRef(999)], &[1.0]).is_err());
-    assert!(m.set_input_derivatives(&[vr(&m, "u1")], &[5], &[1.0]).is_err());
+    assert!(m
+        .set_input_derivatives(&[vr(&m, "u1")], &[5], &[1.0])
+        .is_err());
 }

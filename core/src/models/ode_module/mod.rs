@@ -9,8 +9,9 @@
 use super::instance::{Instance, Snapshot, INPUT_ORDER};
 use super::layout::{describe, Layout, PortSpec, Signature, VarKind};
 use crate::module::{
-    Capabilities, DependencyKind, DirectionalDerivatives, InputDerivatives, Module, ModuleDescription,
-    ModuleError, ModuleState, OutputDerivatives, StateSnapshot, StepReport, ValueRef,
+    Capabilities, DependencyKind, DirectionalDerivatives, InputDerivatives, Module,
+    ModuleDescription, ModuleError, ModuleState, OutputDerivatives, StateSnapshot, StepReport,
+    ValueRef,
 };
 use crate::solvers::{Integrator, OdeSystem, TaylorInput, Workspace};
 use alloc::boxed::Box;
@@ -170,7 +171,9 @@ impl<M: OdeModel> OdeModule<M> {
     }
 
     fn params(&self) -> Vec<f64> {
-        (0..self.layout().np).map(|i| self.model.parameter(i)).collect()
+        (0..self.layout().np)
+            .map(|i| self.model.parameter(i))
+            .collect()
     }
 
     /// Evaluates `f` and `g` at `(t, x + e·dx, u + e·du)` into the `plus` (or `minus`) buffers.
@@ -195,7 +198,10 @@ impl<M: OdeModel> OdeModule<M> {
     /// `e·max|d| = FD_REL_STEP · max(1, |z_j| over the seeded components j)`, so the
     /// perturbation is relative to the values actually moved (not to unrelated large ones).
     fn fd_step(&self, dx: &[f64], du: &[f64]) -> Option<f64> {
-        let dir = dx.iter().chain(du).fold(0.0f64, |m, v| m.max(libm::fabs(*v)));
+        let dir = dx
+            .iter()
+            .chain(du)
+            .fold(0.0f64, |m, v| m.max(libm::fabs(*v)));
         if dir == 0.0 {
             return None;
         }
@@ -214,7 +220,12 @@ impl<M: OdeModel> Module for OdeModule<M> {
         &self.desc
     }
 
-    fn enter_initialization_mode(&mut self, _tol: Option<f64>, start_time: f64, _stop: Option<f64>) -> Result<(), ModuleError> {
+    fn enter_initialization_mode(
+        &mut self,
+        _tol: Option<f64>,
+        start_time: f64,
+        _stop: Option<f64>,
+    ) -> Result<(), ModuleError> {
         self.inst.t_start = start_time;
         self.inst.t = start_time;
         Ok(())
@@ -226,7 +237,9 @@ impl<M: OdeModel> Module for OdeModule<M> {
 
     fn set_float64(&mut self, vrs: &[ValueRef], values: &[f64]) -> Result<(), ModuleError> {
         if vrs.len() != values.len() {
-            return Err(ModuleError::invalid("value references and values differ in length"));
+            return Err(ModuleError::invalid(
+                "value references and values differ in length",
+            ));
         }
         for (vr, v) in vrs.iter().zip(values) {
             let kind = self.layout().classify(*vr)?;
@@ -243,12 +256,16 @@ impl<M: OdeModel> Module for OdeModule<M> {
 
     fn get_float64(&mut self, vrs: &[ValueRef], values: &mut [f64]) -> Result<(), ModuleError> {
         if vrs.len() != values.len() {
-            return Err(ModuleError::invalid("value references and values differ in length"));
+            return Err(ModuleError::invalid(
+                "value references and values differ in length",
+            ));
         }
         let t = self.inst.t;
         self.inst.u.eval_into(0.0, &mut self.fd.u);
-        self.model.rhs(t, self.inst.x.as_slice(), &self.fd.u, &mut self.fd.f_plus);
-        self.model.output(t, self.inst.x.as_slice(), &self.fd.u, &mut self.fd.y_plus);
+        self.model
+            .rhs(t, self.inst.x.as_slice(), &self.fd.u, &mut self.fd.f_plus);
+        self.model
+            .output(t, self.inst.x.as_slice(), &self.fd.u, &mut self.fd.y_plus);
         for (vr, out) in vrs.iter().zip(values.iter_mut()) {
             *out = match self.layout().classify(*vr)? {
                 VarKind::Parameter(i) => self.model.parameter(i),
@@ -261,15 +278,31 @@ impl<M: OdeModel> Module for OdeModule<M> {
         Ok(())
     }
 
-    fn do_step(&mut self, t: f64, h: f64, _no_set_state_prior: bool) -> Result<StepReport, ModuleError> {
+    fn do_step(
+        &mut self,
+        t: f64,
+        h: f64,
+        _no_set_state_prior: bool,
+    ) -> Result<StepReport, ModuleError> {
         self.x_work.copy_from_slice(self.inst.x.as_slice());
         let hint = self.ws.step_hint;
-        let mut sys = Driven { model: &self.model, n: self.nx, u: &self.inst.u, t0: t, u_buf: &mut self.inst.u_scratch };
-        let r = self.integrator.integrate(&mut sys, t, t + h, &mut self.x_work, &mut self.ws);
+        let mut sys = Driven {
+            model: &self.model,
+            n: self.nx,
+            u: &self.inst.u,
+            t0: t,
+            u_buf: &mut self.inst.u_scratch,
+        };
+        let r = self
+            .integrator
+            .integrate(&mut sys, t, t + h, &mut self.x_work, &mut self.ws);
         if let Err(e) = r {
             // The module is unchanged on failure (FMI: the master may restore or reset).
             self.ws.step_hint = hint;
-            return Err(ModuleError::numerical(format!("{}: {e}", self.desc.model_name)));
+            return Err(ModuleError::numerical(format!(
+                "{}: {e}",
+                self.desc.model_name
+            )));
         }
         self.inst.x.copy_from_slice(&self.x_work);
         self.inst.finish_step(t, h);
@@ -343,7 +376,9 @@ impl<M: OdeModel> DirectionalDerivatives for OdeModule<M> {
         sensitivity: &mut [f64],
     ) -> Result<(), ModuleError> {
         if seed.len() != knowns.len() || sensitivity.len() != unknowns.len() {
-            return Err(ModuleError::invalid("seed/sensitivity lengths do not match knowns/unknowns"));
+            return Err(ModuleError::invalid(
+                "seed/sensitivity lengths do not match knowns/unknowns",
+            ));
         }
         let layout = self.layout();
         let mut dx = vec![0.0; layout.nx];
@@ -352,12 +387,23 @@ impl<M: OdeModel> DirectionalDerivatives for OdeModule<M> {
             match layout.classify(*k)? {
                 VarKind::State(j) => dx[j] += s,
                 VarKind::Input(j) => du[j] += s,
-                _ => return Err(ModuleError::invalid(format!("known {} is not a state or an input", k.0))),
+                _ => {
+                    return Err(ModuleError::invalid(format!(
+                        "known {} is not a state or an input",
+                        k.0
+                    )))
+                }
             }
         }
         for u in unknowns {
-            if !matches!(layout.classify(*u)?, VarKind::Derivative(_) | VarKind::Output(_)) {
-                return Err(ModuleError::invalid(format!("unknown {} is not an output or der(state)", u.0)));
+            if !matches!(
+                layout.classify(*u)?,
+                VarKind::Derivative(_) | VarKind::Output(_)
+            ) {
+                return Err(ModuleError::invalid(format!(
+                    "unknown {} is not an output or der(state)",
+                    u.0
+                )));
             }
         }
         let Some(e) = self.fd_step(&dx, &du) else {
@@ -380,23 +426,41 @@ impl<M: OdeModel> DirectionalDerivatives for OdeModule<M> {
 
 impl<M: OdeModel> OutputDerivatives for OdeModule<M> {
     /// Order 1 only: central difference of `g` along `(1, f, u')` in `(t, x, u)`.
-    fn get_output_derivatives(&mut self, vrs: &[ValueRef], orders: &[u32], values: &mut [f64]) -> Result<(), ModuleError> {
+    fn get_output_derivatives(
+        &mut self,
+        vrs: &[ValueRef],
+        orders: &[u32],
+        values: &mut [f64],
+    ) -> Result<(), ModuleError> {
         if vrs.len() != orders.len() || vrs.len() != values.len() {
-            return Err(ModuleError::invalid("lengths of vrs, orders and values differ"));
+            return Err(ModuleError::invalid(
+                "lengths of vrs, orders and values differ",
+            ));
         }
         if orders.iter().any(|&k| k != 1) {
-            return Err(ModuleError::invalid("only output derivative order 1 is provided"));
+            return Err(ModuleError::invalid(
+                "only output derivative order 1 is provided",
+            ));
         }
         let t = self.inst.t;
         let mut du = vec![0.0; self.layout().nu];
         self.inst.u.eval_derivative_into(1, 0.0, &mut du);
         self.inst.u.eval_into(0.0, &mut self.fd.u);
         let mut dx = vec![0.0; self.nx];
-        self.model.rhs(t, self.inst.x.as_slice(), &self.fd.u, &mut dx);
+        self.model
+            .rhs(t, self.inst.x.as_slice(), &self.fd.u, &mut dx);
         // Direction (1, f, u') in (t, x, u): the time component is 1, its scale |t|.
-        let dir = dx.iter().chain(&du).fold(1.0f64, |m, v| m.max(libm::fabs(*v)));
+        let dir = dx
+            .iter()
+            .chain(&du)
+            .fold(1.0f64, |m, v| m.max(libm::fabs(*v)));
         let u0 = self.inst.u.coeffs().column(0);
-        let scale = self.inst.x.iter().chain(u0.iter()).fold(libm::fabs(t).max(1.0), |m, v| m.max(libm::fabs(*v)));
+        let scale = self
+            .inst
+            .x
+            .iter()
+            .chain(u0.iter())
+            .fold(libm::fabs(t).max(1.0), |m, v| m.max(libm::fabs(*v)));
         let e = FD_REL_STEP * scale / dir;
         self.eval_shifted(t + e, e, &dx, &du, true);
         self.eval_shifted(t - e, -e, &dx, &du, false);
@@ -411,7 +475,12 @@ impl<M: OdeModel> OutputDerivatives for OdeModule<M> {
 }
 
 impl<M: OdeModel> InputDerivatives for OdeModule<M> {
-    fn set_input_derivatives(&mut self, vrs: &[ValueRef], orders: &[u32], values: &[f64]) -> Result<(), ModuleError> {
+    fn set_input_derivatives(
+        &mut self,
+        vrs: &[ValueRef],
+        orders: &[u32],
+        values: &[f64],
+    ) -> Result<(), ModuleError> {
         self.inst.set_input_derivatives(vrs, orders, values)
     }
 }

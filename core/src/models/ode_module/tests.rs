@@ -78,7 +78,10 @@ impl OdeModel for Blowup {
 }
 
 fn vr<M: OdeModel>(m: &OdeModule<M>, name: &str) -> ValueRef {
-    m.description().variable(name).map(|v| v.value_ref).expect("variable exists")
+    m.description()
+        .variable(name)
+        .map(|v| v.value_ref)
+        .expect("variable exists")
 }
 
 fn started<M: OdeModel>(model: M, integrator: Integrator) -> OdeModule<M> {
@@ -96,10 +99,15 @@ fn rk4_integrates_cubic_polynomial_input_exactly() {
     let u = vr(&m, "u");
     let c = [0.5, -1.0, 3.0, 2.0];
     m.set_float64(&[u], &[c[0]]).expect("value");
-    m.set_input_derivatives(&[u, u, u], &[1, 2, 3], &c[1..]).expect("derivatives");
+    m.set_input_derivatives(&[u, u, u], &[1, 2, 3], &c[1..])
+        .expect("derivatives");
     m.do_step(0.0, h, true).expect("step");
     let want = c[0] * h + c[1] * h * h / 2.0 + c[2] * h * h * h / 6.0 + c[3] * h * h * h * h / 24.0;
-    assert!(libm::fabs(m.state()[0] - want) < 1e-15, "{} vs {want}", m.state()[0]);
+    assert!(
+        libm::fabs(m.state()[0] - want) < 1e-15,
+        "{} vs {want}",
+        m.state()[0]
+    );
     // Output uses ũ(t + h) and the derivatives are reset.
     let u_end = c[0] + c[1] * h + c[2] * h * h / 2.0 + c[3] * h * h * h / 6.0;
     let mut y = [0.0];
@@ -111,13 +119,21 @@ fn rk4_integrates_cubic_polynomial_input_exactly() {
 
 #[test]
 fn dopri_module_state_round_trip_reproduces_a_step_bit_for_bit() {
-    let mut m = started(Integrator1, Integrator::Dopri45(Dopri45 { rtol: 1e-9, atol: 1e-12 }));
+    let mut m = started(
+        Integrator1,
+        Integrator::Dopri45(Dopri45 {
+            rtol: 1e-9,
+            atol: 1e-12,
+        }),
+    );
     let u = vr(&m, "u");
     let y = vr(&m, "y");
     m.set_float64(&[u], &[1.0]).expect("value");
-    m.set_input_derivatives(&[u], &[4], &[50.0]).expect("derivative");
+    m.set_input_derivatives(&[u], &[4], &[50.0])
+        .expect("derivative");
     m.do_step(0.0, 0.3, true).expect("step");
-    m.set_input_derivatives(&[u], &[2], &[-7.0]).expect("derivative");
+    m.set_input_derivatives(&[u], &[2], &[-7.0])
+        .expect("derivative");
     let saved = m.get_state().expect("save");
     let bytes = m.serialize_state(&saved).expect("serialize");
     m.do_step(0.3, 0.3, true).expect("step");
@@ -139,10 +155,18 @@ fn dopri_module_state_round_trip_reproduces_a_step_bit_for_bit() {
 #[test]
 fn reset_restores_start_parameters_states_and_inputs() {
     use crate::models::two_mass_oscillator::{mass2_ode, Mass2Params};
-    let mut m = mass2_ode(&Mass2Params::default(), Integrator::Rk4(Rk4 { max_step: 1e-5 })).expect("model");
+    let mut m = mass2_ode(
+        &Mass2Params::default(),
+        Integrator::Rk4(Rk4 { max_step: 1e-5 }),
+    )
+    .expect("model");
     let (ck, x1, s1) = (vr(&m, "ck"), vr(&m, "x1"), vr(&m, "s1"));
-    m.set_float64(&[ck, x1], &[1.0, 0.5]).expect("set before init");
-    assert!(m.set_float64(&[ck], &[-1.0]).is_err(), "negative ck refused");
+    m.set_float64(&[ck, x1], &[1.0, 0.5])
+        .expect("set before init");
+    assert!(
+        m.set_float64(&[ck], &[-1.0]).is_err(),
+        "negative ck refused"
+    );
     m.enter_initialization_mode(None, 0.0, None).expect("init");
     m.exit_initialization_mode().expect("exit");
     m.set_float64(&[s1], &[0.1]).expect("input");
@@ -155,7 +179,13 @@ fn reset_restores_start_parameters_states_and_inputs() {
 
 #[test]
 fn failed_step_is_an_error_and_leaves_the_state_unchanged() {
-    for integrator in [Integrator::Rk4(Rk4 { max_step: 0.5 }), Integrator::Dopri45(Dopri45 { rtol: 1e-6, atol: 1e-6 })] {
+    for integrator in [
+        Integrator::Rk4(Rk4 { max_step: 0.5 }),
+        Integrator::Dopri45(Dopri45 {
+            rtol: 1e-6,
+            atol: 1e-6,
+        }),
+    ] {
         let mut m = started(Blowup, integrator);
         let r = m.do_step(0.0, 3.0, true);
         assert!(r.is_err(), "{integrator:?}");
@@ -169,16 +199,28 @@ fn finite_difference_jacobian_of_a_linear_model_is_exact_to_rounding() {
     let (x, u, y, dx) = (vr(&m, "x"), vr(&m, "u"), vr(&m, "y"), vr(&m, "der(x)"));
     m.set_float64(&[u, x], &[3.0, -2.0]).expect("set");
     let mut s = [0.0; 2];
-    m.directional_derivative(&[dx, y], &[x, u], &[1.0, 0.0], &mut s).expect("d/dx");
-    assert!(libm::fabs(s[0]) < 1e-9 && libm::fabs(s[1] - 1.0) < 1e-9, "{s:?}");
-    m.directional_derivative(&[dx, y], &[x, u], &[0.0, 1.0], &mut s).expect("d/du");
-    assert!(libm::fabs(s[0] - 1.0) < 1e-9 && libm::fabs(s[1] - 2.0) < 1e-9, "{s:?}");
-    m.directional_derivative(&[dx, y], &[x, u], &[0.0, 0.0], &mut s).expect("zero seed");
+    m.directional_derivative(&[dx, y], &[x, u], &[1.0, 0.0], &mut s)
+        .expect("d/dx");
+    assert!(
+        libm::fabs(s[0]) < 1e-9 && libm::fabs(s[1] - 1.0) < 1e-9,
+        "{s:?}"
+    );
+    m.directional_derivative(&[dx, y], &[x, u], &[0.0, 1.0], &mut s)
+        .expect("d/du");
+    assert!(
+        libm::fabs(s[0] - 1.0) < 1e-9 && libm::fabs(s[1] - 2.0) < 1e-9,
+        "{s:?}"
+    );
+    m.directional_derivative(&[dx, y], &[x, u], &[0.0, 0.0], &mut s)
+        .expect("zero seed");
     assert_eq!(s, [0.0, 0.0]);
-    assert!(m.directional_derivative(&[x], &[u], &[1.0], &mut s[..1]).is_err());
+    assert!(m
+        .directional_derivative(&[x], &[u], &[1.0], &mut s[..1])
+        .is_err());
     // y' = x' + 2 u' = u + 2 u'.
     m.set_input_derivatives(&[u], &[1], &[0.5]).expect("slope");
     let mut yd = [0.0];
-    m.get_output_derivatives(&[y], &[1], &mut yd).expect("output derivative");
+    m.get_output_derivatives(&[y], &[1], &mut yd)
+        .expect("output derivative");
     assert!(libm::fabs(yd[0] - 4.0) < 1e-8, "{yd:?}");
 }

@@ -19,7 +19,10 @@
 
 use super::engine::{EventCtx, RefModel};
 use super::{base_capabilities, var};
-use crate::module::{Capabilities, Causality::*, ModuleDescription, ModuleError, OutputDependency, ValueRef, Variability::*};
+use crate::module::{
+    Capabilities, Causality::*, ModuleDescription, ModuleError, OutputDependency, ValueRef,
+    Variability::*,
+};
 use alloc::vec;
 
 const H: usize = 1;
@@ -45,14 +48,62 @@ impl RefModel for BouncingBall {
         ModuleDescription {
             model_name: super::BOUNCING_BALL_ID.into(),
             variables: vec![
-                var("time", 0, Independent, Continuous, None, "s", "simulation time"),
-                var("h", 1, Output, Continuous, Some(1.0), "m", "height of the ball"),
+                var(
+                    "time",
+                    0,
+                    Independent,
+                    Continuous,
+                    None,
+                    "s",
+                    "simulation time",
+                ),
+                var(
+                    "h",
+                    1,
+                    Output,
+                    Continuous,
+                    Some(1.0),
+                    "m",
+                    "height of the ball",
+                ),
                 var("der(h)", 2, Local, Continuous, None, "m/s", "der(h) = v"),
-                var("v", 3, Output, Continuous, Some(0.0), "m/s", "velocity of the ball"),
+                var(
+                    "v",
+                    3,
+                    Output,
+                    Continuous,
+                    Some(0.0),
+                    "m/s",
+                    "velocity of the ball",
+                ),
                 var("der(v)", 4, Local, Continuous, None, "m/s2", "der(v) = g"),
-                var("g", 5, Parameter, Fixed, Some(-9.81), "m/s2", "gravity acting on the ball"),
-                var("e", 6, Parameter, Tunable, Some(0.7), "", "coefficient of restitution (0.5 to 1)"),
-                var("v_min", 7, Parameter, Constant, Some(V_MIN), "m/s", "below this bounce speed the ball stays down"),
+                var(
+                    "g",
+                    5,
+                    Parameter,
+                    Fixed,
+                    Some(-9.81),
+                    "m/s2",
+                    "gravity acting on the ball",
+                ),
+                var(
+                    "e",
+                    6,
+                    Parameter,
+                    Tunable,
+                    Some(0.7),
+                    "",
+                    "coefficient of restitution (0.5 to 1)",
+                ),
+                var(
+                    "v_min",
+                    7,
+                    Parameter,
+                    Constant,
+                    Some(V_MIN),
+                    "m/s",
+                    "below this bounce speed the ball stays down",
+                ),
             ],
             capabilities: Capabilities {
                 max_output_derivative_order: 1,
@@ -61,8 +112,14 @@ impl RefModel for BouncingBall {
                 ..base_capabilities(Self::FIXED_SOLVER_STEP)
             },
             output_dependencies: vec![
-                OutputDependency { output: ValueRef(1), inputs: vec![] },
-                OutputDependency { output: ValueRef(3), inputs: vec![] },
+                OutputDependency {
+                    output: ValueRef(1),
+                    inputs: vec![],
+                },
+                OutputDependency {
+                    output: ValueRef(3),
+                    inputs: vec![],
+                },
             ],
         }
     }
@@ -88,7 +145,11 @@ impl RefModel for BouncingBall {
     }
 
     fn event_indicators(v: &[f64], z: &mut [f64]) {
-        z[0] = if v[H] > -EVENT_EPSILON && v[H] <= 0.0 && v[V] > 0.0 { -EVENT_EPSILON } else { v[H] };
+        z[0] = if v[H] > -EVENT_EPSILON && v[H] <= 0.0 && v[V] > 0.0 {
+            -EVENT_EPSILON
+        } else {
+            v[H]
+        };
     }
 
     fn event_update(v: &mut [f64], ctx: &mut EventCtx) -> Result<(), ModuleError> {

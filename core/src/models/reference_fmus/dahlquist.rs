@@ -25,13 +25,24 @@ impl RefModel for Dahlquist {
         ModuleDescription {
             model_name: super::DAHLQUIST_ID.into(),
             variables: vec![
-                var("time", 0, Independent, Continuous, None, "s", "simulation time"),
+                var(
+                    "time",
+                    0,
+                    Independent,
+                    Continuous,
+                    None,
+                    "s",
+                    "simulation time",
+                ),
                 var("x", 1, Output, Continuous, Some(1.0), "", "the only state"),
                 var("der(x)", 2, Local, Continuous, None, "1/s", "der(x) = -k x"),
                 var("k", 3, Parameter, Fixed, Some(1.0), "1/s", "decay rate"),
             ],
             capabilities: base_capabilities(Self::FIXED_SOLVER_STEP),
-            output_dependencies: vec![OutputDependency { output: ValueRef(1), inputs: vec![] }],
+            output_dependencies: vec![OutputDependency {
+                output: ValueRef(1),
+                inputs: vec![],
+            }],
         }
     }
 

@@ -11,9 +11,9 @@
 //! variable `k`), so a saved state is that vector plus the wrapper's few scalars.
 
 use crate::module::{
-    DirectionalDerivatives, DiscreteStatesUpdate, EventMode, InstantiateOptions, Module, ModuleDescription,
-    ModuleError, ModuleErrorKind, ModuleState, OutputDerivatives, StateSnapshot, Status, StepReport, ValueRef,
-    Variability, Causality,
+    Causality, DirectionalDerivatives, DiscreteStatesUpdate, EventMode, InstantiateOptions, Module,
+    ModuleDescription, ModuleError, ModuleErrorKind, ModuleState, OutputDerivatives, StateSnapshot,
+    Status, StepReport, ValueRef, Variability,
 };
 use alloc::boxed::Box;
 use alloc::format;
@@ -118,7 +118,11 @@ impl<M: RefModel> RefFmu<M> {
         let mut desc = M::description();
         // States are readable (outputs or locals) with `der(...)` companions.
         desc.capabilities.x_exposes_states = !desc.states().is_empty();
-        let mut start: Vec<f64> = desc.variables.iter().map(|v| v.start.unwrap_or(0.0)).collect();
+        let mut start: Vec<f64> = desc
+            .variables
+            .iter()
+            .map(|v| v.start.unwrap_or(0.0))
+            .collect();
         for &(slot, value) in overrides {
             start[slot] = value;
         }
@@ -182,7 +186,11 @@ impl<M: RefModel> RefFmu<M> {
     /// `eventUpdate` with the wrapper's event context.
     fn event_update(&mut self) -> Result<(), ModuleError> {
         let c = &mut self.core;
-        let mut ctx = EventCtx { time: c.time, next_event_time: c.next_event_time, terminate: c.terminate };
+        let mut ctx = EventCtx {
+            time: c.time,
+            next_event_time: c.next_event_time,
+            terminate: c.terminate,
+        };
         M::event_update(&mut c.values, &mut ctx)?;
         c.next_event_time = ctx.next_event_time;
         c.terminate = ctx.terminate;
@@ -207,7 +215,12 @@ impl<M: RefModel> Module for RefFmu<M> {
         Ok(())
     }
 
-    fn enter_initialization_mode(&mut self, _tol: Option<f64>, start: f64, stop: Option<f64>) -> Result<(), ModuleError> {
+    fn enter_initialization_mode(
+        &mut self,
+        _tol: Option<f64>,
+        start: f64,
+        stop: Option<f64>,
+    ) -> Result<(), ModuleError> {
         let c = &mut self.core;
         c.start_time = start;
         c.time = start;
@@ -236,7 +249,10 @@ impl<M: RefModel> Module for RefFmu<M> {
                 return Err(ModuleError::error(ModuleErrorKind::NotSettable(*vr)));
             }
             if !value.is_finite() {
-                return Err(ModuleError::invalid(format!("{} must be finite, got {value}", v.name)));
+                return Err(ModuleError::invalid(format!(
+                    "{} must be finite, got {value}",
+                    v.name
+                )));
             }
             self.core.values[slot] = *value;
         }
@@ -273,7 +289,10 @@ impl<M: RefModel> Module for RefFmu<M> {
                 )));
             }
         }
-        let (event_mode, early_allowed) = (self.options.event_mode_used, self.options.early_return_allowed);
+        let (event_mode, early_allowed) = (
+            self.options.event_mode_used,
+            self.options.early_return_allowed,
+        );
         let mut event_handling_needed = false;
         let mut reached;
         loop {
@@ -386,10 +405,18 @@ impl<M: RefModel> EventMode for RefFmu<M> {
 }
 
 impl<M: RefModel> OutputDerivatives for RefFmu<M> {
-    fn get_output_derivatives(&mut self, vrs: &[ValueRef], orders: &[u32], values: &mut [f64]) -> Result<(), ModuleError> {
+    fn get_output_derivatives(
+        &mut self,
+        vrs: &[ValueRef],
+        orders: &[u32],
+        values: &mut [f64],
+    ) -> Result<(), ModuleError> {
         for ((vr, &k), out) in vrs.iter().zip(orders).zip(values.iter_mut()) {
             *out = M::output_derivative(&self.core.values, *vr, k).ok_or_else(|| {
-                ModuleError::invalid(format!("output derivative of order {k} for value reference {} is not available", vr.0))
+                ModuleError::invalid(format!(
+                    "output derivative of order {k} for value reference {} is not available",
+                    vr.0
+                ))
             })?;
         }
         Ok(())
@@ -409,7 +436,10 @@ impl<M: RefModel> DirectionalDerivatives for RefFmu<M> {
             *s = 0.0;
             for (k, &w) in knowns.iter().zip(seed) {
                 let d = M::partial_derivative(&self.core.values, *u, *k).ok_or_else(|| {
-                    ModuleError::invalid(format!("no partial derivative of {} with respect to {}", u.0, k.0))
+                    ModuleError::invalid(format!(
+                        "no partial derivative of {} with respect to {}",
+                        u.0, k.0
+                    ))
                 })?;
                 *s += d * w;
             }
@@ -463,15 +493,22 @@ impl<M: RefModel> StateSnapshot for RefFmu<M> {
     }
 
     fn set_state(&mut self, state: &ModuleState) -> Result<(), ModuleError> {
-        let core = state.0.downcast_ref::<Core>().filter(|c| c.values.len() == self.core.values.len());
-        let core = core.ok_or_else(|| ModuleError::invalid("the state was not saved by this Reference FMU model"))?;
+        let core = state
+            .0
+            .downcast_ref::<Core>()
+            .filter(|c| c.values.len() == self.core.values.len());
+        let core = core.ok_or_else(|| {
+            ModuleError::invalid("the state was not saved by this Reference FMU model")
+        })?;
         self.core.clone_from(core);
         Ok(())
     }
 
     fn serialize_state(&mut self, state: &ModuleState) -> Result<Vec<u8>, ModuleError> {
         let core = state.0.downcast_ref::<Core>();
-        let core = core.ok_or_else(|| ModuleError::invalid("the state was not saved by this Reference FMU model"))?;
+        let core = core.ok_or_else(|| {
+            ModuleError::invalid("the state was not saved by this Reference FMU model")
+        })?;
         let mut out = Vec::from(&MAGIC[..]);
         out.extend_from_slice(&(core.values.len() as u32).to_le_bytes());
         for w in core.words() {

@@ -18,7 +18,8 @@
 use super::engine::RefModel;
 use super::{base_capabilities, var};
 use crate::module::{
-    Capabilities, Causality::*, DependencyKind, ModuleDescription, OutputDependency, ValueRef, Variability::*,
+    Capabilities, Causality::*, DependencyKind, ModuleDescription, OutputDependency, ValueRef,
+    Variability::*,
 };
 use alloc::vec;
 
@@ -34,19 +35,81 @@ impl RefModel for Feedthrough {
     const FIXED_SOLVER_STEP: f64 = 0.1;
 
     fn description() -> ModuleDescription {
-        let dep = |o: u32, i: u32| OutputDependency { output: ValueRef(o), inputs: vec![(ValueRef(i), DependencyKind::Constant)] };
+        let dep = |o: u32, i: u32| OutputDependency {
+            output: ValueRef(o),
+            inputs: vec![(ValueRef(i), DependencyKind::Constant)],
+        };
         ModuleDescription {
             model_name: super::FEEDTHROUGH_ID.into(),
             variables: vec![
-                var("time", 0, Independent, Continuous, None, "s", "simulation time"),
-                var("Float64_fixed_parameter", 5, Parameter, Fixed, Some(0.0), "", "fixed parameter (no effect)"),
-                var("Float64_tunable_parameter", 6, Parameter, Tunable, Some(0.0), "", "tunable parameter (no effect)"),
-                var("Float64_continuous_input", 7, Input, Continuous, Some(0.0), "", "continuous input"),
-                var("Float64_continuous_output", 8, Output, Continuous, None, "", "equals the continuous input"),
-                var("Float64_discrete_input", 9, Input, Discrete, Some(0.0), "", "discrete input"),
-                var("Float64_discrete_output", 10, Output, Discrete, None, "", "equals the discrete input"),
+                var(
+                    "time",
+                    0,
+                    Independent,
+                    Continuous,
+                    None,
+                    "s",
+                    "simulation time",
+                ),
+                var(
+                    "Float64_fixed_parameter",
+                    5,
+                    Parameter,
+                    Fixed,
+                    Some(0.0),
+                    "",
+                    "fixed parameter (no effect)",
+                ),
+                var(
+                    "Float64_tunable_parameter",
+                    6,
+                    Parameter,
+                    Tunable,
+                    Some(0.0),
+                    "",
+                    "tunable parameter (no effect)",
+                ),
+                var(
+                    "Float64_continuous_input",
+                    7,
+                    Input,
+                    Continuous,
+                    Some(0.0),
+                    "",
+                    "continuous input",
+                ),
+                var(
+                    "Float64_continuous_output",
+                    8,
+                    Output,
+                    Continuous,
+                    None,
+                    "",
+                    "equals the continuous input",
+                ),
+                var(
+                    "Float64_discrete_input",
+                    9,
+                    Input,
+                    Discrete,
+                    Some(0.0),
+                    "",
+                    "discrete input",
+                ),
+                var(
+                    "Float64_discrete_output",
+                    10,
+                    Output,
+                    Discrete,
+                    None,
+                    "",
+                    "equals the discrete input",
+                ),
             ],
-            capabilities: Capabilities { has_event_mode: true, ..base_capabilities(Self::FIXED_SOLVER_STEP) },
+            capabilities: Capabilities {
+                has_event_mode: true,
+                ..base_capabilities(Self::FIXED_SOLVER_STEP)
+            },
             output_dependencies: vec![dep(8, 7), dep(10, 9)],
         }
     }

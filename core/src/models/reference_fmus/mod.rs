@@ -94,7 +94,12 @@ fn settable<M: RefModel>() -> Vec<Variable> {
 }
 
 fn info<M: RefModel>(id: &'static str, summary: &'static str) -> ModelInfo {
-    ModelInfo { id, summary, parameters: settable::<M>(), solvers: vec![SolverSpec::Default] }
+    ModelInfo {
+        id,
+        summary,
+        parameters: settable::<M>(),
+        solvers: vec![SolverSpec::Default],
+    }
 }
 
 /// Catalog entries of the Reference FMU equivalents.
@@ -180,7 +185,11 @@ fn build<M: RefModel>(params: &BTreeMap<String, f64>) -> Result<Box<dyn Module>,
                 "parameter `e`: expected a number from 0.5 to 1, got {value}"
             )));
         }
-        let slot = d.variables.iter().position(|v| v.name == *name).unwrap_or_default();
+        let slot = d
+            .variables
+            .iter()
+            .position(|v| v.name == *name)
+            .unwrap_or_default();
         overrides.push((slot, value));
     }
     Ok(Box::new(RefFmu::<M>::new(&overrides)))

@@ -12,7 +12,10 @@
 
 use super::engine::{is_close, EventCtx, RefModel};
 use super::{base_capabilities, var};
-use crate::module::{Capabilities, Causality::*, ModuleDescription, ModuleError, OutputDependency, ValueRef, Variability::*};
+use crate::module::{
+    Capabilities, Causality::*, ModuleDescription, ModuleError, OutputDependency, ValueRef,
+    Variability::*,
+};
 use alloc::vec;
 
 const COUNTER: usize = 1;
@@ -29,15 +32,34 @@ impl RefModel for Stair {
         ModuleDescription {
             model_name: super::STAIR_ID.into(),
             variables: vec![
-                var("time", 0, Independent, Continuous, None, "s", "simulation time"),
-                var("counter", 1, Output, Discrete, Some(1.0), "", "counts the seconds"),
+                var(
+                    "time",
+                    0,
+                    Independent,
+                    Continuous,
+                    None,
+                    "s",
+                    "simulation time",
+                ),
+                var(
+                    "counter",
+                    1,
+                    Output,
+                    Discrete,
+                    Some(1.0),
+                    "",
+                    "counts the seconds",
+                ),
             ],
             capabilities: Capabilities {
                 has_event_mode: true,
                 might_return_early_from_do_step: true,
                 ..base_capabilities(Self::FIXED_SOLVER_STEP)
             },
-            output_dependencies: vec![OutputDependency { output: ValueRef(1), inputs: vec![] }],
+            output_dependencies: vec![OutputDependency {
+                output: ValueRef(1),
+                inputs: vec![],
+            }],
         }
     }
 
@@ -54,7 +76,9 @@ impl RefModel for Stair {
             }
         }
         if v[COUNTER] > COUNTER_MAX {
-            return Err(ModuleError::numerical("variable `counter` cannot be incremented for values >= 10"));
+            return Err(ModuleError::numerical(
+                "variable `counter` cannot be incremented for values >= 10",
+            ));
         }
         ctx.terminate = v[COUNTER] >= COUNTER_MAX;
         Ok(())

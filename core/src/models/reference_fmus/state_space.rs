@@ -18,7 +18,8 @@
 use super::engine::RefModel;
 use super::{base_capabilities, var};
 use crate::module::{
-    Causality::*, DependencyKind, ModuleDescription, OutputDependency, ValueRef, Variability::*, Variable,
+    Causality::*, DependencyKind, ModuleDescription, OutputDependency, ValueRef, Variability::*,
+    Variable,
 };
 use alloc::format;
 use alloc::vec::Vec;
@@ -49,38 +50,96 @@ impl RefModel for StateSpace {
 
     fn description() -> ModuleDescription {
         let mut variables: Vec<Variable> = Vec::with_capacity(DER_X + N);
-        variables.push(var("time", 0, Independent, Continuous, None, "s", "simulation time"));
+        variables.push(var(
+            "time",
+            0,
+            Independent,
+            Continuous,
+            None,
+            "s",
+            "simulation time",
+        ));
         for (name, array_vr) in [("A", 4), ("B", 5), ("C", 6), ("D", 7)] {
             for k in 0..N * N {
                 let (i, j) = (k / N + 1, k % N + 1);
                 let start = if i == j { 1.0 } else { 0.0 };
                 let what = format!("element ({i},{j}) of matrix {name}");
-                variables.push(var(&format!("{name}[{i},{j}]"), vr(array_vr, k), Parameter, Fixed, Some(start), "", &what));
+                variables.push(var(
+                    &format!("{name}[{i},{j}]"),
+                    vr(array_vr, k),
+                    Parameter,
+                    Fixed,
+                    Some(start),
+                    "",
+                    &what,
+                ));
             }
         }
         for k in 0..N {
             let i = k + 1;
-            variables.push(var(&format!("x0[{i}]"), vr(8, k), Parameter, Fixed, Some(0.0), "", "initial state"));
+            variables.push(var(
+                &format!("x0[{i}]"),
+                vr(8, k),
+                Parameter,
+                Fixed,
+                Some(0.0),
+                "",
+                "initial state",
+            ));
         }
         for k in 0..N {
             let i = k + 1;
-            variables.push(var(&format!("u[{i}]"), vr(9, k), Input, Continuous, Some(i as f64), "", "input"));
+            variables.push(var(
+                &format!("u[{i}]"),
+                vr(9, k),
+                Input,
+                Continuous,
+                Some(i as f64),
+                "",
+                "input",
+            ));
         }
         for k in 0..N {
-            variables.push(var(&format!("y[{}]", k + 1), vr(10, k), Output, Continuous, None, "", "y = C x + D u"));
+            variables.push(var(
+                &format!("y[{}]", k + 1),
+                vr(10, k),
+                Output,
+                Continuous,
+                None,
+                "",
+                "y = C x + D u",
+            ));
         }
         for k in 0..N {
-            variables.push(var(&format!("x[{}]", k + 1), vr(11, k), Local, Continuous, Some(0.0), "", "state"));
+            variables.push(var(
+                &format!("x[{}]", k + 1),
+                vr(11, k),
+                Local,
+                Continuous,
+                Some(0.0),
+                "",
+                "state",
+            ));
         }
         for k in 0..N {
             let i = k + 1;
-            variables.push(var(&format!("der(x[{i}])"), vr(12, k), Local, Continuous, None, "", "A x + B u"));
+            variables.push(var(
+                &format!("der(x[{i}])"),
+                vr(12, k),
+                Local,
+                Continuous,
+                None,
+                "",
+                "A x + B u",
+            ));
         }
         // y depends on u through D, a parameter: declared for every pair.
         let output_dependencies = (0..N)
             .map(|k| OutputDependency {
                 output: ValueRef(vr(10, k)),
-                inputs: (0..N).map(|j| (ValueRef(vr(9, j)), DependencyKind::Constant)).collect(),
+                inputs: (0..N)
+                    .map(|j| (ValueRef(vr(9, j)), DependencyKind::Constant))
+                    .collect(),
             })
             .collect();
         ModuleDescription {

@@ -14,7 +14,11 @@ use alloc::string::ToString;
 
 macro_rules! reference_csv {
     ($name:literal) => {
-        include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/reference-fmus/", $name))
+        include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../shared/reference-fmus/",
+            $name
+        ))
     };
 }
 
@@ -38,19 +42,28 @@ fn module(id: &str) -> Box<dyn Module> {
 }
 
 fn vr_of(sub: &Subsystem, name: &str) -> ValueRef {
-    sub.description().variable(name).map(|v| v.value_ref).unwrap_or_else(|| panic!("variable {name}"))
+    sub.description()
+        .variable(name)
+        .map(|v| v.value_ref)
+        .unwrap_or_else(|| panic!("variable {name}"))
 }
 
 /// Runs `e` like fmusim and returns the rows (time, then every variable of `e.columns`).
 fn simulate(e: &Experiment) -> Vec<Vec<f64>> {
-    let mut sub = Subsystem::instantiate(module(e.id), InstantiateOptions::default()).expect("instantiate");
+    let mut sub =
+        Subsystem::instantiate(module(e.id), InstantiateOptions::default()).expect("instantiate");
     for (name, value) in e.start_values {
         let vr = vr_of(&sub, name);
         sub.set_float64(&[vr], &[*value]).expect("start value");
     }
-    sub.enter_initialization_mode(None, e.start, Some(e.stop)).expect("enter init");
+    sub.enter_initialization_mode(None, e.start, Some(e.stop))
+        .expect("enter init");
     sub.exit_initialization_mode().expect("exit init");
-    let vrs: Vec<ValueRef> = e.columns.iter().flat_map(|(_, vars)| vars.iter().map(|n| vr_of(&sub, n))).collect();
+    let vrs: Vec<ValueRef> = e
+        .columns
+        .iter()
+        .flat_map(|(_, vars)| vars.iter().map(|n| vr_of(&sub, n)))
+        .collect();
     let mut rows = Vec::new();
     let mut sample = |sub: &mut Subsystem, t: f64| {
         let mut row = vec![0.0; vrs.len() + 1];
@@ -90,7 +103,9 @@ fn significant_digits(s: &str) -> usize {
 /// `ours` rounded to the digits `printed` shows equals `printed`.
 fn agrees(ours: f64, printed: &str) -> bool {
     let expected: f64 = printed.parse().expect("number");
-    let rounded: f64 = alloc::format!("{:.*e}", significant_digits(printed) - 1, ours).parse().expect("number");
+    let rounded: f64 = alloc::format!("{:.*e}", significant_digits(printed) - 1, ours)
+        .parse()
+        .expect("number");
     rounded == expected
 }
 
@@ -101,16 +116,33 @@ fn check(e: &Experiment, csv: &str) {
     let index: Vec<usize> = e
         .columns
         .iter()
-        .map(|(c, _)| header.iter().position(|h| h == c).unwrap_or_else(|| panic!("{}: column {c}", e.id)))
+        .map(|(c, _)| {
+            header
+                .iter()
+                .position(|h| h == c)
+                .unwrap_or_else(|| panic!("{}: column {c}", e.id))
+        })
         .collect();
     let expected: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
     let ours = simulate(e);
     assert_eq!(ours.len(), expected.len(), "{}: number of rows", e.id);
     for (row, (mine, theirs)) in ours.iter().zip(&expected).enumerate() {
-        assert!(agrees(mine[0], theirs[0]), "{} row {row}: time {} vs {}", e.id, mine[0], theirs[0]);
+        assert!(
+            agrees(mine[0], theirs[0]),
+            "{} row {row}: time {} vs {}",
+            e.id,
+            mine[0],
+            theirs[0]
+        );
         let printed = index.iter().flat_map(|&k| theirs[k].split(' '));
         for (k, p) in printed.enumerate() {
-            assert!(agrees(mine[k + 1], p), "{} row {row} (t = {}): value {k}: {} vs {p}", e.id, theirs[0], mine[k + 1]);
+            assert!(
+                agrees(mine[k + 1], p),
+                "{} row {row} (t = {}): value {k}: {} vs {p}",
+                e.id,
+                theirs[0],
+                mine[k + 1]
+            );
         }
     }
 }
@@ -174,7 +206,11 @@ fn feedthrough_reproduces_the_float64_columns_of_the_published_output() {
     // The readme's settings: Float64_fixed_parameter = 1 (no effect on outputs);
     // Feedthrough_in.csv drives integer inputs only, which this Float64 module omits.
     let inputs = reference_csv!("Feedthrough_in.csv");
-    assert!(!inputs.lines().next().unwrap_or_default().contains("Float64"));
+    assert!(!inputs
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .contains("Float64"));
     let e = Experiment {
         id: FEEDTHROUGH_ID,
         start: 0.0,
@@ -214,10 +250,15 @@ fn printed_precision_comparison_rounds_to_the_printed_digits() {
 
 fn initialized(id: &str, options: InstantiateOptions, stop: f64) -> Subsystem {
     let mut sub = Subsystem::instantiate(module(id), options).expect("instantiate");
-    sub.enter_initialization_mode(None, 0.0, Some(stop)).expect("enter init");
+    sub.enter_initialization_mode(None, 0.0, Some(stop))
+        .expect("enter init");
     sub.exit_initialization_mode().expect("exit init");
     if sub.state() == FmiState::EventMode {
-        while sub.update_discrete_states().expect("update").discrete_states_need_update {}
+        while sub
+            .update_discrete_states()
+            .expect("update")
+            .discrete_states_need_update
+        {}
         sub.enter_step_mode().expect("step mode");
     }
     sub
@@ -231,19 +272,24 @@ fn van_der_pol_directional_derivatives_are_exact_at_the_start() {
     let mut jac = [[0.0; 2]; 2];
     for (j, known) in [x0, x1].into_iter().enumerate() {
         let mut col = [0.0; 2];
-        sub.directional_derivative(&der, &[known], &[1.0], &mut col).expect("dd");
+        sub.directional_derivative(&der, &[known], &[1.0], &mut col)
+            .expect("dd");
         jac[0][j] = col[0];
         jac[1][j] = col[1];
     }
     assert_eq!(jac, [[0.0, 1.0], [-1.0, -3.0]]);
     let mut d_mu = [0.0];
-    sub.directional_derivative(&der[1..], &[vr_of(&sub, "mu")], &[1.0], &mut d_mu).expect("dd mu");
+    sub.directional_derivative(&der[1..], &[vr_of(&sub, "mu")], &[1.0], &mut d_mu)
+        .expect("dd mu");
     assert_eq!(d_mu, [0.0]); // (1 − x0²)·x1 with x1 = 0
 }
 
 #[test]
 fn bouncing_ball_returns_early_at_the_bounce_and_bounces_in_event_mode() {
-    let options = InstantiateOptions { event_mode_used: true, early_return_allowed: true };
+    let options = InstantiateOptions {
+        event_mode_used: true,
+        early_return_allowed: true,
+    };
     let mut sub = initialized(BOUNCING_BALL_ID, options, 3.0);
     let (h, v) = (vr_of(&sub, "h"), vr_of(&sub, "v"));
     // Free fall from 1 m reaches the ground after √(2/9.81) ≈ 0.4515 s; forward Euler at
@@ -251,12 +297,17 @@ fn bouncing_ball_returns_early_at_the_bounce_and_bounces_in_event_mode() {
     // at 0.453 s.
     let r = sub.do_step(0.0, 1.0, true).expect("step");
     assert!(r.early_return && r.event_handling_needed && !r.terminate_simulation);
-    assert!((r.last_successful_time - 0.453).abs() < 1e-12, "{}", r.last_successful_time);
+    assert!(
+        (r.last_successful_time - 0.453).abs() < 1e-12,
+        "{}",
+        r.last_successful_time
+    );
     let mut before = [0.0; 2];
     sub.get_float64(&[h, v], &mut before).expect("get");
     assert!(before[0] <= 0.0 && before[1] < 0.0);
     let mut slope = [0.0; 2];
-    sub.get_output_derivatives(&[h, v], &[1, 1], &mut slope).expect("output derivatives");
+    sub.get_output_derivatives(&[h, v], &[1, 1], &mut slope)
+        .expect("output derivatives");
     assert_eq!(slope, [before[1], -9.81]);
     // The Subsystem insists on Event Mode before the next step.
     assert!(sub.do_step(r.last_successful_time, 0.01, true).is_err());
@@ -264,7 +315,9 @@ fn bouncing_ball_returns_early_at_the_bounce_and_bounces_in_event_mode() {
     let r = sub.do_step(0.0, 1.0, true).expect("step");
     sub.enter_event_mode().expect("event mode");
     let u = sub.update_discrete_states().expect("update");
-    assert!(!u.discrete_states_need_update && !u.terminate_simulation && u.next_event_time.is_none());
+    assert!(
+        !u.discrete_states_need_update && !u.terminate_simulation && u.next_event_time.is_none()
+    );
     sub.enter_step_mode().expect("step mode");
     let mut after = [0.0; 2];
     sub.get_float64(&[h, v], &mut after).expect("get");
@@ -278,7 +331,10 @@ fn bouncing_ball_returns_early_at_the_bounce_and_bounces_in_event_mode() {
 
 #[test]
 fn stair_in_event_mode_counts_in_event_mode_and_terminates_there() {
-    let options = InstantiateOptions { event_mode_used: true, early_return_allowed: true };
+    let options = InstantiateOptions {
+        event_mode_used: true,
+        early_return_allowed: true,
+    };
     let mut sub = initialized(STAIR_ID, options, 10.0);
     let counter = vr_of(&sub, "counter");
     let mut t = 0.0;
@@ -327,12 +383,26 @@ fn rollback_and_serialised_state_repeat_a_step_exactly() {
 #[test]
 fn reference_models_refuse_other_solvers_and_bad_parameters() {
     let rk4 = SolverSpec::Rk4 { step: 1e-3 };
-    assert!(matches!(instantiate(DAHLQUIST_ID, &BTreeMap::new(), &rk4), Some(Err(_))));
+    assert!(matches!(
+        instantiate(DAHLQUIST_ID, &BTreeMap::new(), &rk4),
+        Some(Err(_))
+    ));
     let mut p = BTreeMap::new();
     p.insert(String::from("e"), 0.2);
-    assert!(matches!(instantiate(BOUNCING_BALL_ID, &p, &SolverSpec::Default), Some(Err(_))));
+    assert!(matches!(
+        instantiate(BOUNCING_BALL_ID, &p, &SolverSpec::Default),
+        Some(Err(_))
+    ));
     let mut p = BTreeMap::new();
     p.insert(String::from("v_min"), 0.2);
-    assert!(matches!(instantiate(BOUNCING_BALL_ID, &p, &SolverSpec::Default), Some(Err(_))));
-    assert!(instantiate("TwoMassOscillator.Mass1", &BTreeMap::new(), &SolverSpec::Default).is_none());
+    assert!(matches!(
+        instantiate(BOUNCING_BALL_ID, &p, &SolverSpec::Default),
+        Some(Err(_))
+    ));
+    assert!(instantiate(
+        "TwoMassOscillator.Mass1",
+        &BTreeMap::new(),
+        &SolverSpec::Default
+    )
+    .is_none());
 }

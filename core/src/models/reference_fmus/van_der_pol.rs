@@ -12,7 +12,9 @@
 
 use super::engine::RefModel;
 use super::{base_capabilities, var};
-use crate::module::{Capabilities, Causality::*, ModuleDescription, OutputDependency, ValueRef, Variability::*};
+use crate::module::{
+    Capabilities, Causality::*, ModuleDescription, OutputDependency, ValueRef, Variability::*,
+};
 use alloc::vec;
 
 const X0: usize = 1;
@@ -32,20 +34,66 @@ impl RefModel for VanDerPol {
         ModuleDescription {
             model_name: super::VAN_DER_POL_ID.into(),
             variables: vec![
-                var("time", 0, Independent, Continuous, None, "s", "simulation time"),
-                var("x0", 1, Output, Continuous, Some(2.0), "", "the first state"),
+                var(
+                    "time",
+                    0,
+                    Independent,
+                    Continuous,
+                    None,
+                    "s",
+                    "simulation time",
+                ),
+                var(
+                    "x0",
+                    1,
+                    Output,
+                    Continuous,
+                    Some(2.0),
+                    "",
+                    "the first state",
+                ),
                 var("der(x0)", 2, Local, Continuous, None, "", "der(x0) = x1"),
-                var("x1", 3, Output, Continuous, Some(0.0), "", "the second state"),
-                var("der(x1)", 4, Local, Continuous, None, "", "der(x1) = mu ((1 - x0^2) x1) - x0"),
-                var("mu", 5, Parameter, Fixed, Some(1.0), "", "damping (nonlinearity) parameter"),
+                var(
+                    "x1",
+                    3,
+                    Output,
+                    Continuous,
+                    Some(0.0),
+                    "",
+                    "the second state",
+                ),
+                var(
+                    "der(x1)",
+                    4,
+                    Local,
+                    Continuous,
+                    None,
+                    "",
+                    "der(x1) = mu ((1 - x0^2) x1) - x0",
+                ),
+                var(
+                    "mu",
+                    5,
+                    Parameter,
+                    Fixed,
+                    Some(1.0),
+                    "",
+                    "damping (nonlinearity) parameter",
+                ),
             ],
             capabilities: Capabilities {
                 provides_directional_derivatives: true,
                 ..base_capabilities(Self::FIXED_SOLVER_STEP)
             },
             output_dependencies: vec![
-                OutputDependency { output: ValueRef(1), inputs: vec![] },
-                OutputDependency { output: ValueRef(3), inputs: vec![] },
+                OutputDependency {
+                    output: ValueRef(1),
+                    inputs: vec![],
+                },
+                OutputDependency {
+                    output: ValueRef(3),
+                    inputs: vec![],
+                },
             ],
         }
     }

@@ -9,7 +9,8 @@
 //! `connections`, listing the loop (test `feedthrough_ring_is_refused_listing_the_loop`).
 
 use super::super::schema::{
-    Algorithm, ConnectionSpec, MasterSpec, ModuleSpec, RunSpec, Scenario, SolverSpec, StartUp, SCHEMA_VERSION,
+    Algorithm, ConnectionSpec, MasterSpec, ModuleSpec, RunSpec, Scenario, SolverSpec, StartUp,
+    SCHEMA_VERSION,
 };
 use super::Preset;
 use crate::models::reference_fmus::{
@@ -27,14 +28,20 @@ fn module(name: &str, model: &str, parameters: &[(&str, f64)]) -> ModuleSpec {
     ModuleSpec {
         name: name.into(),
         model: model.into(),
-        parameters: parameters.iter().map(|(k, v)| (String::from(*k), *v)).collect::<BTreeMap<_, _>>(),
+        parameters: parameters
+            .iter()
+            .map(|(k, v)| (String::from(*k), *v))
+            .collect::<BTreeMap<_, _>>(),
         solver: SolverSpec::Default,
         source: None,
     }
 }
 
 fn connect(from: &str, to: &str) -> ConnectionSpec {
-    ConnectionSpec { from: from.into(), to: to.into() }
+    ConnectionSpec {
+        from: from.into(),
+        to: to.into(),
+    }
 }
 
 struct Spec<'a> {
@@ -64,7 +71,10 @@ fn scenario(s: Spec<'_>) -> Scenario {
             start_up: StartUp::RampUp,
             correction: None,
         },
-        run: RunSpec { start: 0.0, stop: s.stop },
+        run: RunSpec {
+            start: 0.0,
+            stop: s.stop,
+        },
         reference: false,
         plot: s.plot.iter().map(|p| String::from(*p)).collect(),
         analysis: None,
@@ -72,12 +82,24 @@ fn scenario(s: Spec<'_>) -> Scenario {
 }
 
 fn preset(id: &'static str, try_next: &str, scenario: Scenario) -> Preset {
-    Preset { id, topic: TOPIC_REFERENCE_FMUS, try_next: try_next.into(), scenario }
+    Preset {
+        id,
+        topic: TOPIC_REFERENCE_FMUS,
+        try_next: try_next.into(),
+        scenario,
+    }
 }
 
 /// All Reference FMU presets, in picker order.
 pub fn reference_presets() -> Vec<Preset> {
-    vec![bouncing_ball(), dahlquist(), van_der_pol(), stair(), state_space(), feedthrough()]
+    vec![
+        bouncing_ball(),
+        dahlquist(),
+        van_der_pol(),
+        stair(),
+        state_space(),
+        feedthrough(),
+    ]
 }
 
 fn bouncing_ball() -> Preset {
@@ -188,7 +210,8 @@ fn state_space() -> Preset {
         the Dahlquist decay, so the plot shows a signal next to its filtered and fed-through \
         version. The direct path D means y changes as soon as u does; in this explicit Jacobi \
         master the inputs are held over each macro-step.";
-    let diag = |m: &str| [(1, 1), (2, 2), (3, 3)].map(|(i, j)| (alloc::format!("{m}[{i},{j}]"), -1.0));
+    let diag =
+        |m: &str| [(1, 1), (2, 2), (3, 3)].map(|(i, j)| (alloc::format!("{m}[{i},{j}]"), -1.0));
     let a: Vec<(String, f64)> = diag("A").into();
     let params: Vec<(&str, f64)> = a.iter().map(|(k, v)| (k.as_str(), *v)).collect();
     preset(
@@ -231,7 +254,10 @@ fn feedthrough() -> Preset {
         scenario(Spec {
             title: "Reference FMU Feedthrough after a Van der Pol oscillator: the Jacobi delay",
             description,
-            modules: vec![module("vdp", VAN_DER_POL_ID, &[]), module("pass", FEEDTHROUGH_ID, &[])],
+            modules: vec![
+                module("vdp", VAN_DER_POL_ID, &[]),
+                module("pass", FEEDTHROUGH_ID, &[]),
+            ],
             connections: vec![
                 connect("vdp.x0", "pass.Float64_continuous_input"),
                 connect("vdp.x1", "pass.Float64_discrete_input"),
@@ -257,14 +283,29 @@ mod tests {
     #[test]
     fn every_reference_preset_runs_to_its_end() {
         for p in reference_presets() {
-            let v = p.scenario.validate().unwrap_or_else(|e| panic!("{}: {e}", p.id));
+            let v = p
+                .scenario
+                .validate()
+                .unwrap_or_else(|e| panic!("{}: {e}", p.id));
             let mut sim = Simulation::new(&v).unwrap_or_else(|e| panic!("{}: {e}", p.id));
             sim.run_to_end().unwrap_or_else(|e| panic!("{}: {e}", p.id));
             let n = sim.result().time.len();
             assert!(n > 10, "{}", p.id);
-            assert!(sim.result().signals.iter().all(|s| s.cosim.iter().all(|y| y.is_finite())), "{}", p.id);
+            assert!(
+                sim.result()
+                    .signals
+                    .iter()
+                    .all(|s| s.cosim.iter().all(|y| y.is_finite())),
+                "{}",
+                p.id
+            );
             let d = &p.scenario.description;
-            assert!((3..=6).contains(&sentences(d)), "{}: {} sentences", p.id, sentences(d));
+            assert!(
+                (3..=6).contains(&sentences(d)),
+                "{}: {} sentences",
+                p.id,
+                sentences(d)
+            );
             assert!(!p.try_next.is_empty());
             let last = *sim.result().time.last().unwrap_or(&0.0);
             if p.id == "reference-stair" {
@@ -272,14 +313,21 @@ mod tests {
                 assert_eq!(last, 9.0);
             } else {
                 assert_eq!(sim.terminated_early(), None, "{}", p.id);
-                assert!((last - p.scenario.run.stop).abs() < 1e-9, "{}: ends at {last}", p.id);
+                assert!(
+                    (last - p.scenario.run.stop).abs() < 1e-9,
+                    "{}: ends at {last}",
+                    p.id
+                );
             }
         }
     }
 
     #[test]
     fn dahlquist_preset_shows_the_fixed_step_lag() {
-        let v = dahlquist().scenario.validate().unwrap_or_else(|e| panic!("{e}"));
+        let v = dahlquist()
+            .scenario
+            .validate()
+            .unwrap_or_else(|e| panic!("{e}"));
         let mut sim = Simulation::new(&v).unwrap_or_else(|e| panic!("{e}"));
         sim.run_to_end().unwrap_or_else(|e| panic!("{e}"));
         let r = sim.result();
@@ -304,7 +352,11 @@ mod tests {
             let (x0, copy) = (&r.signals[0].cosim, &r.signals[2].cosim);
             for k in 1..x0.len() {
                 let expected = if gauss_seidel { x0[k] } else { x0[k - 1] };
-                assert_eq!(copy[k], expected, "t = {}, Gauss-Seidel: {gauss_seidel}", r.time[k]);
+                assert_eq!(
+                    copy[k], expected,
+                    "t = {}, Gauss-Seidel: {gauss_seidel}",
+                    r.time[k]
+                );
             }
         }
     }
@@ -314,7 +366,10 @@ mod tests {
         let s = scenario(Spec {
             title: "Feedthrough ring",
             description: "Two Feedthroughs in a ring.",
-            modules: vec![module("a", FEEDTHROUGH_ID, &[]), module("b", FEEDTHROUGH_ID, &[])],
+            modules: vec![
+                module("a", FEEDTHROUGH_ID, &[]),
+                module("b", FEEDTHROUGH_ID, &[]),
+            ],
             connections: vec![
                 connect("a.Float64_continuous_output", "b.Float64_continuous_input"),
                 connect("b.Float64_continuous_output", "a.Float64_continuous_input"),
