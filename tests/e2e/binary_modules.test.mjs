@@ -1,13 +1,15 @@
 // Binary modules (.fmu with a wasm32 binary) in the page: the example presets plot what
 // the CLI writes, to 1e-12; broken archives and modules (built in fmu_fixtures.mjs) end
-// the run with the core's FmuError / trap message, and the page then runs a preset again.
+// the run with the core's FmuError / trap message, and the page then runs a preset again;
+// a .fmu picked or dropped becomes a module of the scenario. Also: a run with model-based
+// correction shows where its Jacobians come from.
 
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { launch, openPage, runAndWait } from './browser.mjs';
 import { cliPath, runCli, parseCsv } from './cli.mjs';
-import { lagFmu, lagScenario, dataUrl, zipStored, STEPS } from './fmu_fixtures.mjs';
+import { lagFmu, lagScenario, dataUrl, zipStored, STEPS, LAG_XML_WITH_INPUT } from './fmu_fixtures.mjs';
 
 const PRESETS = ['binary-rust-oscillator', 'binary-c-spring-damper'];
 
@@ -89,3 +91,82 @@ for (const [what, bytes, expected] of BROKEN) {
     await page.close();
   });
 }
+
+/** The module the page added last, from the JSON view. */
+async function lastModule(page) {
+  const s = JSON.parse(await page.inputValue('#scenario-json'));
+  return s.modules[s.modules.length - 1];
+}
+
+test('Add binary module (.fmu)…: the file becomes a module, its unconnected input is named, it runs', async () => {
+  const page = await openPage(browser.context);
+  const bytes = lagFmu({ xml: LAG_XML_WITH_INPUT });
+  await page.setInputFiles('#fmu-input', { name: 'lag.fmu', mimeType: 'application/octet-stream', buffer: Buffer.from(bytes) });
+  await page.waitForFunction(() => /"model": "Binary"/.test(document.getElementById('scenario-json').value));
+  const m = await lastModule(page);
+  assert.equal(m.name, 'lag');
+  assert.equal(m.model, 'Binary');
+  assert.equal(m.source, dataUrl(bytes), 'the archive travels as its data: URL');
+  assert.equal(await page.$eval('#json-details', (d) => d.open), true, 'the JSON view is open for the connections');
+  // Validation names the module's declared input that still needs a connection.
+  await page.waitForFunction(() => /lag\.u/.test(document.getElementById('message-text').textContent), null, { timeout: 10_000 });
+  // Connected in the JSON view, it runs with the rest of the scenario.
+  const s = JSON.parse(await page.inputValue('#scenario-json'));
+  const force = s.connections.find((c) => /\.Fk$/.test(c.from));
+  assert.ok(force, 'the default preset has a coupling force Fk');
+  s.connections.push({ from: force.from, to: 'lag.u' });
+  s.plot = [...s.plot, 'lag.x'];
+  // Start-up from the exact history needs every module linear and exact, and
+  // extrapolated inputs need input derivatives; the lag has neither.
+  s.master.start_up = 'ramp_up';
+  s.master.extrapolation_order = 0;
+  assert.equal(await runJson(page, s), 'done', await page.textContent('#message-text'));
+  assert.ok((await page.evaluate(() => window.cosimPlayground.lastResult.csv)).split('\n')[0].split(',').includes('lag.x'));
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});
+
+test('a .fmu dropped on the page is added as a module too (second one gets a fresh name)', async () => {
+  const page = await openPage(browser.context);
+  const bytes = lagFmu();
+  const drop = async () => {
+    const dt = await page.evaluateHandle((b64) => {
+      const t = new DataTransfer();
+      t.items.add(new File([Uint8Array.from(atob(b64), (c) => c.charCodeAt(0))], 'lag.fmu'));
+      return t;
+    }, Buffer.from(bytes).toString('base64'));
+    await page.dispatchEvent('body', 'drop', { dataTransfer: dt });
+  };
+  const count = async () => JSON.parse(await page.inputValue('#scenario-json')).modules.length;
+  const before = await count();
+  await drop();
+  await page.waitForFunction((n) => JSON.parse(document.getElementById('scenario-json').value).modules.length === n + 1, before);
+  assert.equal((await lastModule(page)).name, 'lag');
+  await drop();
+  await page.waitForFunction((n) => JSON.parse(document.getElementById('scenario-json').value).modules.length === n + 2, before);
+  const m = await lastModule(page);
+  assert.equal(m.name, 'lag_2');
+  assert.equal(m.source, dataUrl(bytes));
+  // Without inputs the modules need no connections (start-up from the exact history needs
+  // every module linear and exact; the lag is not).
+  const s = JSON.parse(await page.inputValue('#scenario-json'));
+  s.master.start_up = 'ramp_up';
+  assert.equal(await runJson(page, s), 'done', await page.textContent('#message-text'));
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});
+
+test('model-based correction: the page names where the Jacobians come from', async () => {
+  const page = await openPage(browser.context);
+  assert.equal(await page.isVisible('#jacobians'), false, 'no Jacobians line before a corrected run');
+  await page.selectOption('#preset', 'two-mass-corrected');
+  assert.equal(await runAndWait(page), 'done', await page.textContent('#message-text'));
+  assert.equal(await page.isVisible('#jacobians'), true);
+  assert.equal(await page.textContent('#jacobians'), 'directional derivatives');
+  // A run without correction hides it again.
+  await page.selectOption('#preset', PRESETS[0]);
+  assert.equal(await runAndWait(page), 'done', await page.textContent('#message-text'));
+  assert.equal(await page.isVisible('#jacobians'), false);
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});

@@ -141,9 +141,19 @@ export const LAG_XML = `<?xml version="1.0" encoding="UTF-8"?>
   <ModelStructure><Output valueReference="1" dependencies=""/></ModelStructure>
 </fmiModelDescription>`;
 
-/** A `.fmu` with LAG_XML and `lagWasm(options)`. */
-export function lagFmu(options) {
-  return zipStored([['modelDescription.xml', LAG_XML], ['binaries/wasm32/lag.wasm', lagWasm(options)]]);
+/**
+ * LAG_XML with the lag's input `u` declared, a force in N (an added module then needs a
+ * connection, e.g. from a coupling force).
+ */
+export const LAG_XML_WITH_INPUT = LAG_XML
+  .replace('  <ModelVariables>', '  <UnitDefinitions><Unit name="N"/></UnitDefinitions>\n'
+    + '  <TypeDefinitions><Float64Type name="Force" unit="N"/></TypeDefinitions>\n  <ModelVariables>')
+  .replace('  </ModelVariables>',
+    '    <Float64 name="u" valueReference="2" causality="input" start="0" declaredType="Force"/>\n  </ModelVariables>');
+
+/** A `.fmu` with `xml` (default LAG_XML) and `lagWasm(options)`. */
+export function lagFmu({ xml = LAG_XML, ...options } = {}) {
+  return zipStored([['modelDescription.xml', xml], ['binaries/wasm32/lag.wasm', lagWasm(options)]]);
 }
 
 /** `bytes` as the `data:` URL a binary module's `source` may carry. */

@@ -101,6 +101,14 @@ impl JsSimulation {
         self.sim.global_nrmse()
     }
 
+    /// Where the model-based corrector's Jacobians come from (`directional_derivatives`,
+    /// `finite_differences`, `mixed` or `not_needed`); `undefined` without
+    /// `master.correction`.
+    #[wasm_bindgen(getter, js_name = jacobianSource)]
+    pub fn jacobian_source(&self) -> Option<String> {
+        self.sim.jacobian_source().map(String::from)
+    }
+
     /// The recorded outputs as CSV, exactly as the CLI writes them.
     #[wasm_bindgen(js_name = toCsv)]
     pub fn to_csv(&self) -> String {

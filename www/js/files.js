@@ -1,17 +1,32 @@
 // Opening scenario files: a file picker and drag-and-drop anywhere on the page. The text
 // goes to the same path as "Apply JSON" (the core validates it, errors name the field,
-// and the text stays in the JSON view); nothing here interprets the scenario.
+// and the text stays in the JSON view); nothing here interprets the scenario. A dropped
+// or picked `.fmu` (binary module) is handed over as bytes instead (see fmu_upload.js).
 
 /** Larger files are refused before reading (the core's limit is 4 MiB too). */
 const MAX_FILE_BYTES = 4 << 20;
 
 /**
  * @param {object} o {button, input (type=file), overlay (shown while dragging),
- *   onText(text, fileName), onError(message)}
+ *   onText(text, fileName), onError(message), fmuButton, fmuInput, onFmu(bytes, fileName)}
  */
-export function initFileOpen({ button, input, overlay, onText, onError }) {
+export function initFileOpen({ button, input, overlay, onText, onError, fmuButton, fmuInput, onFmu }) {
   async function open(file) {
     if (!file) return;
+    if (/\.fmu$/i.test(file.name)) {
+      // base64 grows the archive by 4/3 and the scenario must stay under the core's limit.
+      const max = Math.floor((MAX_FILE_BYTES * 3) / 4) - 4096;
+      if (file.size > max) {
+        onError(`${file.name}: the file is ${file.size.toLocaleString('en')} bytes; a .fmu in a scenario is at most ${max.toLocaleString('en')}`);
+        return;
+      }
+      try {
+        onFmu(new Uint8Array(await file.arrayBuffer()), file.name);
+      } catch (e) {
+        onError(`${file.name}: cannot read the file (${e.message})`);
+      }
+      return;
+    }
     if (file.size > MAX_FILE_BYTES) {
       onError(`${file.name}: the file is ${file.size.toLocaleString('en')} bytes; scenarios are at most ${MAX_FILE_BYTES.toLocaleString('en')}`);
       return;
@@ -24,6 +39,8 @@ export function initFileOpen({ button, input, overlay, onText, onError }) {
   }
   button.addEventListener('click', () => input.click());
   input.addEventListener('change', () => { open(input.files?.[0]); input.value = ''; });
+  fmuButton.addEventListener('click', () => fmuInput.click());
+  fmuInput.addEventListener('change', () => { open(fmuInput.files?.[0]); fmuInput.value = ''; });
 
   // Counting enter/leave pairs keeps the overlay steady while the pointer crosses children.
   let depth = 0;

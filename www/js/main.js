@@ -8,6 +8,7 @@ import { TimeResponsePlots } from './plots/time_response.js';
 import { initTheme } from './theme.js';
 import { readHash, setHash, shareLink } from './share.js';
 import { initFileOpen } from './files.js';
+import { withBinaryModule } from './fmu_upload.js';
 import { binarySources, confirmExternal, embedBinarySources, externalUrls } from './external.js';
 import { downloadBlob } from './plots/export.js';
 import { fillPicker, presetMatching } from './picker.js';
@@ -20,10 +21,10 @@ const ui = {
   json: $('scenario-json'), jsonDetails: $('json-details'), applyJson: $('apply-json'), resetJson: $('reset-json'),
   run: $('run'), cancel: $('cancel'), progress: $('progress'), status: $('status'),
   message: $('message'), messageText: $('message-text'), messageGoto: $('message-goto'),
-  globalError: $('global-error'), steps: $('steps'), elapsed: $('elapsed'),
+  globalError: $('global-error'), jacobians: $('jacobians'), jacobiansItem: $('jacobians-item'), steps: $('steps'), elapsed: $('elapsed'),
   downloadCsv: $('download-csv'), downloadScenario: $('download-scenario'), version: $('version'),
   about: $('about'), tryNextBox: $('try-next-box'), tryNext: $('try-next'),
-  copyLink: $('copy-link'), openFile: $('open-file'), fileInput: $('file-input'), saveFile: $('save-file'),
+  copyLink: $('copy-link'), openFile: $('open-file'), fileInput: $('file-input'), addFmu: $('add-fmu'), fmuInput: $('fmu-input'), saveFile: $('save-file'),
   shareBox: $('share-box'), shareNote: $('share-note'), shareField: $('share-field'), shareLink: $('share-link'),
   shareDownload: $('share-download'), dropOverlay: $('drop-overlay'),
   externalDialog: $('external-dialog'), externalList: $('external-list'),
@@ -373,6 +374,18 @@ initFileOpen({
     }
   },
   onError: (message) => showMessage(message, { source: 'validation', path: null }),
+  fmuButton: ui.addFmu, fmuInput: ui.fmuInput,
+  onFmu: (bytes, fileName) => {
+    if (client.busy) client.cancel();
+    const [next, name] = withBinaryModule(state.scenario, bytes, fileName);
+    clearMessage();
+    selectInPicker(null);
+    setScenario(next);
+    // Connections are edited as JSON; validation names what is still unconnected.
+    ui.jsonDetails.open = true;
+    validateSoon();
+    ui.status.textContent = `Added module ${name} from ${fileName}: connect it in the JSON view.`;
+  },
 });
 
 ui.downloadCsv.addEventListener('click', (e) => {
@@ -412,6 +425,10 @@ const client = new SimulationWorker({
     plots.reset(msg.totalSteps + 1);
     editor.setOutputs(msg.signals.map((s) => s.name));
     state.signals = msg.signals;
+    // Model-based correction: whether its Jacobians are the modules' directional
+    // derivatives or finite differences (core: Simulation::jacobian_source).
+    ui.jacobiansItem.hidden = !msg.jacobianSource;
+    ui.jacobians.textContent = msg.jacobianSource ? msg.jacobianSource.replaceAll('_', ' ') : '–';
     ui.status.textContent = `Running… ${stepsText(0, msg.totalSteps)} macro-steps`;
   },
   progress(msg) {

@@ -8,7 +8,8 @@
 //                   {type:'init', module?: WebAssembly.Module} (first; see loadCore),
 //                   {type:'encodeLink', id, scenario}, {type:'decodeLink', id, link}
 //   worker -> page: {type:'ready', presets, catalog, version}
-//                   {type:'started', id, signals:[{name, unit, hasReference}], totalSteps}
+//                   {type:'started', id, signals:[{name, unit, hasReference}], totalSteps,
+//                    jacobianSource (model-based correction: where its Jacobians come from, else null)}
 //                   {type:'progress', id, stepsDone, totalSteps, columns}
 //                   {type:'result', id, stepsDone, totalSteps, columns, globalNrmse, csv, elapsedMs}
 //                   {type:'cancelled', id}, {type:'validated', id, message|null}, {type:'csv', id, csv}
@@ -72,7 +73,7 @@ async function run(id, scenarioText) {
     const units = sim.signalUnits();
     const hasRef = sim.hasReference();
     const signals = names.map((name, i) => ({ name, unit: units[i], hasReference: hasRef[i] === 1 }));
-    postMessage({ type: 'started', id, signals, totalSteps: sim.totalSteps });
+    postMessage({ type: 'started', id, signals, totalSteps: sim.totalSteps, jacobianSource: sim.jacobianSource ?? null });
     let steps = 8;
     let finished = false;
     while (!finished) {
