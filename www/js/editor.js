@@ -4,6 +4,8 @@
 // `modules[1].parameters.ck`) so errors from the core can point at the field.
 // Scenario text is only ever set with textContent or input values, never as HTML.
 
+import { EQUATIONS_MODEL, equationSourceField, markSourceLine, clearSourceLine } from './equation_source.js';
+
 const ALGORITHMS = [['jacobi', 'Jacobi (parallel)'], ['gauss_seidel', 'Gauss-Seidel']];
 const START_UPS = [['ramp_up', 'Ramp up'], ['exact_history', 'Exact history']];
 const SOLVER_LABELS = { default: 'Model default', exact: 'Exact (linear)', rk4: 'RK4, fixed step', dopri45: 'Dormand-Prince 5(4)' };
@@ -78,13 +80,17 @@ export class ScenarioEditor {
     return null;
   }
 
-  /** Highlights the field at `path` (or the closest enclosing one); returns it. */
-  markError(path) {
+  /**
+   * Highlights the field at `path` (or the closest enclosing one); returns it. An equation
+   * source also gets the line `message` names highlighted.
+   */
+  markError(path, message) {
     this.clearMarks();
     const target = this.find(path);
     if (target) {
       target.setAttribute('aria-invalid', 'true');
       target.classList.add('invalid');
+      markSourceLine(target, message);
     }
     return target;
   }
@@ -94,6 +100,7 @@ export class ScenarioEditor {
       const path = e.dataset.path;
       if (!this.invalid.has(path)) { e.removeAttribute('aria-invalid'); e.classList.remove('invalid'); }
     }
+    for (const e of document.querySelectorAll('textarea.equation-source[data-error-line]')) clearSourceLine(e);
   }
 
   /** Element whose data-path is `path` or its longest prefix. */
@@ -223,6 +230,7 @@ export class ScenarioEditor {
     model.classList.add('span-all');
     head.append(model);
     fs.append(head);
+    if (mod.model === EQUATIONS_MODEL) fs.append(equationSourceField(mod, base, () => this.onChange()));
 
     const params = (mod.parameters ??= {});
     const grid = el('div', { className: 'grid params' });

@@ -79,7 +79,7 @@ function showMessage(text, { path = pathOf(text), source = 'run', kind = 'error'
   ui.messageText.textContent = text;
   state.messageSource = source;
   state.messagePath = path;
-  const target = path ? editor.markError(path) : null;
+  const target = path ? editor.markError(path, text) : null;
   ui.messageGoto.hidden = !target;
 }
 
