@@ -66,6 +66,8 @@ const BROKEN = [
     /^modules\[0\]\.source: the \.fmu has no `modelDescription\.xml`/],
   ['a module missing fmi3Terminate', lagFmu({ omit: ['fmi3Terminate'] }),
     /^modules\[0\]\.source: the wasm binary does not export `fmi3Terminate`/],
+  ['fmi3Terminate with the wrong signature', lagFmu({ retype: { fmi3Terminate: 1 } }),
+    /^modules\[0\]\.source: the wasm export `fmi3Terminate` has type \(i32\); the FMI 3\.0 wasm32 ABI requires/],
   ['fmi3DoStep traps', lagFmu({ step: STEPS.trap }),
     /module `lag` at t = 0 s: module trapped: fmi3DoStep: wasm `unreachable` instruction executed/],
   ['fmi3DoStep loops forever', lagFmu({ step: STEPS.endless }),

@@ -83,6 +83,8 @@ const TYPES = [
 ];
 
 const OK = [0x41, 0x00]; // i32.const 0 (fmi3OK)
+/** Whether each entry of TYPES returns an i32. */
+const TYPES_RESULT = [true, false, true, true, true, true];
 /** Bump allocator: p = heap; heap = (heap + n + 15) & -16; return p. */
 const MALLOC = [0x23, 0, 0x23, 0, 0x20, 0, 0x6a, 0x41, 15, 0x6a, 0x41, 0x70, 0x71, 0x24, 0];
 
@@ -95,9 +97,10 @@ export const STEPS = {
 
 /**
  * A minimal FMI 3.0 wasm32 module: every call returns fmi3OK, instance at address 64,
- * fmi3DoStep runs `step` (see STEPS); exports named in `omit` are left out.
+ * fmi3DoStep runs `step` (see STEPS); exports named in `omit` are left out; `retype`
+ * gives functions another type index (a wrong signature), with a body that fits it.
  */
-export function lagWasm({ step = STEPS.ok, omit = [] } = {}) {
+export function lagWasm({ step = STEPS.ok, omit = [], retype = {} } = {}) {
   const funcs = [
     ['malloc', 0, MALLOC],
     ['free', 1, []],
@@ -111,6 +114,12 @@ export function lagWasm({ step = STEPS.ok, omit = [] } = {}) {
     ['fmi3Reset', 0, OK],
     ['fmi3FreeInstance', 1, []],
   ];
+  for (const f of funcs) {
+    if (f[0] in retype) {
+      f[1] = retype[f[0]];
+      f[2] = TYPES_RESULT[f[1]] ? OK : []; // keep the body valid for the new type
+    }
+  }
   const exports = [[...str('memory'), 0x02, 0]];
   funcs.forEach(([name], i) => { if (!omit.includes(name)) exports.push([...str(name), 0x00, ...uleb(i)]); });
   const bodies = funcs.map(([, , code]) => {
