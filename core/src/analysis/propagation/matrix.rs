@@ -33,15 +33,8 @@ impl PropagationMatrix {
     ) -> Result<PropagationMatrix, MasterError> {
         let op = StepOperator::new(blocks, l, method, h)?;
         let dim = op.layout().dim();
-        let mut phi = DMatrix::zeros(dim, dim);
-        let mut e = DVector::zeros(dim);
-        let mut col = DVector::zeros(dim);
-        for j in 0..dim {
-            e[j] = 1.0;
-            op.apply(&e, &mut col);
-            e[j] = 0.0;
-            phi.set_column(j, &col);
-        }
+        // Column j of Φ is step(e_j); the step takes all unit vectors in one pass.
+        let phi = op.apply(&DMatrix::identity(dim, dim));
         Ok(PropagationMatrix { op, phi, h })
     }
 
@@ -62,9 +55,8 @@ impl PropagationMatrix {
 
     /// One macro-step evaluated directly (not through Φ); equals `Φ z` to rounding.
     pub fn step(&self, z: &DVector<f64>) -> DVector<f64> {
-        let mut out = DVector::zeros(z.len());
-        self.op.apply(z, &mut out);
-        out
+        let z = DMatrix::from_column_slice(z.len(), 1, z.as_slice());
+        DVector::from_column_slice(self.op.apply(&z).as_slice())
     }
 
     /// 1-norm condition number of the balanced `I − G_p L` (1 without correction; balancing

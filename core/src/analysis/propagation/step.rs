@@ -25,7 +25,7 @@ use alloc::format;
 use alloc::vec;
 use alloc::vec::Vec;
 use core::ops::Range;
-use nalgebra::{DMatrix, DVector};
+use nalgebra::DMatrix;
 
 /// One block's exact discretisation and where its variables sit in the stacked vectors.
 #[derive(Clone, Debug)]
@@ -279,93 +279,96 @@ impl StepOperator {
         self.corrector.as_ref().map_or(1.0, |c| c.condition)
     }
 
-    /// `out = step(z)`.
-    pub(super) fn apply(&self, z: &DVector<f64>, out: &mut DVector<f64>) {
+    /// `step` applied to every column of `z` (each column one information vector): one
+    /// pass of matrix products instead of one per column, so Φ = `apply(I)` costs a few
+    /// small products rather than `dim` passes of vector work.
+    pub(super) fn apply(&self, z: &DMatrix<f64>) -> DMatrix<f64> {
         let lay = self.layout;
         let p = lay.order;
-        out.fill(0.0);
+        let cols = z.ncols();
+        let mut out = DMatrix::zeros(z.nrows(), cols);
         let mut stepped = vec![false; self.blocks.len()];
-        // a[k][i]: scaled derivative k of input i.
-        let mut a = [(); MAX_ORDER + 1].map(|_| vec![0.0; lay.n_u]);
-        let du = lay.du().map(|r| z.rows(r.start, r.len()).into_owned());
+        // a[k]: scaled derivative k of every input, one column per column of z.
+        let mut a: Vec<DMatrix<f64>> = (0..=p).map(|_| DMatrix::zeros(lay.n_u, cols)).collect();
         let y_new = lay.y(0);
         for &m in &self.sequence {
             let blk = &self.blocks[m];
             for i in blk.u.clone() {
-                for ak in a.iter_mut().take(p + 1) {
-                    ak[i] = 0.0;
-                }
                 for &(o, w) in &self.l_rows[i] {
                     let from_new = self.gauss_seidel && stepped[self.output_block[o]];
-                    for (k, ak) in a.iter_mut().enumerate().take(p + 1) {
-                        let v: f64 = if from_new {
-                            // Samples y_{n+1}, y_n, …, y_{n−p+1}.
-                            (0..=p)
-                                .map(|j| {
-                                    let s = if j == 0 {
-                                        out[y_new.start + o]
-                                    } else {
-                                        z[lay.y(j - 1).start + o]
-                                    };
-                                    self.interpolation.weight(k, j) * s
-                                })
-                                .sum()
-                        } else {
-                            (0..=p)
-                                .map(|j| self.extrapolation[k][j] * z[lay.y(j).start + o])
-                                .sum()
-                        };
-                        ak[i] += w * v;
+                    for (k, ak) in a.iter_mut().enumerate() {
+                        for j in 0..=p {
+                            let (src, weight) = if from_new {
+                                // Samples y_{n+1}, y_n, …, y_{n−p+1}.
+                                let row = if j == 0 {
+                                    out.row(y_new.start + o)
+                                } else {
+                                    z.row(lay.y(j - 1).start + o)
+                                };
+                                (row, self.interpolation.weight(k, j))
+                            } else {
+                                (z.row(lay.y(j).start + o), self.extrapolation[k][j])
+                            };
+                            if weight != 0.0 {
+                                for c in 0..cols {
+                                    ak[(i, c)] += w * weight * src[c];
+                                }
+                            }
+                        }
                     }
                 }
-                if let Some(du) = &du {
-                    a[0][i] += du[i]; // δu only shifts the constant term (digest §8 item 3)
+                if let Some(du) = lay.du() {
+                    // δu only shifts the constant term (digest §8 item 3)
+                    for c in 0..cols {
+                        a[0][(i, c)] += z[(du.start + i, c)];
+                    }
                 }
             }
-            let x = z.rows(blk.x.start, blk.x.len());
-            let mut x_new = &blk.ad * x;
-            let mut u_end = DVector::zeros(blk.u.len());
+            let (nx, nu) = (blk.x.len(), blk.u.len());
+            let mut x_new = &blk.ad * z.rows(blk.x.start, nx);
+            let mut u_end = DMatrix::zeros(nu, cols);
             let mut fact = 1.0;
-            for (k, (ak, gk)) in a.iter().zip(&blk.gamma).enumerate().take(p + 1) {
+            for (k, (ak, gk)) in a.iter().zip(&blk.gamma).enumerate() {
                 if k > 0 {
                     fact *= k as f64;
                 }
-                let ak = DVector::from_column_slice(&ak[blk.u.clone()]);
-                x_new.gemv(1.0, gk, &ak, 1.0);
-                u_end.axpy(1.0 / fact, &ak, 1.0);
+                let ak = ak.rows(blk.u.start, nu);
+                x_new.gemm(1.0, gk, &ak, 1.0);
+                u_end.zip_apply(&ak, |e, v| *e += v / fact);
             }
             let mut y = &blk.c * &x_new;
-            y.gemv(1.0, &blk.d, &u_end, 1.0);
-            out.rows_mut(blk.x.start, blk.x.len()).copy_from(&x_new);
+            y.gemm(1.0, &blk.d, &u_end, 1.0);
+            out.rows_mut(blk.x.start, nx).copy_from(&x_new);
             out.rows_mut(y_new.start + blk.y.start, blk.y.len())
                 .copy_from(&y);
             stepped[m] = true;
         }
-        if let (Some(c), Some(du)) = (&self.corrector, &du) {
+        if let (Some(c), Some(du_rows)) = (&self.corrector, lay.du()) {
+            let du = z.rows(du_rows.start, du_rows.len());
             let pe = extrapolated_end_weights(p);
-            let mut p_ext = DVector::zeros(lay.n_y);
+            let mut p_ext = DMatrix::zeros(lay.n_y, cols);
             for (j, w) in pe.iter().enumerate().take(p + 1) {
-                p_ext.axpy(*w, &z.rows(lay.y(j).start, lay.n_y), 1.0);
+                p_ext.zip_apply(&z.rows(lay.y(j).start, lay.n_y), |e, v| *e += w * v);
             }
             let mut rhs = out.rows(y_new.start, lay.n_y).into_owned();
-            rhs.gemv(-1.0, &c.gp_l, &p_ext, 1.0);
-            rhs.gemv(-1.0, &c.g0, du, 1.0);
+            rhs.gemm(-1.0, &c.gp_l, &p_ext, 1.0);
+            rhs.gemm(-1.0, &c.g0, &du, 1.0);
             let ybar = &c.s * rhs;
             let nb = backward_difference_weights(p);
             let mut nabla = &ybar * nb[0];
             for (j, w) in nb.iter().enumerate().take(p + 2).skip(1) {
-                nabla.axpy(*w, &z.rows(lay.y(j - 1).start, lay.n_y), 1.0);
+                nabla.zip_apply(&z.rows(lay.y(j - 1).start, lay.n_y), |e, v| *e += w * v);
             }
             let mut du_new = du * (1.0 - c.alpha);
-            du_new.gemv(c.alpha * c.cp, &self.l, &nabla, 1.0);
+            du_new.gemm(c.alpha * c.cp, &self.l, &nabla, 1.0);
             out.rows_mut(y_new.start, lay.n_y).copy_from(&ybar);
-            if let Some(r) = lay.du() {
-                out.rows_mut(r.start, r.len()).copy_from(&du_new);
-            }
+            out.rows_mut(du_rows.start, du_rows.len())
+                .copy_from(&du_new);
         }
         for j in 1..=p {
-            let src = z.rows(lay.y(j - 1).start, lay.n_y).into_owned();
-            out.rows_mut(lay.y(j).start, lay.n_y).copy_from(&src);
+            out.rows_mut(lay.y(j).start, lay.n_y)
+                .copy_from(&z.rows(lay.y(j - 1).start, lay.n_y));
         }
+        out
     }
 }
