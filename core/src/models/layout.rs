@@ -114,11 +114,20 @@ pub(crate) fn describe(sig: &Signature<'_>) -> Result<(ModuleDescription, Layout
         nu: sig.inputs.len(),
         ny: sig.outputs.len(),
     };
-    let mut vars = Vec::new();
+    let mut vars = Vec::with_capacity(layout.np + 2 * layout.nx + layout.nu + layout.ny);
     let mut vr = 0u32;
+    // Built field by field: each string is allocated once (maps rebuild modules per point).
     let mut push =
         |vars: &mut Vec<Variable>, p: &PortSpec, name: String, unit: &str, c, v, start| {
-            vars.push(Variable::new(&name, vr, c, v, start, unit).described(&p.description));
+            vars.push(Variable {
+                name,
+                value_ref: ValueRef(vr),
+                causality: c,
+                variability: v,
+                start,
+                unit: unit.into(),
+                description: p.description.clone(),
+            });
             vr += 1;
         };
     for p in sig.parameters {

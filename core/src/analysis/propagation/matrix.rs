@@ -6,7 +6,7 @@ use super::method::{Layout, PropagationMethod};
 use super::step::{check_shapes, StepOperator};
 use crate::analysis::{LinearBlock, MonolithicReference};
 use crate::error::MasterError;
-use crate::solvers::expm;
+use crate::solvers::{expm, Discretization};
 use alloc::format;
 use nalgebra::{DMatrix, DVector};
 
@@ -31,7 +31,20 @@ impl PropagationMatrix {
         method: &PropagationMethod,
         h: f64,
     ) -> Result<PropagationMatrix, MasterError> {
-        let op = StepOperator::new(blocks, l, method, h)?;
+        Self::build_reusing(blocks, l, method, h, &[])
+    }
+
+    /// [`build`](Self::build), taking `known[i]` as block `i`'s discretisation when it was
+    /// made for `h` and the method's order (a map whose point changes one block discretises
+    /// only that one). The caller vouches that `known[i]` belongs to `blocks[i]`.
+    pub fn build_reusing(
+        blocks: &[LinearBlock],
+        l: &DMatrix<f64>,
+        method: &PropagationMethod,
+        h: f64,
+        known: &[Option<&Discretization>],
+    ) -> Result<PropagationMatrix, MasterError> {
+        let op = StepOperator::new(blocks, l, method, h, known)?;
         let dim = op.layout().dim();
         // Column j of Φ is step(e_j); the step takes all unit vectors in one pass.
         let phi = op.apply(&DMatrix::identity(dim, dim));

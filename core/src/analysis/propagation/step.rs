@@ -20,7 +20,7 @@ use super::method::{
 use crate::analysis::LinearBlock;
 use crate::error::MasterError;
 use crate::master::{Extrapolation, Scheme, TaylorWeights, MAX_ORDER};
-use crate::solvers::{balance, discretize, one_norm};
+use crate::solvers::{balance, discretize, one_norm, Discretization};
 use alloc::format;
 use alloc::vec;
 use alloc::vec::Vec;
@@ -105,11 +105,14 @@ fn invalid(msg: &str) -> MasterError {
 }
 
 impl StepOperator {
+    /// `known[i]`, when given and made for `h` and this order, is taken as block `i`'s
+    /// discretisation instead of computing it (the caller vouches that it is block `i`'s).
     pub(super) fn new(
         blocks: &[LinearBlock],
         l: &DMatrix<f64>,
         method: &PropagationMethod,
         h: f64,
+        known: &[Option<&Discretization>],
     ) -> Result<Self, MasterError> {
         let (n_x, n_u, n_y) = check_shapes(blocks, l)?;
         let p = method.order as usize;
@@ -149,11 +152,17 @@ impl StepOperator {
         let mut output_block = Vec::with_capacity(n_y);
         for (i, b) in blocks.iter().enumerate() {
             let (n, m, q) = (b.a.nrows(), b.b.ncols(), b.c.nrows());
-            let disc = discretize(&b.a, &b.b, h, p).ok_or_else(|| {
-                invalid(&format!(
-                    "the matrix exponential of block {i} failed at ΔT = {h} s"
-                ))
-            })?;
+            let fits = |d: &&Discretization| {
+                d.h == h && d.gamma.len() == p + 1 && d.ad.nrows() == n && d.gamma[0].ncols() == m
+            };
+            let disc = match known.get(i).copied().flatten().filter(fits) {
+                Some(d) => d.clone(),
+                None => discretize(&b.a, &b.b, h, p).ok_or_else(|| {
+                    invalid(&format!(
+                        "the matrix exponential of block {i} failed at ΔT = {h} s"
+                    ))
+                })?,
+            };
             let mut hk = 1.0;
             let gamma = disc
                 .gamma

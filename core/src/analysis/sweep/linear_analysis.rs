@@ -15,6 +15,7 @@ use crate::error::{CosimError, MasterError, ScenarioError};
 use crate::master::Scheme;
 use crate::module::{InstantiateOptions, ModuleDescription, Subsystem};
 use crate::scenario::{build_module, Algorithm, ModuleSpec, ValidatedScenario};
+use crate::solvers::{discretize, Discretization};
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -31,6 +32,9 @@ pub struct LinearAnalysis {
     names: Vec<String>,
     t_start: f64,
     blocks: Vec<LinearBlock>,
+    /// `blocks[i]` discretised at the scenario's macro-step and order (`None` if that
+    /// failed): points that leave a block unchanged reuse it.
+    discretized: Vec<Option<Discretization>>,
     l: DMatrix<f64>,
     method: PropagationMethod,
     macro_step: f64,
@@ -55,10 +59,10 @@ impl LinearAnalysis {
         let mut descriptions: Vec<(String, ModuleDescription)> =
             Vec::with_capacity(s.modules.len());
         for (i, spec) in s.modules.iter().enumerate() {
-            let (block, desc) = read_block(spec, t_start)
-                .map_err(|e| ScenarioError::at(format!("modules[{i}]"), e))?;
-            blocks.push(block);
-            descriptions.push((spec.name.clone(), desc));
+            let at = |e| ScenarioError::at(format!("modules[{i}]"), e);
+            let mut sub = initialised(spec, t_start).map_err(at)?;
+            blocks.push(read_block(&mut sub).map_err(at)?);
+            descriptions.push((spec.name.clone(), sub.description().clone()));
         }
         let pairs: Vec<(String, String)> = s
             .connections
@@ -79,6 +83,7 @@ impl LinearAnalysis {
             specs: s.modules.clone(),
             names: s.modules.iter().map(|m| m.name.clone()).collect(),
             t_start,
+            discretized: discretize_all(&blocks, s.master.macro_step, method.order),
             blocks,
             l: graph.coupling_matrix(),
             method,
@@ -115,6 +120,7 @@ impl LinearAnalysis {
     /// The same analysis with another method (e.g. each order of a convergence study).
     pub fn with_method(&self, method: PropagationMethod) -> Self {
         LinearAnalysis {
+            discretized: discretize_all(&self.blocks, self.macro_step, method.order),
             method,
             ..self.clone()
         }
@@ -174,11 +180,11 @@ impl LinearAnalysis {
                     }
                 }
             }
-            blocks[m] = read_block(&spec, self.t_start)
+            blocks[m] = initialised(&spec, self.t_start)
+                .and_then(|mut sub| read_block(&mut sub))
                 .map_err(|e| {
                     MasterError::InvalidSettings(format!("module `{}`: {e}", self.names[m]))
-                })?
-                .0;
+                })?;
         }
         Ok(blocks)
     }
@@ -221,7 +227,13 @@ impl LinearAnalysis {
         overrides: &[(&Parameter, f64)],
     ) -> Cell {
         let (h, method) = self.master_at(overrides);
-        let pm = match PropagationMatrix::build(blocks, &self.l, &method, h) {
+        let known: Vec<Option<&Discretization>> = blocks
+            .iter()
+            .zip(&self.blocks)
+            .zip(&self.discretized)
+            .map(|((b, own), d)| if b == own { d.as_ref() } else { None })
+            .collect();
+        let pm = match PropagationMatrix::build_reusing(blocks, &self.l, &method, h, &known) {
             Ok(pm) => pm,
             Err(e) => return Cell::failed(e),
         };
@@ -270,14 +282,25 @@ impl LinearAnalysis {
     }
 }
 
-/// Builds, instantiates and initialises one module and reads its linear block.
-fn read_block(spec: &ModuleSpec, t_start: f64) -> Result<(LinearBlock, ModuleDescription), String> {
+/// Each block discretised over `h` for input orders `0..=order`.
+fn discretize_all(blocks: &[LinearBlock], h: f64, order: u32) -> Vec<Option<Discretization>> {
+    blocks
+        .iter()
+        .map(|b| discretize(&b.a, &b.b, h, order as usize))
+        .collect()
+}
+
+/// Builds, instantiates and initialises one module.
+fn initialised(spec: &ModuleSpec, t_start: f64) -> Result<Subsystem, String> {
     let module = build_module(spec).map_err(|e| format!("{e}"))?;
-    let desc = module.description().clone();
     let mut sub = Subsystem::instantiate(module, InstantiateOptions::default())
         .map_err(|e| format!("{e}"))?;
     sub.enter_initialization_mode(None, t_start, None)
         .map_err(|e| format!("{e}"))?;
-    let block = LinearBlock::from_subsystem(&mut sub).map_err(|e| format!("{e}"))?;
-    Ok((block, desc))
+    Ok(sub)
+}
+
+/// The module's linear block (directional derivatives at its start values).
+fn read_block(sub: &mut Subsystem) -> Result<LinearBlock, String> {
+    LinearBlock::from_subsystem(sub).map_err(|e| format!("{e}"))
 }

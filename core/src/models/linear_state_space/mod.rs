@@ -105,23 +105,33 @@ impl LinearStateSpace {
                 spec.model_name
             )));
         }
-        let ports =
-            |names: &[String], units: &[String], start: &dyn Fn(usize) -> f64| -> Vec<PortSpec> {
-                names
-                    .iter()
-                    .zip(units)
-                    .enumerate()
-                    .map(|(i, (nm, u))| PortSpec::new(nm, u, start(i), ""))
-                    .collect()
-            };
-        let x0 = spec.x0.clone();
-        let states = ports(&spec.state_names, &spec.state_units, &|i| x0[i]);
-        let inputs = ports(&spec.input_names, &spec.input_units, &|_| 0.0);
-        let outputs = ports(&spec.output_names, &spec.output_units, &|_| 0.0);
+        // The spec is consumed: names and units move into the ports without copies.
+        let ports = |names: Vec<String>, units: Vec<String>, start: &dyn Fn(usize) -> f64| {
+            names
+                .into_iter()
+                .zip(units)
+                .enumerate()
+                .map(|(i, (name, unit))| PortSpec {
+                    name,
+                    unit,
+                    start: start(i),
+                    description: String::new(),
+                })
+                .collect::<Vec<_>>()
+        };
+        let x0 = &spec.x0;
+        let states = ports(spec.state_names, spec.state_units, &|i| x0[i]);
+        let inputs = ports(spec.input_names, spec.input_units, &|_| 0.0);
+        let outputs = ports(spec.output_names, spec.output_units, &|_| 0.0);
         let params: Vec<PortSpec> = spec
             .parameters
-            .iter()
-            .map(|v| PortSpec::new(&v.name, &v.unit, v.start.unwrap_or(0.0), &v.description))
+            .into_iter()
+            .map(|v| PortSpec {
+                start: v.start.unwrap_or(0.0),
+                name: v.name,
+                unit: v.unit,
+                description: v.description,
+            })
             .collect();
         let mut feedthrough = Vec::new();
         for o in 0..q {
