@@ -284,3 +284,65 @@ fn finite_difference_derivatives_of_ode_modules_match_the_exact_linear_ones() {
         }
     }
 }
+
+/// Parameters of the exact two-mass modules are settable before Step Mode (FMI `fixed`):
+/// the matrices follow, `reset` restores the built values, bad values are refused with
+/// the parameter's name, and a value that would add an undeclared feedthrough is refused.
+#[test]
+fn exact_two_mass_parameters_are_settable_before_step_mode() {
+    use crate::module::{InstantiateOptions, Subsystem};
+    fn jacobian_of_fk(sub: &mut Subsystem) -> Vec<f64> {
+        let d = sub.description();
+        let fk = vr_of(d, "Fk");
+        let knowns = [
+            vr_of(d, "x1"),
+            vr_of(d, "x2"),
+            vr_of(d, "s1"),
+            vr_of(d, "v1"),
+        ];
+        (0..4)
+            .map(|j| {
+                let mut seed = [0.0; 4];
+                seed[j] = 1.0;
+                let mut out = [0.0];
+                sub.directional_derivative(&[fk], &knowns, &seed, &mut out)
+                    .expect("derivative");
+                out[0]
+            })
+            .collect()
+    }
+    fn vr_of(d: &crate::module::ModuleDescription, name: &str) -> ValueRef {
+        d.variable(name).map(|v| v.value_ref).expect("variable")
+    }
+    let solver = SolverSpec::default();
+    let built = |ck: f64, dk: f64| {
+        let m = instantiate(MASS2_ID, &map(&[("ck", ck), ("dk", dk)]), &solver).expect("built");
+        let mut sub = Subsystem::instantiate(m, InstantiateOptions::default()).expect("sub");
+        sub.enter_initialization_mode(None, 0.0, None)
+            .expect("init");
+        jacobian_of_fk(&mut sub)
+    };
+    let m = instantiate(MASS2_ID, &BTreeMap::new(), &solver).expect("defaults");
+    let mut sub = Subsystem::instantiate(m, InstantiateOptions::default()).expect("sub");
+    let (ck, dk) = (
+        vr_of(sub.description(), "ck"),
+        vr_of(sub.description(), "dk"),
+    );
+    sub.set_float64(&[ck, dk], &[3e7, 40.0]).expect("settable");
+    sub.enter_initialization_mode(None, 0.0, None)
+        .expect("init");
+    assert_eq!(jacobian_of_fk(&mut sub), built(3e7, 40.0));
+    assert_eq!(jacobian_of_fk(&mut sub), [3e7, 40.0, -3e7, -40.0]);
+    sub.reset().expect("reset");
+    sub.enter_initialization_mode(None, 0.0, None)
+        .expect("init");
+    assert_eq!(jacobian_of_fk(&mut sub), built(2e5, 5e2));
+    sub.reset().expect("reset");
+    let e = sub.set_float64(&[ck], &[-1.0]).expect_err("negative c_k");
+    assert!(message(e).contains("`ck`"));
+    // Without coupling there is no declared feedthrough: adding one is refused.
+    let m = instantiate(MASS2_ID, &map(&[("ck", 0.0), ("dk", 0.0)]), &solver).expect("built");
+    let mut sub = Subsystem::instantiate(m, InstantiateOptions::default()).expect("sub");
+    let e = sub.set_float64(&[ck], &[1.0]).expect_err("new feedthrough");
+    assert!(message(e).contains("feedthrough"));
+}

@@ -286,6 +286,17 @@ pub fn mass1_linear(p: &Mass1Params) -> Result<LinearStateSpace, ModuleError> {
         output_names: strings(&["s1", "v1"]),
         output_units: strings(&["m", "m/s"]),
         parameters: informational(&p.parameters()),
+        matrices_of: Some(|v| match *v {
+            [m1, c1, d1] => Ok(mass1_matrices(&Mass1Params {
+                m1: check("m1", m1, Range::Positive)?,
+                c1: check("c1", c1, Range::NonNegative)?,
+                d1: check("d1", d1, Range::NonNegative)?,
+                ..Mass1Params::default()
+            })),
+            _ => Err(ModuleError::invalid(
+                "TwoMassOscillator.Mass1 has 3 parameters",
+            )),
+        }),
     })
 }
 
@@ -307,6 +318,19 @@ pub fn mass2_linear(p: &Mass2Params) -> Result<LinearStateSpace, ModuleError> {
         output_names: strings(&["Fk"]),
         output_units: strings(&["N"]),
         parameters: informational(&p.parameters()),
+        matrices_of: Some(|v| match *v {
+            [m2, c2, d2, ck, dk] => Ok(mass2_matrices(&Mass2Params {
+                m2: check("m2", m2, Range::Positive)?,
+                c2: check("c2", c2, Range::NonNegative)?,
+                d2: check("d2", d2, Range::NonNegative)?,
+                ck: check("ck", ck, Range::NonNegative)?,
+                dk: check("dk", dk, Range::NonNegative)?,
+                ..Mass2Params::default()
+            })),
+            _ => Err(ModuleError::invalid(
+                "TwoMassOscillator.Mass2 has 5 parameters",
+            )),
+        }),
     })
 }
 

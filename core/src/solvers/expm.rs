@@ -169,8 +169,10 @@ fn expm_balanced(a: &DMatrix<f64>) -> Option<DMatrix<f64>> {
     let scaled = a * libm::scalbn(1.0, -(s as i32));
     let (u, v) = pade13(&scaled, &id);
     let mut r = solve_pq(&u, &v)?;
+    let mut square = DMatrix::zeros(n, n);
     for _ in 0..(s as u32) {
-        r = &r * &r;
+        r.mul_to(&r, &mut square);
+        core::mem::swap(&mut r, &mut square);
     }
     Some(r)
 }

@@ -257,18 +257,16 @@ impl StepOperator {
             t: 0.0,
             what: "I - G_p L",
         };
-        let s = m.clone().lu().try_inverse().ok_or(singular.clone())?;
+        // Inverted in balanced units, Mb = D⁻¹ M D, so M⁻¹ = D Mb⁻¹ D⁻¹ (D holds powers of
+        // 2: exact). y mixes metres and newtons, so the plain 1-norm condition of I − G_p L
+        // would grow with c_k through the units alone.
+        let (mb, d) = balance(&m);
+        let inv_b = mb.clone().lu().try_inverse().ok_or(singular.clone())?;
+        let condition = one_norm(&mb) * one_norm(&inv_b);
+        let s = DMatrix::from_fn(n_y, n_y, |i, j| inv_b[(i, j)] * d[i] / d[j]);
         if s.iter().any(|v| !v.is_finite()) {
             return Err(singular);
         }
-        // Condition in balanced units: y mixes metres and newtons, so the plain 1-norm
-        // condition of I − G_p L grows with c_k through the units alone.
-        let (mb, _) = balance(&m);
-        let condition = mb
-            .clone()
-            .lu()
-            .try_inverse()
-            .map_or(f64::INFINITY, |inv| one_norm(&mb) * one_norm(&inv));
         Ok(Corrector {
             s,
             gp_l,

@@ -27,7 +27,7 @@ fn rho_at(analysis: &LinearAnalysis, parameter: &Parameter, v: f64) -> Option<f6
     let overrides = [(parameter, v)];
     let modules: Vec<usize> = parameter.module().into_iter().collect();
     let blocks = analysis
-        .rebuild(analysis.blocks(), &modules, &overrides)
+        .rebuild(None, analysis.blocks(), &modules, &overrides)
         .ok()?;
     let Cell { value, status } =
         analysis.evaluate_blocks(MapMetric::SpectralRadius, &blocks, &overrides);

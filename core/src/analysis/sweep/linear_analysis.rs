@@ -5,6 +5,7 @@
 //! parameters it changes.
 
 use super::cell::{Cell, CellStatus, MapMetric};
+use super::live::LiveModules;
 use super::parameter::Parameter;
 use crate::analysis::accuracy::error_measures;
 use crate::analysis::{
@@ -162,16 +163,33 @@ impl LinearAnalysis {
         Ok(p)
     }
 
-    /// Blocks with `overrides` applied; only modules listed in `rebuild` are rebuilt from
-    /// their specs (all overrides of that module applied), the others come from `from`.
+    /// Blocks with `overrides` applied; only modules listed in `rebuild` are read again
+    /// (all overrides of that module applied), the others come from `from`. With `live`,
+    /// a module is read through its kept instance when it takes its parameters that way.
     pub(super) fn rebuild(
         &self,
+        mut live: Option<&mut LiveModules>,
         from: &[LinearBlock],
         rebuild: &[usize],
         overrides: &[(&Parameter, f64)],
     ) -> Result<Vec<LinearBlock>, MasterError> {
         let mut blocks = from.to_vec();
         for &m in rebuild {
+            if let Some(live) = live.as_deref_mut() {
+                let params: Vec<(&str, f64)> = overrides
+                    .iter()
+                    .filter_map(|(p, v)| match p {
+                        Parameter::Module { module, name } if *module == m => {
+                            Some((name.as_str(), *v))
+                        }
+                        _ => None,
+                    })
+                    .collect();
+                if let Some(block) = live.read(m, &self.specs[m], self.t_start, &params) {
+                    blocks[m] = block;
+                    continue;
+                }
+            }
             let mut spec = self.specs[m].clone();
             for (p, v) in overrides {
                 if let Parameter::Module { module, name } = p {
@@ -213,7 +231,7 @@ impl LinearAnalysis {
         let mut modules: Vec<usize> = overrides.iter().filter_map(|(p, _)| p.module()).collect();
         modules.sort_unstable();
         modules.dedup();
-        match self.rebuild(&self.blocks, &modules, overrides) {
+        match self.rebuild(None, &self.blocks, &modules, overrides) {
             Ok(blocks) => self.evaluate_blocks(metric, &blocks, overrides),
             Err(e) => Cell::failed(e),
         }

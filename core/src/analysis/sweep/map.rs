@@ -1,6 +1,7 @@
 //! [`ParameterMap`]: a metric over two parameters, computed in tiles of rows so callers
 //! can spread tiles over threads (CLI) or Web Workers (page) and draw each as it arrives.
 
+use super::live::LiveModules;
 use super::{Axis, Cell, CellStatus, LinearAnalysis, MapMetric};
 use crate::error::ScenarioError;
 use crate::scenario::AxisSpec;
@@ -68,19 +69,26 @@ impl ParameterMap {
         let nx = self.x.values.len();
         let mut values = Vec::with_capacity(rows.len() * nx);
         let mut status = Vec::with_capacity(rows.len() * nx);
+        let mut live = LiveModules::new(self.analysis.blocks().len());
+        let ym: Vec<usize> = self.y.parameter.module().into_iter().collect();
+        let xm: Vec<usize> = self.x.parameter.module().into_iter().collect();
         for r in rows.clone() {
             let yv = self.y.values[r as usize];
-            let ym: Vec<usize> = self.y.parameter.module().into_iter().collect();
-            let row_blocks =
-                self.analysis
-                    .rebuild(self.analysis.blocks(), &ym, &[(&self.y.parameter, yv)]);
+            let row_blocks = self.analysis.rebuild(
+                Some(&mut live),
+                self.analysis.blocks(),
+                &ym,
+                &[(&self.y.parameter, yv)],
+            );
             for &xv in &self.x.values {
                 let overrides = [(&self.x.parameter, xv), (&self.y.parameter, yv)];
                 let cell = match &row_blocks {
                     Err(e) => Cell::failed(e.clone()),
                     Ok(base) => {
-                        let xm: Vec<usize> = self.x.parameter.module().into_iter().collect();
-                        match self.analysis.rebuild(base, &xm, &overrides) {
+                        match self
+                            .analysis
+                            .rebuild(Some(&mut live), base, &xm, &overrides)
+                        {
                             Ok(blocks) => {
                                 self.analysis
                                     .evaluate_blocks(self.metric, &blocks, &overrides)
@@ -109,15 +117,17 @@ pub fn sweep(
 ) -> Result<Vec<(f64, Cell)>, ScenarioError> {
     let axis = Axis::new(analysis, axis, "analysis.x")?;
     let modules: Vec<usize> = axis.parameter.module().into_iter().collect();
+    let mut live = LiveModules::new(analysis.blocks().len());
     Ok(axis
         .values
         .iter()
         .map(|&v| {
             let overrides = [(&axis.parameter, v)];
-            let cell = match analysis.rebuild(analysis.blocks(), &modules, &overrides) {
-                Ok(blocks) => analysis.evaluate_blocks(metric, &blocks, &overrides),
-                Err(e) => Cell::failed(e),
-            };
+            let cell =
+                match analysis.rebuild(Some(&mut live), analysis.blocks(), &modules, &overrides) {
+                    Ok(blocks) => analysis.evaluate_blocks(metric, &blocks, &overrides),
+                    Err(e) => Cell::failed(e),
+                };
             (v, cell)
         })
         .collect())

@@ -6,6 +6,7 @@ mod axis;
 mod cell;
 mod crossings;
 mod linear_analysis;
+mod live;
 mod map;
 mod parameter;
 

@@ -205,3 +205,43 @@ fn one_parameter_sweeps_give_the_fig5_and_fig7_curves() {
     );
     assert!(rho_last.value > 1.0, "{rho_last:?}");
 }
+
+/// A map reads mass 2 through one kept instance (reset, set c_k and d_k, read); every
+/// cell must equal a point built from the spec, and a point whose value the module
+/// rejects fails with the same message, without spoiling the cells after it.
+#[test]
+fn kept_instances_give_the_same_cells_as_rebuilt_modules() {
+    let a = two_mass(0, Some(1.0), 10f64.powf(-3.5), 2e5, 5e2);
+    let x = AxisSpec {
+        parameter: String::from("mass2.ck"),
+        from: -1e9,
+        to: 1e10,
+        points: 12,
+        log: false,
+    };
+    let map = ParameterMap::new(
+        a.clone(),
+        &x,
+        &axis("mass2.dk", 1.0, 1e7, 3),
+        MapMetric::SpectralRadius,
+    )
+    .expect("map");
+    let tile = map.compute_rows(0..3);
+    let ck = a.parameter("mass2.ck", "x").expect("ck");
+    let dk = a.parameter("mass2.dk", "y").expect("dk");
+    let mut failed = 0;
+    for (r, &yv) in map.y_values().iter().enumerate() {
+        for (i, &xv) in map.x_values().iter().enumerate() {
+            let want = a.evaluate_at(MapMetric::SpectralRadius, &[(&ck, xv), (&dk, yv)]);
+            let k = r * map.x_values().len() + i;
+            assert_eq!(tile.status[k], want.status, "c_k = {xv}, d_k = {yv}");
+            if let CellStatus::Failed(e) = &want.status {
+                assert!(alloc::format!("{e}").contains("ck"), "{e}");
+                failed += 1;
+            } else {
+                assert_eq!(tile.values[k].to_bits(), want.value.to_bits());
+            }
+        }
+    }
+    assert_eq!(failed, 3, "one negative c_k per row");
+}

@@ -10,7 +10,7 @@
 use super::instance::{Instance, Snapshot, INPUT_ORDER};
 use super::layout::{describe, Layout, PortSpec, Signature, VarKind};
 use crate::module::{
-    Capabilities, DependencyKind, DirectionalDerivatives, InputDerivatives, Module,
+    Capabilities, Causality, DependencyKind, DirectionalDerivatives, InputDerivatives, Module,
     ModuleDescription, ModuleError, ModuleErrorKind, ModuleState, OutputDerivatives, StateSnapshot,
     StepReport, ValueRef, Variable,
 };
@@ -27,7 +27,7 @@ mod tests;
 pub const MAX_OUTPUT_DERIVATIVE_ORDER: u32 = 4;
 
 /// Matrices, start values and names of a linear module.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct LinearSpec {
     /// FMI `modelName`.
     pub model_name: String,
@@ -53,10 +53,22 @@ pub struct LinearSpec {
     pub output_names: Vec<String>,
     /// Output units (q).
     pub output_units: Vec<String>,
-    /// Parameters the matrices were built from (informational: readable, not settable;
-    /// value references are renumbered from 0 and `start` is the value).
+    /// Parameters the matrices were built from (value references are renumbered from 0
+    /// and `start` is the value). Readable; settable before Step Mode only with
+    /// `matrices_of`.
     pub parameters: Vec<Variable>,
+    /// `(A, B, C, D)` from parameter values in `parameters` order: makes the parameters
+    /// settable in Instantiated and Initialization Mode (FMI `fixed` parameters), so a
+    /// sweep can reset one instance and set each point's values instead of rebuilding.
+    pub matrices_of: Option<MatricesOf>,
 }
+
+/// `(A, B, C, D)`.
+pub type Matrices = (DMatrix<f64>, DMatrix<f64>, DMatrix<f64>, DMatrix<f64>);
+
+/// The matrices of a linear module as a function of its parameter values; errors name
+/// the offending parameter.
+pub type MatricesOf = fn(&[f64]) -> Result<Matrices, ModuleError>;
 
 /// A linear time-invariant module solved exactly over each step.
 #[derive(Clone, Debug)]
@@ -66,6 +78,9 @@ pub struct LinearStateSpace {
     c: DMatrix<f64>,
     d: DMatrix<f64>,
     params: Vec<f64>,
+    /// Parameter values at construction (restored by `reset`).
+    start_params: Vec<f64>,
+    matrices_of: Option<MatricesOf>,
     desc: ModuleDescription,
     inst: Instance,
     cache: Option<Discretization>,
@@ -162,8 +177,11 @@ impl LinearStateSpace {
             capabilities,
         };
         let (desc, layout) = describe(&sig)?;
+        let params: Vec<f64> = params.iter().map(|p| p.start).collect();
         Ok(LinearStateSpace {
-            params: params.iter().map(|p| p.start).collect(),
+            start_params: params.clone(),
+            params,
+            matrices_of: spec.matrices_of,
             inst: Instance::new(layout, spec.x0, alloc::vec![0.0; m]),
             x_next: DVector::zeros(n),
             a: spec.a,
@@ -201,6 +219,55 @@ impl LinearStateSpace {
 
     fn layout(&self) -> Layout {
         self.inst.layout
+    }
+
+    /// Parameter `i` ← `value` through `matrices_of` (the Subsystem refuses it in Step Mode).
+    fn set_parameter(&mut self, i: usize, value: f64) -> Result<(), ModuleError> {
+        if self.matrices_of.is_none() {
+            return Err(ModuleError::invalid(format!(
+                "parameter `{}` of this linear state-space module is fixed; set it through models::instantiate",
+                self.desc.with_causality(Causality::Parameter).nth(i).map_or("?", |p| p.name.as_str())
+            )));
+        }
+        let mut params = self.params.clone();
+        params[i] = value;
+        self.rebuild(params)
+    }
+
+    /// Matrices for `params`; refused if D gains a feedthrough the description does not
+    /// declare (the master's loop analysis relies on it).
+    fn rebuild(&mut self, params: Vec<f64>) -> Result<(), ModuleError> {
+        let f = self
+            .matrices_of
+            .ok_or_else(|| ModuleError::invalid("parameters of this module are fixed"))?;
+        let (a, b, c, d) = f(&params)?;
+        if (a.shape(), b.shape(), c.shape(), d.shape())
+            != (
+                self.a.shape(),
+                self.b.shape(),
+                self.c.shape(),
+                self.d.shape(),
+            )
+        {
+            return Err(ModuleError::invalid(
+                "the parameters change the matrix dimensions",
+            ));
+        }
+        let base = self.layout().input_base();
+        for (o, dep) in self.desc.output_dependencies.iter().enumerate() {
+            for i in 0..d.ncols() {
+                let declared = dep.inputs.iter().any(|(vr, _)| vr.0 == base + i as u32);
+                if d[(o, i)] != 0.0 && !declared {
+                    return Err(ModuleError::invalid(format!(
+                        "these parameters add a direct feedthrough (output {o} on input {i}) the module does not declare; rebuild it instead"
+                    )));
+                }
+            }
+        }
+        (self.a, self.b, self.c, self.d) = (a, b, c, d);
+        self.params = params;
+        self.cache = None;
+        Ok(())
     }
 
     /// `x^(k)` at the current point, using the stored input derivatives.
@@ -257,10 +324,9 @@ impl Module for LinearStateSpace {
         for (vr, v) in vrs.iter().zip(values) {
             let kind = self.layout().classify(*vr)?;
             if !self.inst.set(kind, *vr, *v)? {
-                return Err(ModuleError::invalid(format!(
-                    "parameter `{}` of a linear state-space module is fixed; set it through models::instantiate",
-                    self.desc.variable_by_ref(*vr).map_or("?", |p| p.name.as_str())
-                )));
+                if let VarKind::Parameter(i) = kind {
+                    self.set_parameter(i, *v)?;
+                }
             }
         }
         Ok(())
@@ -318,6 +384,10 @@ impl Module for LinearStateSpace {
 
     fn reset(&mut self) -> Result<(), ModuleError> {
         self.inst.reset();
+        if self.params != self.start_params {
+            let start = self.start_params.clone();
+            self.rebuild(start)?;
+        }
         Ok(())
     }
 

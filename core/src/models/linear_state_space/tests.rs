@@ -30,6 +30,7 @@ pub(crate) fn spec(
         output_names: names("y", q),
         output_units: vec![String::new(); q],
         parameters: Vec::new(),
+        matrices_of: None,
     }
 }
 
@@ -293,4 +294,35 @@ fn bad_specs_and_settings_are_errors() {
     assert!(m
         .set_input_derivatives(&[vr(&m, "u1")], &[5], &[1.0])
         .is_err());
+}
+
+/// Without `matrices_of` the parameters are informational: readable, never settable.
+#[test]
+fn parameters_without_matrices_of_are_fixed() {
+    let mut s = spec(
+        DMatrix::from_element(1, 1, -1.0),
+        DMatrix::from_element(1, 1, 1.0),
+        DMatrix::from_element(1, 1, 1.0),
+        DMatrix::zeros(1, 1),
+        DVector::zeros(1),
+    );
+    s.parameters = vec![Variable::new(
+        "k",
+        0,
+        Causality::Parameter,
+        crate::module::Variability::Fixed,
+        Some(1.0),
+        "",
+    )];
+    let mut m = LinearStateSpace::new(s).expect("module");
+    let k = m
+        .description()
+        .variable("k")
+        .map(|v| v.value_ref)
+        .expect("k");
+    let mut v = [0.0];
+    m.get_float64(&[k], &mut v).expect("readable");
+    assert_eq!(v, [1.0]);
+    let e = m.set_float64(&[k], &[2.0]).expect_err("fixed");
+    assert!(alloc::format!("{e}").contains("`k`"), "{e}");
 }
