@@ -3,20 +3,17 @@
 //!
 //! The matrix is first balanced (Parlett–Reinsch, a diagonal similarity that leaves the
 //! eigenvalues unchanged): Φ mixes metres and newtons, entries span ten or more decades,
-//! and an unbalanced Schur decomposition would make absolute eigenvalue errors of order
+//! and an unbalanced QR iteration would make absolute eigenvalue errors of order
 //! `ε‖Φ‖` swamp `1 − ρ ≈ 1e-7` of the nearly undamped oscillator.
 
-use crate::solvers::balance;
+use crate::solvers::{balance, eigenvalues};
 use alloc::vec::Vec;
-use nalgebra::{Complex, DMatrix, Schur};
+use nalgebra::{Complex, DMatrix};
 
 /// `ρ ≤ 1 + STABILITY_TOLERANCE` counts as stable (digest §8 item 10: ρ is within
 /// 1e-7…1e-5 of 1 over much of the two-mass map, so a contour at exactly 1 would follow
 /// eigenvalue round-off).
 pub const STABILITY_TOLERANCE: f64 = 1e-12;
-
-/// Schur iterations allowed per matrix dimension before giving up.
-const SCHUR_ITERATIONS_PER_DIM: usize = 200;
 
 /// Eigenvalues of a square matrix and what follows from them.
 #[derive(Clone, Debug, PartialEq)]
@@ -45,7 +42,7 @@ impl Spectrum {
 }
 
 /// Eigenvalues and spectral radius of `m`. `None` if `m` is not square, holds a non-finite
-/// entry (never a silent NaN) or the Schur iteration does not converge.
+/// entry (never a silent NaN) or the QR iteration does not converge.
 pub fn spectrum(m: &DMatrix<f64>) -> Option<Spectrum> {
     let n = m.nrows();
     if m.ncols() != n || m.iter().any(|v| !v.is_finite()) {
@@ -60,8 +57,7 @@ pub fn spectrum(m: &DMatrix<f64>) -> Option<Spectrum> {
     }
     let (b, _) = balance(m);
     let roundoff = n as f64 * f64::EPSILON * b.norm();
-    let schur = Schur::try_new(b, f64::EPSILON, SCHUR_ITERATIONS_PER_DIM * n)?;
-    let eigenvalues: Vec<Complex<f64>> = schur.complex_eigenvalues().iter().copied().collect();
+    let eigenvalues = eigenvalues(&b)?;
     let radius = eigenvalues
         .iter()
         .map(|l| libm::hypot(l.re, l.im))

@@ -1,6 +1,7 @@
 //! ODE integrators and the augmented matrix exponential.
 //!
 //! - [`expm`]: matrix exponential (scaling and squaring, Padé 13; no_std).
+//! - [`eigenvalues`]: eigenvalues only (Hessenberg + Francis double-shift QR).
 //! - [`discretize`]: exact step of `x' = A x + B u` with polynomial input (Van Loan).
 //! - [`TaylorInput`]: polynomial inputs `u(t0 + s) = Σ u^(k) s^k / k!`.
 //! - [`Rk4`], [`Dopri45`]: integrators over an [`OdeSystem`], writing into caller buffers
@@ -8,6 +9,7 @@
 
 mod discretize;
 mod dopri45;
+mod eigenvalues;
 mod expm;
 mod integrator;
 mod ode;
@@ -16,6 +18,7 @@ mod rk4;
 
 pub use discretize::{discretize, Discretization, MAX_INPUT_ORDER};
 pub use dopri45::{Dopri45, MAX_FACTOR, MAX_STEPS, MIN_FACTOR, PI_BETA, SAFETY};
+pub use eigenvalues::eigenvalues;
 pub(crate) use expm::balance;
 pub use expm::{expm, one_norm};
 pub use integrator::Integrator;

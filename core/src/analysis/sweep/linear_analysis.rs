@@ -267,7 +267,7 @@ impl LinearAnalysis {
                     },
                 ),
                 None => Cell::failed(MasterError::InvalidSettings(
-                    "eigenvalues of Φ: non-finite entries or no convergence of the Schur iteration"
+                    "eigenvalues of Φ: non-finite entries or no convergence of the QR iteration"
                         .into(),
                 )),
             },

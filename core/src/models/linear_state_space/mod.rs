@@ -221,19 +221,6 @@ impl LinearStateSpace {
         self.inst.layout
     }
 
-    /// Parameter `i` ← `value` through `matrices_of` (the Subsystem refuses it in Step Mode).
-    fn set_parameter(&mut self, i: usize, value: f64) -> Result<(), ModuleError> {
-        if self.matrices_of.is_none() {
-            return Err(ModuleError::invalid(format!(
-                "parameter `{}` of this linear state-space module is fixed; set it through models::instantiate",
-                self.desc.with_causality(Causality::Parameter).nth(i).map_or("?", |p| p.name.as_str())
-            )));
-        }
-        let mut params = self.params.clone();
-        params[i] = value;
-        self.rebuild(params)
-    }
-
     /// Matrices for `params`; refused if D gains a feedthrough the description does not
     /// declare (the master's loop analysis relies on it).
     fn rebuild(&mut self, params: Vec<f64>) -> Result<(), ModuleError> {
@@ -321,15 +308,26 @@ impl Module for LinearStateSpace {
                 "value references and values differ in length",
             ));
         }
+        // New parameter values are collected and the matrices rebuilt once.
+        let mut params: Option<Vec<f64>> = None;
         for (vr, v) in vrs.iter().zip(values) {
             let kind = self.layout().classify(*vr)?;
             if !self.inst.set(kind, *vr, *v)? {
                 if let VarKind::Parameter(i) = kind {
-                    self.set_parameter(i, *v)?;
+                    if self.matrices_of.is_none() {
+                        return Err(ModuleError::invalid(format!(
+                            "parameter `{}` of this linear state-space module is fixed; set it through models::instantiate",
+                            self.desc.with_causality(Causality::Parameter).nth(i).map_or("?", |p| p.name.as_str())
+                        )));
+                    }
+                    params.get_or_insert_with(|| self.params.clone())[i] = *v;
                 }
             }
         }
-        Ok(())
+        match params {
+            Some(p) => self.rebuild(p),
+            None => Ok(()),
+        }
     }
 
     fn get_float64(&mut self, vrs: &[ValueRef], values: &mut [f64]) -> Result<(), ModuleError> {
