@@ -1,15 +1,27 @@
-//! Map part of `cargo xtask bench`: time per map point of a 256 × 256 spectral-radius map
-//! (two-mass oscillator, ZOH with model-based correction) in wasm in headless Chromium,
-//! computed in row tiles over 1 Web Worker and over all of them (`www/bench_map.html`,
-//! driven by `xtask/js/bench_map_browser.mjs`). Written into its own generated section of
-//! `docs/benchmarks.md`, next to the native numbers of `cosim map` / criterion / NumPy.
-use crate::shell::{output, repo_root, Result};
+//! Map part of `cargo xtask bench`: time per point of a 256 × 256 spectral-radius map
+//! (two-mass oscillator, ZOH with model-based correction, `bench/map_scenario.json`),
+//! measured back to back in one run: release `cosim map` natively on 1 thread and on all
+//! cores, `bench/numpy_map.py` (NumPy/SciPy, when a Python with both is available), and the
+//! page's tile pool in headless Chromium with 1 Web Worker and with all of them
+//! (`www/bench_map.html`, driven by `xtask/js/bench_map_browser.mjs`). Written into its own
+//! generated section of `docs/benchmarks.md` with the ratios the issue sets as targets.
+use crate::shell::{self, output, repo_root, Result};
 use std::fmt::Display;
 use std::fs;
 use std::process::Command;
 
 /// Map size per axis.
 pub const MAP_N: u32 = 256;
+/// The benchmark scenario and axes; `www/bench_map.html` builds the same method and
+/// macro-step from the `analysis-stability-map` preset.
+const SCENARIO: &str = "bench/map_scenario.json";
+const X_AXIS: &str = "mass2.ck:1:1e10:256:log";
+const Y_AXIS: &str = "mass2.dk:1:1e7:256:log";
+/// Native runs per thread count; the best is kept (as for NumPy).
+const NATIVE_RUNS: usize = 3;
+/// Targets of issue 3: wasm within 2× of native, native ≥ 20× NumPy per core.
+const WASM_TARGET: f64 = 2.0;
+const NUMPY_TARGET: f64 = 20.0;
 const BEGIN: &str = "<!-- xtask bench map: begin (generated, do not edit) -->";
 const END: &str = "<!-- xtask bench map: end -->";
 
@@ -22,8 +34,102 @@ fn number(json: &str, anchor: &str, key: &str) -> Option<f64> {
     rest[..end].parse().ok()
 }
 
-/// Runs the browser map benchmark against the served `www/` at `addr`; returns markdown.
+fn load_average() -> String {
+    fs::read_to_string("/proc/loadavg")
+        .map(|l| l.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_else(|_| "unknown".into())
+}
+
+/// µs per point of release `cosim map` on 1 thread and on `threads`; the two CSVs must be
+/// byte-identical.
+fn native(threads: usize) -> Result<(f64, f64)> {
+    let root = repo_root();
+    shell::run(
+        shell::cargo()
+            .current_dir(&root)
+            .args(["build", "--release", "-p", "cosim-cli"]),
+    )?;
+    let bin = root.join("target/release/cosim");
+    let cells = f64::from(MAP_N * MAP_N);
+    let mut best = [f64::INFINITY; 2];
+    let mut csvs = Vec::new();
+    for (slot, t) in [1, threads].into_iter().enumerate() {
+        let csv = root.join(format!("target/bench-map-{t}-threads.csv"));
+        for _ in 0..NATIVE_RUNS {
+            let out = Command::new(&bin)
+                .current_dir(&root)
+                .args([
+                    "map", SCENARIO, "--x", X_AXIS, "--y", Y_AXIS, "--metric", "rho",
+                ])
+                .args(["--threads", &t.to_string(), "--out"])
+                .arg(&csv)
+                .output()
+                .map_err(|e| format!("cannot start {}: {e}", bin.display()))?;
+            let msg = String::from_utf8_lossy(&out.stderr);
+            // "256×256 map of ρ(Φ) in 0.741 s on 1 thread(s) …"
+            let seconds: f64 = msg
+                .split(" in ")
+                .nth(1)
+                .and_then(|r| r.split(" s on").next())
+                .and_then(|v| v.trim().parse().ok())
+                .ok_or_else(|| format!("cosim map printed no time: {msg}"))?;
+            best[slot] = best[slot].min(seconds * 1e6 / cells);
+        }
+        csvs.push(fs::read(&csv).map_err(|e| format!("{}: {e}", csv.display()))?);
+    }
+    if csvs[0] != csvs[1] {
+        return Err(format!("the maps of 1 and {threads} threads differ"));
+    }
+    println!(
+        "native: {:.1} µs per point (1 thread), {:.1} ({threads} threads)",
+        best[0], best[1]
+    );
+    Ok((best[0], best[1]))
+}
+
+/// µs per point of `bench/numpy_map.py` and the versions it reports, or why it did not run.
+fn numpy() -> std::result::Result<(f64, String), String> {
+    let python = std::env::var("COSIM_BENCH_PYTHON").unwrap_or_else(|_| "python3".into());
+    let out = output(
+        Command::new(&python)
+            .current_dir(repo_root())
+            .arg("bench/numpy_map.py"),
+    )?;
+    // "2048 points, best of 3: 0.554 s, 270.4 us per point (numpy 2.4.6, scipy 1.17.1)"
+    let line = out
+        .lines()
+        .find(|l| l.contains(" us per point"))
+        .ok_or_else(|| format!("bench/numpy_map.py printed no time: {out}"))?;
+    let us = line
+        .split(" us per point")
+        .next()
+        .and_then(|l| l.rsplit(' ').next())
+        .and_then(|v| v.parse().ok())
+        .ok_or_else(|| format!("cannot read the time in `{line}`"))?;
+    let versions = line
+        .split('(')
+        .nth(1)
+        .map(|v| v.trim_end_matches(')').to_string())
+        .unwrap_or_default();
+    println!("NumPy/SciPy: {us:.1} µs per point ({versions})");
+    Ok((us, versions))
+}
+
+fn verdict(met: bool) -> &'static str {
+    if met {
+        "met"
+    } else {
+        "**not met**"
+    }
+}
+
+/// Runs the native, NumPy and browser map benchmarks back to back (the browser against the
+/// served `www/` at `addr`); writes the section and returns its markdown.
 pub fn run(addr: impl Display, chromium: &str) -> Result<String> {
+    let load_before = load_average();
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let (native_one, native_all) = native(threads)?;
+    let numpy = numpy();
     let out = output(
         Command::new("node")
             .current_dir(repo_root())
@@ -42,26 +148,47 @@ pub fn run(addr: impl Display, chromium: &str) -> Result<String> {
     let get = |anchor: &str, key: &str| {
         number(line, anchor, key).ok_or(format!("no {key} after {anchor} in {line}"))
     };
-    let (one_s, one_us) = (
-        get("\"one\"", "\"seconds\":")?,
-        get("\"one\"", "\"usPerPoint\":")?,
-    );
-    let (all_s, all_us, workers) = (
-        get("\"all\"", "\"seconds\":")?,
+    let one_us = get("\"one\"", "\"usPerPoint\":")?;
+    let (all_us, workers) = (
         get("\"all\"", "\"usPerPoint\":")?,
         get("\"all\"", "\"workers\":")?,
     );
-    let load = fs::read_to_string("/proc/loadavg")
-        .map(|l| l.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
-        .unwrap_or_else(|_| "unknown".into());
     let date = output(Command::new("date").args(["-u", "+%Y-%m-%d %H:%M UTC"])).unwrap_or_default();
+    let wasm_ratio = one_us / native_one;
+    let (numpy_row, numpy_line) = match &numpy {
+        Ok((us, versions)) => (
+            format!("| NumPy/SciPy, 1 BLAS thread ({versions}; 2,048 of the points) | {us:.1} |\n"),
+            format!(
+                "- NumPy / native per core: {:.1}× (target at least {NUMPY_TARGET:.0}×: {}).",
+                us / native_one,
+                verdict(us / native_one >= NUMPY_TARGET)
+            ),
+        ),
+        Err(why) => (
+            String::new(),
+            format!(
+                "- NumPy/SciPy not measured: {} (set COSIM_BENCH_PYTHON to a Python with numpy and scipy).",
+                why.lines().last().unwrap_or("").trim()
+            ),
+        ),
+    };
     let md = format!(
-        "Measured {} (load average {load} when done): {MAP_N} × {MAP_N} map of ρ(Φ), two-mass oscillator, \
-         Jacobi ZOH with model-based correction, ΔT = 10^-3.5 s, c_k 1…1e10 × d_k 1…1e7 (log), rows as tiles.\n\n\
-         | wasm in headless Chromium | wall time (s) | µs per map point |\n|---|---:|---:|\n\
-         | 1 Web Worker | {one_s:.2} | {one_us:.1} |\n\
-         | {workers:.0} Web Workers (all) | {all_s:.2} | {all_us:.1} |",
-        date.trim()
+        "Measured {date}, one run, back to back (load average {load_before} before, {load_after} after): \
+         {MAP_N} × {MAP_N} map of ρ(Φ), `{SCENARIO}` (two-mass oscillator, Jacobi ZOH with model-based \
+         correction, ΔT = 10^-3.5 s), `--x {X_AXIS} --y {Y_AXIS}`, rows as tiles. Several threads or \
+         workers: wall time / cells.\n\n\
+         | what | µs per map point |\n|---|---:|\n\
+         | native `cosim map`, 1 thread (best of {NATIVE_RUNS}) | {native_one:.1} |\n\
+         | native `cosim map`, {threads} threads (best of {NATIVE_RUNS}) | {native_all:.1} |\n\
+         | wasm in headless Chromium, 1 Web Worker | {one_us:.1} |\n\
+         | wasm in headless Chromium, {workers:.0} Web Workers (all) | {all_us:.1} |\n\
+         {numpy_row}\n\
+         - wasm / native per point: {wasm_ratio:.2}× (target within {WASM_TARGET:.0}×: {}).\n\
+         {numpy_line}\n\
+         - The 1- and {threads}-thread CSVs are byte-identical.",
+        verdict(wasm_ratio <= WASM_TARGET),
+        date = date.trim(),
+        load_after = load_average(),
     );
     println!("{md}");
     write_doc(&md)?;
