@@ -1,7 +1,7 @@
 //! [`LinearBlock`]: the matrices `(A, B, C, D)` and current state of one linear(ised)
 //! module, read through the FMI interface (seed-000 digest §2.1, eqn (7)).
 
-use crate::module::{ModuleError, ModuleErrorKind, Subsystem, ValueRef};
+use crate::module::{Causality, ModuleError, ModuleErrorKind, Subsystem, ValueRef};
 use alloc::vec;
 use alloc::vec::Vec;
 use nalgebra::{DMatrix, DVector};
@@ -22,6 +22,17 @@ pub struct LinearBlock {
 }
 
 impl LinearBlock {
+    /// The block without states, inputs or outputs (a placeholder; allocates nothing).
+    pub fn empty() -> Self {
+        LinearBlock {
+            a: DMatrix::zeros(0, 0),
+            b: DMatrix::zeros(0, 0),
+            c: DMatrix::zeros(0, 0),
+            d: DMatrix::zeros(0, 0),
+            x0: DVector::zeros(0),
+        }
+    }
+
     /// Reads the Jacobians by directional derivatives with unit seeds (one call per state
     /// and input) and the states by `get_float64`. Needs `x-exposesStates` and
     /// `providesDirectionalDerivatives`; the subsystem must be in Initialization or Step
@@ -41,42 +52,34 @@ impl LinearBlock {
                 "providesDirectionalDerivatives",
             )));
         }
-        let states: Vec<(ValueRef, ValueRef)> = desc
-            .states()
-            .iter()
-            .map(|(x, d)| (x.value_ref, d.value_ref))
-            .collect();
-        let inputs: Vec<ValueRef> = desc.inputs().iter().map(|v| v.value_ref).collect();
-        let outputs: Vec<ValueRef> = desc.outputs().iter().map(|v| v.value_ref).collect();
-        let (n, m, q) = (states.len(), inputs.len(), outputs.len());
-        let unknowns: Vec<ValueRef> = states
-            .iter()
-            .map(|s| s.1)
-            .chain(outputs.iter().copied())
-            .collect();
-        let knowns: Vec<ValueRef> = states
-            .iter()
-            .map(|s| s.0)
-            .chain(inputs.iter().copied())
-            .collect();
+        // Knowns: states then inputs; unknowns: derivatives then outputs.
+        let states = desc.states();
+        let (n, m) = (states.len(), desc.with_causality(Causality::Input).count());
+        let mut knowns: Vec<ValueRef> = states.iter().map(|(x, _)| x.value_ref).collect();
+        knowns.extend(desc.with_causality(Causality::Input).map(|v| v.value_ref));
+        let mut unknowns: Vec<ValueRef> = states.iter().map(|(_, d)| d.value_ref).collect();
+        unknowns.extend(desc.with_causality(Causality::Output).map(|v| v.value_ref));
+        let q = unknowns.len() - n;
         let mut jac = DMatrix::zeros(n + q, n + m);
         let mut seed = vec![0.0; n + m];
-        let mut sens = vec![0.0; n + q];
         for j in 0..n + m {
             seed[j] = 1.0;
-            sub.directional_derivative(&unknowns, &knowns, &seed, &mut sens)?;
+            sub.directional_derivative(
+                &unknowns,
+                &knowns,
+                &seed,
+                jac.column_mut(j).as_mut_slice(),
+            )?;
             seed[j] = 0.0;
-            jac.column_mut(j).copy_from_slice(&sens);
         }
-        let mut x0 = vec![0.0; n];
-        let xs: Vec<ValueRef> = states.iter().map(|s| s.0).collect();
-        sub.get_float64(&xs, &mut x0)?;
+        let mut x0 = DVector::zeros(n);
+        sub.get_float64(&knowns[..n], x0.as_mut_slice())?;
         Ok(LinearBlock {
             a: jac.view((0, 0), (n, n)).into_owned(),
             b: jac.view((0, n), (n, m)).into_owned(),
             c: jac.view((n, 0), (q, n)).into_owned(),
             d: jac.view((n, n), (q, m)).into_owned(),
-            x0: DVector::from_vec(x0),
+            x0,
         })
     }
 }

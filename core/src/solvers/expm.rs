@@ -197,24 +197,37 @@ fn pade_low(a: &DMatrix<f64>, b: &[f64], id: &DMatrix<f64>) -> (DMatrix<f64>, DM
 }
 
 /// U and V of the degree-13 Padé approximant (Higham 2005, Algorithm 2.3, lines 11–13).
+/// Sums are accumulated in place (same order as written there): a map point calls this
+/// once per block, and temporaries dominated its cost.
 fn pade13(a: &DMatrix<f64>, id: &DMatrix<f64>) -> (DMatrix<f64>, DMatrix<f64>) {
     let b = &PADE13;
     let a2 = a * a;
     let a4 = &a2 * &a2;
     let a6 = &a4 * &a2;
-    let u_hi = &a6 * b[13] + &a4 * b[11] + &a2 * b[9];
-    let u_inner = &a6 * u_hi + &a6 * b[7] + &a4 * b[5] + &a2 * b[3] + id * b[1];
+    // c0 A6 + c1 A4 + c2 A2 (+ c3 I), written into `out`.
+    let combine = |out: &mut DMatrix<f64>, c: [f64; 4]| {
+        out.zip_zip_apply(&a6, &a4, |o, x6, x4| *o = x6 * c[0] + x4 * c[1]);
+        out.zip_zip_apply(&a2, id, |o, x2, i| *o = *o + x2 * c[2] + i * c[3]);
+    };
+    let mut hi = DMatrix::zeros(a.nrows(), a.ncols());
+    combine(&mut hi, [b[13], b[11], b[9], 0.0]);
+    let mut u_inner = &a6 * &hi;
+    let mut low = DMatrix::zeros(a.nrows(), a.ncols());
+    combine(&mut low, [b[7], b[5], b[3], b[1]]);
+    u_inner += &low;
     let u = a * u_inner;
-    let v_hi = &a6 * b[12] + &a4 * b[10] + &a2 * b[8];
-    let v = &a6 * v_hi + &a6 * b[6] + &a4 * b[4] + &a2 * b[2] + id * b[0];
+    combine(&mut hi, [b[12], b[10], b[8], 0.0]);
+    let mut v = &a6 * &hi;
+    combine(&mut low, [b[6], b[4], b[2], b[0]]);
+    v += &low;
     (u, v)
 }
 
 /// r = (V − U)⁻¹ (V + U) by LU with partial pivoting.
 fn solve_pq(u: &DMatrix<f64>, v: &DMatrix<f64>) -> Option<DMatrix<f64>> {
-    let p = v + u;
+    let mut p = v + u;
     let q = v - u;
-    q.lu().solve(&p)
+    q.lu().solve_mut(&mut p).then_some(p)
 }
 
 #[cfg(test)]

@@ -167,10 +167,10 @@ impl StepOperator {
             let gamma = disc
                 .gamma
                 .into_iter()
-                .map(|g| {
-                    let scaled = g / hk;
+                .map(|mut g| {
+                    g /= hk;
                     hk *= h;
-                    scaled
+                    g
                 })
                 .collect();
             steps.push(BlockStep {

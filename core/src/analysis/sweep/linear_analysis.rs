@@ -173,7 +173,18 @@ impl LinearAnalysis {
         rebuild: &[usize],
         overrides: &[(&Parameter, f64)],
     ) -> Result<Vec<LinearBlock>, MasterError> {
-        let mut blocks = from.to_vec();
+        // Blocks read again below are not copied from `from`.
+        let mut blocks: Vec<LinearBlock> = from
+            .iter()
+            .enumerate()
+            .map(|(i, b)| {
+                if rebuild.contains(&i) {
+                    LinearBlock::empty()
+                } else {
+                    b.clone()
+                }
+            })
+            .collect();
         for &m in rebuild {
             if let Some(live) = live.as_deref_mut() {
                 let params: Vec<(&str, f64)> = overrides

@@ -78,8 +78,10 @@ pub struct LinearStateSpace {
     c: DMatrix<f64>,
     d: DMatrix<f64>,
     params: Vec<f64>,
-    /// Parameter values at construction (restored by `reset`).
+    /// Parameter values and, with `matrices_of`, matrices at construction (restored by
+    /// `reset` without recomputing them).
     start_params: Vec<f64>,
+    start_matrices: Option<Matrices>,
     matrices_of: Option<MatricesOf>,
     desc: ModuleDescription,
     inst: Instance,
@@ -181,6 +183,14 @@ impl LinearStateSpace {
         Ok(LinearStateSpace {
             start_params: params.clone(),
             params,
+            start_matrices: spec.matrices_of.map(|_| {
+                (
+                    spec.a.clone(),
+                    spec.b.clone(),
+                    spec.c.clone(),
+                    spec.d.clone(),
+                )
+            }),
             matrices_of: spec.matrices_of,
             inst: Instance::new(layout, spec.x0, alloc::vec![0.0; m]),
             x_next: DVector::zeros(n),
@@ -382,9 +392,14 @@ impl Module for LinearStateSpace {
 
     fn reset(&mut self) -> Result<(), ModuleError> {
         self.inst.reset();
-        if self.params != self.start_params {
-            let start = self.start_params.clone();
-            self.rebuild(start)?;
+        if let (true, Some((a, b, c, d))) = (self.params != self.start_params, &self.start_matrices)
+        {
+            self.a.copy_from(a);
+            self.b.copy_from(b);
+            self.c.copy_from(c);
+            self.d.copy_from(d);
+            self.params.copy_from_slice(&self.start_params);
+            self.cache = None;
         }
         Ok(())
     }
