@@ -2,7 +2,7 @@
 //! ([`instantiate`]).
 
 use super::equations::{self, EQUATIONS_ID, EXAMPLE_SOURCE};
-use super::parameters::{check, Range};
+use super::parameters::{check, ParameterSet, Range};
 use super::two_mass_oscillator::{
     mass1_linear, mass1_ode, mass1_variables, mass2_linear, mass2_ode, mass2_variables,
     Mass1Params, Mass2Params, MASS1_ID, MASS2_ID,

@@ -28,4 +28,4 @@ pub use catalog::{
 pub use layout::PortSpec;
 pub use linear_state_space::{LinearSpec, LinearStateSpace, MAX_OUTPUT_DERIVATIVE_ORDER};
 pub use ode_module::{OdeModel, OdeModule, FD_REL_STEP};
-pub use parameters::{check as check_parameter, Range};
+pub use parameters::{check as check_parameter, ParameterSet, Range};

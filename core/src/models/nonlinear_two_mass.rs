@@ -29,7 +29,7 @@
 use super::catalog::{integrator_for, DEFAULT_RK4_STEP};
 use super::layout::PortSpec;
 use super::ode_module::{OdeModel, OdeModule};
-use super::parameters::{apply, check, Range};
+use super::parameters::{ParameterSet, Range};
 use super::two_mass_oscillator::catalog_variables;
 use crate::module::{DependencyKind, Module, ModuleError, Variable};
 use crate::scenario::SolverSpec;
@@ -88,32 +88,27 @@ impl Default for Mass2NonlinearParams {
     }
 }
 
-impl Mass2NonlinearParams {
-    /// Defaults overridden by `map` (parameter names or state names `x1`, `x2`), checked.
-    pub fn from_map(map: &BTreeMap<String, f64>) -> Result<Self, ModuleError> {
-        let mut p = Self::default();
-        apply(
-            MASS2_NONLINEAR_ID,
-            map,
-            &mut [
-                ("m2", Range::Positive, &mut p.m2),
-                ("c2", Range::NonNegative, &mut p.c2),
-                ("d2", Range::NonNegative, &mut p.d2),
-                ("ck", Range::NonNegative, &mut p.ck),
-                ("dk", Range::NonNegative, &mut p.dk),
-                ("nd", Range::Positive, &mut p.nd),
-                ("dkmin", Range::NonNegative, &mut p.dkmin),
-                ("dkmax", Range::NonNegative, &mut p.dkmax),
-                ("x1", Range::Finite, &mut p.x1),
-                ("x2", Range::Finite, &mut p.x2),
-            ],
-        )?;
-        p.check()?;
-        Ok(p)
+impl ParameterSet for Mass2NonlinearParams {
+    const MODEL_ID: &'static str = MASS2_NONLINEAR_ID;
+    const PARAMETERS: usize = 8;
+
+    fn with_slots<R>(&mut self, f: impl FnOnce(&mut [(&'static str, Range, &mut f64)]) -> R) -> R {
+        f(&mut [
+            ("m2", Range::Positive, &mut self.m2),
+            ("c2", Range::NonNegative, &mut self.c2),
+            ("d2", Range::NonNegative, &mut self.d2),
+            ("ck", Range::NonNegative, &mut self.ck),
+            ("dk", Range::NonNegative, &mut self.dk),
+            ("nd", Range::Positive, &mut self.nd),
+            ("dkmin", Range::NonNegative, &mut self.dkmin),
+            ("dkmax", Range::NonNegative, &mut self.dkmax),
+            ("x1", Range::Finite, &mut self.x1),
+            ("x2", Range::Finite, &mut self.x2),
+        ])
     }
 
-    /// The relations between parameters that single-value ranges cannot express.
-    fn check(&self) -> Result<(), ModuleError> {
+    /// `nd` within 1…MAX_ND and `dkmin ≤ dkmax`.
+    fn check_relations(&self) -> Result<(), ModuleError> {
         if !(1.0..=MAX_ND).contains(&self.nd) {
             return Err(ModuleError::invalid(alloc::format!(
                 "parameter `nd`: expected 1 to {MAX_ND}, got {}",
@@ -129,7 +124,9 @@ impl Mass2NonlinearParams {
         }
         Ok(())
     }
+}
 
+impl Mass2NonlinearParams {
     /// Parameters (without the state start values).
     pub fn parameters(&self) -> Vec<PortSpec> {
         vec![
@@ -203,21 +200,7 @@ impl OdeModel for Mass2NonlinearOde {
             .unwrap_or(f64::NAN)
     }
     fn set_parameter(&mut self, index: usize, value: f64) -> Result<(), ModuleError> {
-        let mut p = self.0;
-        match index {
-            0 => p.m2 = check("m2", value, Range::Positive)?,
-            1 => p.c2 = check("c2", value, Range::NonNegative)?,
-            2 => p.d2 = check("d2", value, Range::NonNegative)?,
-            3 => p.ck = check("ck", value, Range::NonNegative)?,
-            4 => p.dk = check("dk", value, Range::NonNegative)?,
-            5 => p.nd = check("nd", value, Range::Positive)?,
-            6 => p.dkmin = check("dkmin", value, Range::NonNegative)?,
-            7 => p.dkmax = check("dkmax", value, Range::NonNegative)?,
-            _ => return Err(ModuleError::invalid("no such parameter")),
-        }
-        p.check()?;
-        self.0 = p;
-        Ok(())
+        self.0.set_parameter(index, value)
     }
     fn states(&self) -> Vec<PortSpec> {
         self.0.states()
@@ -263,7 +246,7 @@ pub fn mass2_nonlinear(
     p: &Mass2NonlinearParams,
     integrator: Integrator,
 ) -> Result<OdeModule<Mass2NonlinearOde>, ModuleError> {
-    p.check()?;
+    p.check_relations()?;
     OdeModule::new(Mass2NonlinearOde(*p), integrator)
 }
 

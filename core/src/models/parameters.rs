@@ -57,6 +57,73 @@ pub(crate) fn apply(
     Ok(())
 }
 
+/// A model's parameters and state start values as named, range-checked slots: by name from
+/// a scenario map, by position from a parameter vector, one at a time from `fmi3Set`.
+pub trait ParameterSet: Default + Clone {
+    /// Model id named in errors.
+    const MODEL_ID: &'static str;
+    /// How many leading slots are parameters (the rest are state start values).
+    const PARAMETERS: usize;
+
+    /// Runs `f` on every slot `(name, range, field)`: parameters first, then states.
+    fn with_slots<R>(&mut self, f: impl FnOnce(&mut [(&'static str, Range, &mut f64)]) -> R) -> R;
+
+    /// Relations between values that single-value ranges cannot express.
+    fn check_relations(&self) -> Result<(), ModuleError> {
+        Ok(())
+    }
+
+    /// Defaults overridden by `map` (parameter or state names), checked.
+    fn from_map(map: &BTreeMap<String, f64>) -> Result<Self, ModuleError> {
+        let mut p = Self::default();
+        p.with_slots(|s| apply(Self::MODEL_ID, map, s))?;
+        p.check_relations()?;
+        Ok(p)
+    }
+
+    /// Defaults with the parameters (not the states) set from `values` in order, checked.
+    fn from_values(values: &[f64]) -> Result<Self, ModuleError> {
+        let mut p = Self::default();
+        p.with_slots(|s| assign(Self::MODEL_ID, &mut s[..Self::PARAMETERS], values))?;
+        p.check_relations()?;
+        Ok(p)
+    }
+
+    /// Parameter `index` ← `value`, checked; unchanged on error.
+    fn set_parameter(&mut self, index: usize, value: f64) -> Result<(), ModuleError> {
+        let mut p = self.clone();
+        p.with_slots(|s| match s[..Self::PARAMETERS].get_mut(index) {
+            Some((name, range, slot)) => {
+                **slot = check(name, value, *range)?;
+                Ok(())
+            }
+            None => Err(ModuleError::invalid("no such parameter")),
+        })?;
+        p.check_relations()?;
+        *self = p;
+        Ok(())
+    }
+}
+
+/// Sets `slots` from `values` in order, checking each; the counts must agree.
+fn assign(
+    model_id: &str,
+    slots: &mut [(&str, Range, &mut f64)],
+    values: &[f64],
+) -> Result<(), ModuleError> {
+    if slots.len() != values.len() {
+        return Err(ModuleError::invalid(format!(
+            "{model_id} has {} parameters, got {} values",
+            slots.len(),
+            values.len()
+        )));
+    }
+    for ((name, range, slot), value) in slots.iter_mut().zip(values) {
+        **slot = check(name, *value, *range)?;
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

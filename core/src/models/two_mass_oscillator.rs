@@ -30,10 +30,9 @@
 use super::layout::PortSpec;
 use super::linear_state_space::{LinearSpec, LinearStateSpace};
 use super::ode_module::{OdeModel, OdeModule};
-use super::parameters::{apply, check, Range};
+use super::parameters::{check, ParameterSet, Range};
 use crate::module::{Causality, DependencyKind, ModuleError, Variability, Variable};
 use crate::solvers::Integrator;
-use alloc::collections::BTreeMap;
 use alloc::string::String;
 use alloc::vec;
 use alloc::vec::Vec;
@@ -108,24 +107,22 @@ fn param(name: &str, unit: &str, value: f64, text: &str) -> PortSpec {
     PortSpec::new(name, unit, value, text)
 }
 
-impl Mass1Params {
-    /// Defaults overridden by `map` (parameter names or state names `x1`, `x2`).
-    pub fn from_map(map: &BTreeMap<String, f64>) -> Result<Self, ModuleError> {
-        let mut p = Self::default();
-        apply(
-            MASS1_ID,
-            map,
-            &mut [
-                ("m1", Range::Positive, &mut p.m1),
-                ("c1", Range::NonNegative, &mut p.c1),
-                ("d1", Range::NonNegative, &mut p.d1),
-                ("x1", Range::Finite, &mut p.x1),
-                ("x2", Range::Finite, &mut p.x2),
-            ],
-        )?;
-        Ok(p)
-    }
+impl ParameterSet for Mass1Params {
+    const MODEL_ID: &'static str = MASS1_ID;
+    const PARAMETERS: usize = 3;
 
+    fn with_slots<R>(&mut self, f: impl FnOnce(&mut [(&'static str, Range, &mut f64)]) -> R) -> R {
+        f(&mut [
+            ("m1", Range::Positive, &mut self.m1),
+            ("c1", Range::NonNegative, &mut self.c1),
+            ("d1", Range::NonNegative, &mut self.d1),
+            ("x1", Range::Finite, &mut self.x1),
+            ("x2", Range::Finite, &mut self.x2),
+        ])
+    }
+}
+
+impl Mass1Params {
     /// Parameters (without the state start values).
     pub fn parameters(&self) -> Vec<PortSpec> {
         vec![
@@ -143,26 +140,24 @@ impl Mass1Params {
     }
 }
 
-impl Mass2Params {
-    /// Defaults overridden by `map` (parameter names or state names `x1`, `x2`).
-    pub fn from_map(map: &BTreeMap<String, f64>) -> Result<Self, ModuleError> {
-        let mut p = Self::default();
-        apply(
-            MASS2_ID,
-            map,
-            &mut [
-                ("m2", Range::Positive, &mut p.m2),
-                ("c2", Range::NonNegative, &mut p.c2),
-                ("d2", Range::NonNegative, &mut p.d2),
-                ("ck", Range::NonNegative, &mut p.ck),
-                ("dk", Range::NonNegative, &mut p.dk),
-                ("x1", Range::Finite, &mut p.x1),
-                ("x2", Range::Finite, &mut p.x2),
-            ],
-        )?;
-        Ok(p)
-    }
+impl ParameterSet for Mass2Params {
+    const MODEL_ID: &'static str = MASS2_ID;
+    const PARAMETERS: usize = 5;
 
+    fn with_slots<R>(&mut self, f: impl FnOnce(&mut [(&'static str, Range, &mut f64)]) -> R) -> R {
+        f(&mut [
+            ("m2", Range::Positive, &mut self.m2),
+            ("c2", Range::NonNegative, &mut self.c2),
+            ("d2", Range::NonNegative, &mut self.d2),
+            ("ck", Range::NonNegative, &mut self.ck),
+            ("dk", Range::NonNegative, &mut self.dk),
+            ("x1", Range::Finite, &mut self.x1),
+            ("x2", Range::Finite, &mut self.x2),
+        ])
+    }
+}
+
+impl Mass2Params {
     /// Parameters (without the state start values).
     pub fn parameters(&self) -> Vec<PortSpec> {
         vec![
@@ -286,17 +281,7 @@ pub fn mass1_linear(p: &Mass1Params) -> Result<LinearStateSpace, ModuleError> {
         output_names: strings(&["s1", "v1"]),
         output_units: strings(&["m", "m/s"]),
         parameters: informational(&p.parameters()),
-        matrices_of: Some(|v| match *v {
-            [m1, c1, d1] => Ok(mass1_matrices(&Mass1Params {
-                m1: check("m1", m1, Range::Positive)?,
-                c1: check("c1", c1, Range::NonNegative)?,
-                d1: check("d1", d1, Range::NonNegative)?,
-                ..Mass1Params::default()
-            })),
-            _ => Err(ModuleError::invalid(
-                "TwoMassOscillator.Mass1 has 3 parameters",
-            )),
-        }),
+        matrices_of: Some(|v| Ok(mass1_matrices(&Mass1Params::from_values(v)?))),
     })
 }
 
@@ -318,19 +303,7 @@ pub fn mass2_linear(p: &Mass2Params) -> Result<LinearStateSpace, ModuleError> {
         output_names: strings(&["Fk"]),
         output_units: strings(&["N"]),
         parameters: informational(&p.parameters()),
-        matrices_of: Some(|v| match *v {
-            [m2, c2, d2, ck, dk] => Ok(mass2_matrices(&Mass2Params {
-                m2: check("m2", m2, Range::Positive)?,
-                c2: check("c2", c2, Range::NonNegative)?,
-                d2: check("d2", d2, Range::NonNegative)?,
-                ck: check("ck", ck, Range::NonNegative)?,
-                dk: check("dk", dk, Range::NonNegative)?,
-                ..Mass2Params::default()
-            })),
-            _ => Err(ModuleError::invalid(
-                "TwoMassOscillator.Mass2 has 5 parameters",
-            )),
-        }),
+        matrices_of: Some(|v| Ok(mass2_matrices(&Mass2Params::from_values(v)?))),
     })
 }
 
@@ -356,13 +329,7 @@ impl OdeModel for Mass1Ode {
             .unwrap_or(f64::NAN)
     }
     fn set_parameter(&mut self, index: usize, value: f64) -> Result<(), ModuleError> {
-        match index {
-            0 => self.0.m1 = check("m1", value, Range::Positive)?,
-            1 => self.0.c1 = check("c1", value, Range::NonNegative)?,
-            2 => self.0.d1 = check("d1", value, Range::NonNegative)?,
-            _ => return Err(ModuleError::invalid("no such parameter")),
-        }
-        Ok(())
+        self.0.set_parameter(index, value)
     }
     fn states(&self) -> Vec<PortSpec> {
         self.0.states()
@@ -405,16 +372,7 @@ impl OdeModel for Mass2Ode {
             .unwrap_or(f64::NAN)
     }
     fn set_parameter(&mut self, index: usize, value: f64) -> Result<(), ModuleError> {
-        let p = &mut self.0;
-        match index {
-            0 => p.m2 = check("m2", value, Range::Positive)?,
-            1 => p.c2 = check("c2", value, Range::NonNegative)?,
-            2 => p.d2 = check("d2", value, Range::NonNegative)?,
-            3 => p.ck = check("ck", value, Range::NonNegative)?,
-            4 => p.dk = check("dk", value, Range::NonNegative)?,
-            _ => return Err(ModuleError::invalid("no such parameter")),
-        }
-        Ok(())
+        self.0.set_parameter(index, value)
     }
     fn states(&self) -> Vec<PortSpec> {
         self.0.states()
