@@ -47,19 +47,18 @@ impl Hessenberg {
             n,
             a: (0..n * n).map(|k| m[(k / n, k % n)]).collect(),
         };
-        let mut v = vec![0.0; n];
+        let mut buf = vec![0.0; n];
         for k in 0..n.saturating_sub(2) {
             // Reflect x = h[k+1.., k] onto alpha e_1.
-            let len = n - k - 1;
+            let v = &mut buf[..n - k - 1];
             let scale: f64 = (k + 1..n).map(|i| libm::fabs(h.at(i, k))).sum();
             if scale == 0.0 {
                 continue;
             }
-            let mut norm2 = 0.0;
-            for i in 0..len {
-                v[i] = h.at(k + 1 + i, k) / scale;
-                norm2 += v[i] * v[i];
+            for (i, vi) in v.iter_mut().enumerate() {
+                *vi = h.at(k + 1 + i, k) / scale;
             }
+            let norm2: f64 = v.iter().map(|x| x * x).sum();
             let alpha = -libm::copysign(libm::sqrt(norm2), v[0]);
             v[0] -= alpha;
             let vtv = norm2 - 2.0 * alpha * (v[0] + alpha) + alpha * alpha;
@@ -69,16 +68,21 @@ impl Hessenberg {
             let beta = 2.0 / vtv;
             // Left: rows k+1.., columns k...
             for j in k..n {
-                let s: f64 = (0..len).map(|i| v[i] * h.at(k + 1 + i, j)).sum::<f64>() * beta;
-                for i in 0..len {
-                    *h.at_mut(k + 1 + i, j) -= s * v[i];
+                let s = beta
+                    * v.iter()
+                        .enumerate()
+                        .map(|(i, vi)| vi * h.at(k + 1 + i, j))
+                        .sum::<f64>();
+                for (i, vi) in v.iter().enumerate() {
+                    *h.at_mut(k + 1 + i, j) -= s * vi;
                 }
             }
             // Right: all rows, columns k+1...
-            for i in 0..n {
-                let s: f64 = (0..len).map(|j| h.at(i, k + 1 + j) * v[j]).sum::<f64>() * beta;
-                for j in 0..len {
-                    *h.at_mut(i, k + 1 + j) -= s * v[j];
+            for row in h.a.chunks_exact_mut(n) {
+                let seg = &mut row[k + 1..];
+                let s = beta * seg.iter().zip(v.iter()).map(|(a, vi)| a * vi).sum::<f64>();
+                for (a, vi) in seg.iter_mut().zip(v.iter()) {
+                    *a -= s * vi;
                 }
             }
             *h.at_mut(k + 1, k) = alpha * scale;
