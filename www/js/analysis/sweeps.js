@@ -11,9 +11,11 @@ import { fmt, powerLabel } from './heatmap.js';
 /** Curve colours by extrapolation order 0..4 (plain solid, corrected dashed). */
 export const ORDER_COLOURS = ['#1b9e77', '#d95f02', '#7570b3', '#e7298a', '#66a61e'];
 
+const isDecade = (v) => v > 0 && Math.abs(Math.log10(v) - Math.round(Math.log10(v))) < 1e-6;
+
 /** Labels at whole decades only (log), every n-th decade when there are more than 8. */
 const tickLabels = (log) => (u, vals) => {
-  const decades = vals.filter((v) => v > 0 && Math.abs(Math.log10(v) - Math.round(Math.log10(v))) < 1e-6);
+  const decades = vals.filter(isDecade);
   const every = Math.max(1, Math.ceil(decades.length / 8));
   return vals.map((v) => {
     if (v == null) return '';
@@ -22,6 +24,11 @@ const tickLabels = (log) => (u, vals) => {
     return Math.abs(Math.log10(v) - k) < 1e-6 && k % every === 0 ? powerLabel(k) : '';
   });
 };
+
+/** Grid lines and ticks at whole decades only once a log axis spans more than 4 of them:
+ * the 2…9 lines of twenty decades would grey out the plot. */
+const decadeLines = (log) => (u, splits) =>
+  (log && splits.filter(isDecade).length > 4 ? splits.map((v) => (isDecade(v) ? v : null)) : splits);
 
 /** Log range to whole decades, at most 10⁻¹⁶…10⁶ (diverged runs reach 1e90). */
 const logRange = (u, min, max) => [
@@ -63,7 +70,8 @@ export class LineView {
       data.push(fig.x.map(() => fig.level.value));
       series.push({ label: fig.level.label, stroke: ink, width: 1, dash: [6, 4], points: { show: false }, value: () => fig.level.value });
     }
-    const axis = { stroke: muted, grid: { stroke: grid }, ticks: { stroke: grid } };
+    const axis = (log) => ({ stroke: muted, grid: { stroke: grid, filter: decadeLines(log) },
+      ticks: { stroke: grid, filter: decadeLines(log) } });
     this.root.replaceChildren();
     const note = document.createElement('p');
     note.className = 'sweep-note';
@@ -75,8 +83,8 @@ export class LineView {
         y: fig.yLog ? { distr: 3, log: 10, range: logRange } : { distr: 1 } },
       series,
       axes: [
-        { ...axis, label: fig.xLabel, values: tickLabels(fig.xLog), space: 40 },
-        { ...axis, label: fig.yLabel, size: 64, values: tickLabels(fig.yLog) },
+        { ...axis(fig.xLog), label: fig.xLabel, values: tickLabels(fig.xLog), space: 40 },
+        { ...axis(fig.yLog), label: fig.yLabel, size: 64, values: tickLabels(fig.yLog) },
       ],
       cursor: { drag: { x: true, y: false } },
     }, data, this.root);
