@@ -1,6 +1,7 @@
 //! Per-instance values every built-in module keeps (time, states, polynomial inputs), the
 //! FMI rules for setting them, and the saved state used for rollback and serialisation.
 
+use super::builtin::check_order_lengths;
 use super::layout::{Layout, VarKind};
 use crate::module::{ModuleError, ModuleErrorKind, ModuleState, ValueRef};
 use crate::solvers::TaylorInput;
@@ -93,11 +94,7 @@ impl Instance {
         orders: &[u32],
         values: &[f64],
     ) -> Result<(), ModuleError> {
-        if vrs.len() != orders.len() || vrs.len() != values.len() {
-            return Err(ModuleError::invalid(
-                "lengths of vrs, orders and values differ",
-            ));
-        }
+        check_order_lengths(vrs.len(), orders.len(), values.len())?;
         for ((vr, &k), &v) in vrs.iter().zip(orders).zip(values) {
             let k = k as usize;
             if k == 0 || k > INPUT_ORDER {

@@ -8,6 +8,7 @@
 //!   own fixed-step forward-Euler co-simulation wrapper.
 //! - [`catalog`] and [`instantiate`]: what a scenario's `modules[].model` may name.
 
+mod builtin;
 mod catalog;
 pub mod equations;
 mod instance;

@@ -7,16 +7,18 @@
 
 use super::compile::{Program, Slots, Tape};
 use super::pipeline::{compile_source, Compiled};
-use crate::models::instance::{Instance, Snapshot};
-use crate::models::layout::{Layout, VarKind};
+use crate::models::builtin::{
+    check_order_lengths, output_index, seed_direction, BuiltinModule, Stepper,
+};
+use crate::models::instance::Instance;
+use crate::models::layout::VarKind;
 use crate::models::parameters::{check, Range};
 use crate::models::{integrator_for, DEFAULT_ATOL, DEFAULT_RTOL};
 use crate::module::{
-    DirectionalDerivatives, InputDerivatives, Module, ModuleDescription, ModuleError, ModuleState,
-    OutputDerivatives, StateSnapshot, StepReport, ValueRef,
+    DirectionalDerivatives, Module, ModuleDescription, ModuleError, OutputDerivatives, ValueRef,
 };
 use crate::scenario::SolverSpec;
-use crate::solvers::{Dopri45, Integrator, OdeSystem, TaylorInput, Workspace};
+use crate::solvers::{Dopri45, Integrator, OdeSystem, TaylorInput};
 use alloc::boxed::Box;
 use alloc::collections::BTreeMap;
 use alloc::format;
@@ -55,16 +57,13 @@ pub fn build(
 #[derive(Clone, Debug)]
 pub struct EquationModule {
     program: Program,
-    integrator: Integrator,
-    ws: Workspace,
+    stepper: Stepper,
     desc: ModuleDescription,
     inst: Instance,
     /// Current parameter values.
     params: Vec<f64>,
     /// Parameter values at construction (restored by `reset`).
     params_start: Vec<f64>,
-    /// Candidate state during a step (committed only on success).
-    x_work: Vec<f64>,
     /// Register files of the `der()` and output tapes.
     regs_rhs: Vec<f64>,
     regs_out: Vec<f64>,
@@ -146,13 +145,11 @@ impl EquationModule {
         let program = c.program;
         let nx = layout.nx;
         let mut module = EquationModule {
-            integrator,
-            ws: Workspace::new(nx),
+            stepper: Stepper::new(integrator, nx),
             desc,
             inst: Instance::new(layout, DVector::from_vec(starts), u0),
             params_start: params.clone(),
             params,
-            x_work: vec![0.0; nx],
             regs_rhs: vec![0.0; program.rhs.registers()],
             regs_out: vec![0.0; program.out.registers()],
             dots_rhs: vec![0.0; program.rhs.registers()],
@@ -170,16 +167,12 @@ impl EquationModule {
 
     /// The integrator.
     pub fn integrator(&self) -> &Integrator {
-        &self.integrator
+        &self.stepper.integrator
     }
 
     /// Current states.
     pub fn state(&self) -> &[f64] {
         self.inst.x.as_slice()
-    }
-
-    fn layout(&self) -> Layout {
-        self.inst.layout
     }
 
     fn load_params(&mut self) {
@@ -216,151 +209,77 @@ impl EquationModule {
     }
 }
 
-impl Module for EquationModule {
-    fn description(&self) -> &ModuleDescription {
+impl BuiltinModule for EquationModule {
+    fn module_description(&self) -> &ModuleDescription {
         &self.desc
     }
 
-    fn enter_initialization_mode(
-        &mut self,
-        _tol: Option<f64>,
-        start_time: f64,
-        _stop: Option<f64>,
-    ) -> Result<(), ModuleError> {
-        self.inst.t_start = start_time;
-        self.inst.t = start_time;
+    fn instance(&self) -> &Instance {
+        &self.inst
+    }
+
+    fn instance_mut(&mut self) -> &mut Instance {
+        &mut self.inst
+    }
+
+    fn parameter(&self, index: usize) -> f64 {
+        self.params[index]
+    }
+
+    fn set_parameter(&mut self, index: usize, value: f64) -> Result<(), ModuleError> {
+        let name = &self.desc.variables[index].name;
+        self.params[index] = check(name, value, Range::Finite)?;
+        self.load_params();
+        // Parameters change the model; forget the adaptive step.
+        self.stepper.ws.step_hint = 0.0;
         Ok(())
     }
 
-    fn exit_initialization_mode(&mut self) -> Result<(), ModuleError> {
+    fn reset_parameters(&mut self) -> Result<(), ModuleError> {
+        self.params.copy_from_slice(&self.params_start);
+        self.load_params();
+        self.stepper.ws.step_hint = 0.0;
         Ok(())
     }
 
-    fn set_float64(&mut self, vrs: &[ValueRef], values: &[f64]) -> Result<(), ModuleError> {
-        if vrs.len() != values.len() {
+    fn restore_parameters(&mut self, params: &[f64], step_hint: f64) -> Result<(), ModuleError> {
+        if params.len() != self.params.len() {
             return Err(ModuleError::invalid(
-                "value references and values differ in length",
+                "the state was saved by a module of another shape",
             ));
         }
-        for (vr, v) in vrs.iter().zip(values) {
-            let kind = self.layout().classify(*vr)?;
-            if !self.inst.set(kind, *vr, *v)? {
-                if let VarKind::Parameter(i) = kind {
-                    let name = &self.desc.variables[i].name;
-                    self.params[i] = check(name, *v, Range::Finite)?;
-                    self.load_params();
-                    // Parameters change the model; forget the adaptive step.
-                    self.ws.step_hint = 0.0;
-                }
-            }
-        }
+        self.params.copy_from_slice(params);
+        self.stepper.ws.step_hint = step_hint;
+        self.load_params();
         Ok(())
     }
 
-    fn get_float64(&mut self, vrs: &[ValueRef], values: &mut [f64]) -> Result<(), ModuleError> {
-        if vrs.len() != values.len() {
-            return Err(ModuleError::invalid(
-                "value references and values differ in length",
-            ));
-        }
+    fn step_hint(&self) -> f64 {
+        self.stepper.ws.step_hint
+    }
+
+    fn evaluate(&mut self) {
         self.eval_point();
-        for (vr, out) in vrs.iter().zip(values.iter_mut()) {
-            *out = match self.layout().classify(*vr)? {
-                VarKind::Parameter(i) => self.params[i],
-                VarKind::State(i) => self.inst.x[i],
-                VarKind::Derivative(i) => self.program.rhs.target(&self.regs_rhs, i),
-                VarKind::Input(i) => self.inst.u.get(i, 0),
-                VarKind::Output(i) => self.program.out.target(&self.regs_out, i),
-            };
-        }
-        Ok(())
     }
 
-    fn do_step(
-        &mut self,
-        t: f64,
-        h: f64,
-        _no_set_state_prior: bool,
-    ) -> Result<StepReport, ModuleError> {
-        self.x_work.copy_from_slice(self.inst.x.as_slice());
-        let hint = self.ws.step_hint;
-        let mut sys = Driven {
+    fn derivative(&self, index: usize) -> f64 {
+        self.program.rhs.target(&self.regs_rhs, index)
+    }
+
+    fn output(&self, index: usize) -> f64 {
+        self.program.out.target(&self.regs_out, index)
+    }
+
+    fn step(&mut self, t: f64, h: f64) -> Result<(), ModuleError> {
+        let mut system = Driven {
             tape: &self.program.rhs,
             slots: self.program.slots,
             regs: &mut self.regs_rhs,
             u: &self.inst.u,
             t0: t,
         };
-        let r = self
-            .integrator
-            .integrate(&mut sys, t, t + h, &mut self.x_work, &mut self.ws);
-        if let Err(e) = r {
-            // The module is unchanged on failure (FMI: the master may restore or reset).
-            self.ws.step_hint = hint;
-            return Err(ModuleError::numerical(format!(
-                "{}: {e}",
-                self.desc.model_name
-            )));
-        }
-        self.inst.x.copy_from_slice(&self.x_work);
-        self.inst.finish_step(t, h);
-        Ok(StepReport::completed(t + h))
-    }
-
-    fn reset(&mut self) -> Result<(), ModuleError> {
-        self.params.copy_from_slice(&self.params_start);
-        self.load_params();
-        self.inst.reset();
-        self.ws.step_hint = 0.0;
-        Ok(())
-    }
-
-    fn state_snapshot(&mut self) -> Option<&mut dyn StateSnapshot> {
-        Some(self)
-    }
-
-    fn directional_derivatives(&mut self) -> Option<&mut dyn DirectionalDerivatives> {
-        Some(self)
-    }
-
-    fn output_derivatives(&mut self) -> Option<&mut dyn OutputDerivatives> {
-        Some(self)
-    }
-
-    fn input_derivatives(&mut self) -> Option<&mut dyn InputDerivatives> {
-        Some(self)
-    }
-}
-
-impl StateSnapshot for EquationModule {
-    fn get_state(&mut self) -> Result<ModuleState, ModuleError> {
-        Ok(self.inst.snapshot(self.params.clone(), self.ws.step_hint))
-    }
-
-    fn set_state(&mut self, state: &ModuleState) -> Result<(), ModuleError> {
-        let snap = self.inst.restore(state)?;
-        if snap.params.len() != self.params.len() {
-            return Err(ModuleError::invalid(
-                "the state was saved by a module of another shape",
-            ));
-        }
-        self.params.copy_from_slice(&snap.params);
-        self.ws.step_hint = snap.step_hint;
-        self.load_params();
-        Ok(())
-    }
-
-    fn serialize_state(&mut self, state: &ModuleState) -> Result<Vec<u8>, ModuleError> {
-        let s = state
-            .0
-            .downcast_ref::<Snapshot>()
-            .ok_or_else(|| ModuleError::invalid("the state was not saved by a built-in module"))?;
-        Ok(s.to_bytes())
-    }
-
-    fn deserialize_state(&mut self, bytes: &[u8]) -> Result<ModuleState, ModuleError> {
-        let s = Snapshot::from_bytes(bytes, self.inst.shape(), self.layout().np)?;
-        Ok(ModuleState(Box::new(s)))
+        let name = &self.desc.model_name;
+        self.stepper.step(&mut system, &mut self.inst.x, t, h, name)
     }
 }
 
@@ -373,39 +292,13 @@ impl DirectionalDerivatives for EquationModule {
         seed: &[f64],
         sensitivity: &mut [f64],
     ) -> Result<(), ModuleError> {
-        if seed.len() != knowns.len() || sensitivity.len() != unknowns.len() {
-            return Err(ModuleError::invalid(
-                "seed/sensitivity lengths do not match knowns/unknowns",
-            ));
-        }
-        let layout = self.layout();
-        let mut dx = vec![0.0; layout.nx];
-        let mut du = vec![0.0; layout.nu];
-        for (k, s) in knowns.iter().zip(seed) {
-            match layout.classify(*k)? {
-                VarKind::State(j) => dx[j] += s,
-                VarKind::Input(j) => du[j] += s,
-                _ => {
-                    return Err(ModuleError::invalid(format!(
-                        "known {} is not a state or an input",
-                        k.0
-                    )))
-                }
-            }
-        }
-        let (mut need_rhs, mut need_out) = (false, false);
-        for u in unknowns {
-            match layout.classify(*u)? {
-                VarKind::Derivative(_) => need_rhs = true,
-                VarKind::Output(_) => need_out = true,
-                _ => {
-                    return Err(ModuleError::invalid(format!(
-                        "unknown {} is not an output or der(state)",
-                        u.0
-                    )))
-                }
-            }
-        }
+        let layout = self.inst.layout;
+        let (dx, du) = seed_direction(&layout, unknowns, knowns, seed, sensitivity)?;
+        let kinds = unknowns.iter().map(|u| layout.classify(*u));
+        let need_rhs = kinds
+            .clone()
+            .any(|k| matches!(k, Ok(VarKind::Derivative(_))));
+        let need_out = kinds.clone().any(|k| matches!(k, Ok(VarKind::Output(_))));
         self.eval_point();
         self.seed(0.0, &dx, &du);
         if need_rhs {
@@ -434,18 +327,14 @@ impl OutputDerivatives for EquationModule {
         orders: &[u32],
         values: &mut [f64],
     ) -> Result<(), ModuleError> {
-        if vrs.len() != orders.len() || vrs.len() != values.len() {
-            return Err(ModuleError::invalid(
-                "lengths of vrs, orders and values differ",
-            ));
-        }
+        check_order_lengths(vrs.len(), orders.len(), values.len())?;
         if orders.iter().any(|&k| k != 1) {
             return Err(ModuleError::invalid(
                 "equation modules provide output derivatives of order 1 only",
             ));
         }
         self.eval_point();
-        let layout = self.layout();
+        let layout = self.inst.layout;
         let f: Vec<f64> = (0..layout.nx)
             .map(|i| self.program.rhs.target(&self.regs_rhs, i))
             .collect();
@@ -453,22 +342,9 @@ impl OutputDerivatives for EquationModule {
         self.seed(1.0, &f, &du);
         self.program.out.tangent(&self.regs_out, &mut self.dots_out);
         for (vr, out) in vrs.iter().zip(values.iter_mut()) {
-            match layout.classify(*vr)? {
-                VarKind::Output(i) => *out = self.program.out.target(&self.dots_out, i),
-                _ => return Err(ModuleError::invalid(format!("{} is not an output", vr.0))),
-            }
+            let i = output_index(&layout, *vr)?;
+            *out = self.program.out.target(&self.dots_out, i);
         }
         Ok(())
-    }
-}
-
-impl InputDerivatives for EquationModule {
-    fn set_input_derivatives(
-        &mut self,
-        vrs: &[ValueRef],
-        orders: &[u32],
-        values: &[f64],
-    ) -> Result<(), ModuleError> {
-        self.inst.set_input_derivatives(vrs, orders, values)
     }
 }

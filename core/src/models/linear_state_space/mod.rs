@@ -7,12 +7,14 @@
 //! cached per `h`. After the step the stored input is `ũ(t + h)` and its derivatives are
 //! zero, so the outputs are `y = C x + D ũ(t + h)` (digest §8 item 5).
 
-use super::instance::{Instance, Snapshot, INPUT_ORDER};
-use super::layout::{describe, Layout, PortSpec, Signature, VarKind};
+use super::builtin::{
+    check_order_lengths, check_seed_lengths, known_kind, output_index, unknown_kind, BuiltinModule,
+};
+use super::instance::{Instance, INPUT_ORDER};
+use super::layout::{describe, PortSpec, Signature, VarKind};
 use crate::module::{
-    Capabilities, Causality, DependencyKind, DirectionalDerivatives, InputDerivatives, Module,
-    ModuleDescription, ModuleError, ModuleErrorKind, ModuleState, OutputDerivatives, StateSnapshot,
-    StepReport, ValueRef, Variable,
+    Capabilities, Causality, DependencyKind, DirectionalDerivatives, ModuleDescription,
+    ModuleError, OutputDerivatives, ValueRef, Variable,
 };
 use crate::solvers::{discretize, Discretization};
 use alloc::format;
@@ -83,6 +85,8 @@ pub struct LinearStateSpace {
     start_params: Vec<f64>,
     start_matrices: Option<Matrices>,
     matrices_of: Option<MatricesOf>,
+    /// Parameter values set during one `set_float64` call, applied at its end.
+    staged_params: Option<Vec<f64>>,
     desc: ModuleDescription,
     inst: Instance,
     cache: Option<Discretization>,
@@ -192,6 +196,7 @@ impl LinearStateSpace {
                 )
             }),
             matrices_of: spec.matrices_of,
+            staged_params: None,
             inst: Instance::new(layout, spec.x0, alloc::vec![0.0; m]),
             x_next: DVector::zeros(n),
             a: spec.a,
@@ -227,10 +232,6 @@ impl LinearStateSpace {
             .ok_or_else(|| ModuleError::numerical("no discretisation"))
     }
 
-    fn layout(&self) -> Layout {
-        self.inst.layout
-    }
-
     /// Matrices for `params`; refused if D gains a feedthrough the description does not
     /// declare (the master's loop analysis relies on it).
     fn rebuild(&mut self, params: Vec<f64>) -> Result<(), ModuleError> {
@@ -250,7 +251,7 @@ impl LinearStateSpace {
                 "the parameters change the matrix dimensions",
             ));
         }
-        let base = self.layout().input_base();
+        let base = self.inst.layout.input_base();
         for (o, dep) in self.desc.output_dependencies.iter().enumerate() {
             for i in 0..d.ncols() {
                 let declared = dep.inputs.iter().any(|(vr, _)| vr.0 == base + i as u32);
@@ -292,81 +293,74 @@ fn row_dot(m: &DMatrix<f64>, i: usize, v: &[f64]) -> f64 {
     v.iter().enumerate().map(|(j, vj)| m[(i, j)] * vj).sum()
 }
 
-impl Module for LinearStateSpace {
-    fn description(&self) -> &ModuleDescription {
+impl BuiltinModule for LinearStateSpace {
+    fn module_description(&self) -> &ModuleDescription {
         &self.desc
     }
 
-    fn enter_initialization_mode(
-        &mut self,
-        _tol: Option<f64>,
-        start_time: f64,
-        _stop: Option<f64>,
-    ) -> Result<(), ModuleError> {
-        self.inst.t_start = start_time;
-        self.inst.t = start_time;
+    fn instance(&self) -> &Instance {
+        &self.inst
+    }
+
+    fn instance_mut(&mut self) -> &mut Instance {
+        &mut self.inst
+    }
+
+    fn parameter(&self, index: usize) -> f64 {
+        self.params[index]
+    }
+
+    /// Collected, so that `finish_set` rebuilds the matrices once per `set_float64` call.
+    fn set_parameter(&mut self, index: usize, value: f64) -> Result<(), ModuleError> {
+        if self.matrices_of.is_none() {
+            return Err(ModuleError::invalid(format!(
+                "parameter `{}` of this linear state-space module is fixed; set it through models::instantiate",
+                self.desc.with_causality(Causality::Parameter).nth(index).map_or("?", |p| p.name.as_str())
+            )));
+        }
+        let params = &self.params;
+        self.staged_params.get_or_insert_with(|| params.clone())[index] = value;
         Ok(())
     }
 
-    fn exit_initialization_mode(&mut self) -> Result<(), ModuleError> {
-        Ok(())
-    }
-
-    fn set_float64(&mut self, vrs: &[ValueRef], values: &[f64]) -> Result<(), ModuleError> {
-        if vrs.len() != values.len() {
-            return Err(ModuleError::invalid(
-                "value references and values differ in length",
-            ));
-        }
-        // New parameter values are collected and the matrices rebuilt once.
-        let mut params: Option<Vec<f64>> = None;
-        for (vr, v) in vrs.iter().zip(values) {
-            let kind = self.layout().classify(*vr)?;
-            if !self.inst.set(kind, *vr, *v)? {
-                if let VarKind::Parameter(i) = kind {
-                    if self.matrices_of.is_none() {
-                        return Err(ModuleError::invalid(format!(
-                            "parameter `{}` of this linear state-space module is fixed; set it through models::instantiate",
-                            self.desc.with_causality(Causality::Parameter).nth(i).map_or("?", |p| p.name.as_str())
-                        )));
-                    }
-                    params.get_or_insert_with(|| self.params.clone())[i] = *v;
-                }
-            }
-        }
-        match params {
+    fn finish_set(&mut self, values_set: Result<(), ModuleError>) -> Result<(), ModuleError> {
+        let staged = self.staged_params.take();
+        values_set?;
+        match staged {
             Some(p) => self.rebuild(p),
             None => Ok(()),
         }
     }
 
-    fn get_float64(&mut self, vrs: &[ValueRef], values: &mut [f64]) -> Result<(), ModuleError> {
-        if vrs.len() != values.len() {
-            return Err(ModuleError::invalid(
-                "value references and values differ in length",
-            ));
-        }
-        let x = self.inst.x.as_slice();
-        let u0 = self.inst.u.coeffs().column(0);
-        let u0 = u0.as_slice();
-        for (vr, out) in vrs.iter().zip(values.iter_mut()) {
-            *out = match self.layout().classify(*vr)? {
-                VarKind::Parameter(i) => self.params[i],
-                VarKind::State(i) => x[i],
-                VarKind::Derivative(i) => row_dot(&self.a, i, x) + row_dot(&self.b, i, u0),
-                VarKind::Input(i) => u0[i],
-                VarKind::Output(i) => row_dot(&self.c, i, x) + row_dot(&self.d, i, u0),
-            };
+    fn reset_parameters(&mut self) -> Result<(), ModuleError> {
+        if let (true, Some((a, b, c, d))) = (self.params != self.start_params, &self.start_matrices)
+        {
+            self.a.copy_from(a);
+            self.b.copy_from(b);
+            self.c.copy_from(c);
+            self.d.copy_from(d);
+            self.params.copy_from_slice(&self.start_params);
+            self.cache = None;
         }
         Ok(())
     }
 
-    fn do_step(
-        &mut self,
-        t: f64,
-        h: f64,
-        _no_set_state_prior: bool,
-    ) -> Result<StepReport, ModuleError> {
+    /// The saved parameters are not applied: the matrices stay as they are.
+    fn restore_parameters(&mut self, _params: &[f64], _step_hint: f64) -> Result<(), ModuleError> {
+        Ok(())
+    }
+
+    fn derivative(&self, index: usize) -> f64 {
+        let u0 = self.inst.u.coeffs().column(0);
+        row_dot(&self.a, index, self.inst.x.as_slice()) + row_dot(&self.b, index, u0.as_slice())
+    }
+
+    fn output(&self, index: usize) -> f64 {
+        let u0 = self.inst.u.coeffs().column(0);
+        row_dot(&self.c, index, self.inst.x.as_slice()) + row_dot(&self.d, index, u0.as_slice())
+    }
+
+    fn step(&mut self, t: f64, h: f64) -> Result<(), ModuleError> {
         self.discretization(h)?;
         let disc = self
             .cache
@@ -386,61 +380,7 @@ impl Module for LinearStateSpace {
             )));
         }
         self.inst.x.copy_from(&self.x_next);
-        self.inst.finish_step(t, h);
-        Ok(StepReport::completed(t + h))
-    }
-
-    fn reset(&mut self) -> Result<(), ModuleError> {
-        self.inst.reset();
-        if let (true, Some((a, b, c, d))) = (self.params != self.start_params, &self.start_matrices)
-        {
-            self.a.copy_from(a);
-            self.b.copy_from(b);
-            self.c.copy_from(c);
-            self.d.copy_from(d);
-            self.params.copy_from_slice(&self.start_params);
-            self.cache = None;
-        }
         Ok(())
-    }
-
-    fn state_snapshot(&mut self) -> Option<&mut dyn StateSnapshot> {
-        Some(self)
-    }
-
-    fn directional_derivatives(&mut self) -> Option<&mut dyn DirectionalDerivatives> {
-        Some(self)
-    }
-
-    fn output_derivatives(&mut self) -> Option<&mut dyn OutputDerivatives> {
-        Some(self)
-    }
-
-    fn input_derivatives(&mut self) -> Option<&mut dyn InputDerivatives> {
-        Some(self)
-    }
-}
-
-impl StateSnapshot for LinearStateSpace {
-    fn get_state(&mut self) -> Result<ModuleState, ModuleError> {
-        Ok(self.inst.snapshot(self.params.clone(), 0.0))
-    }
-
-    fn set_state(&mut self, state: &ModuleState) -> Result<(), ModuleError> {
-        self.inst.restore(state).map(|_| ())
-    }
-
-    fn serialize_state(&mut self, state: &ModuleState) -> Result<Vec<u8>, ModuleError> {
-        let s = state
-            .0
-            .downcast_ref::<Snapshot>()
-            .ok_or_else(|| ModuleError::invalid("the state was not saved by a built-in module"))?;
-        Ok(s.to_bytes())
-    }
-
-    fn deserialize_state(&mut self, bytes: &[u8]) -> Result<ModuleState, ModuleError> {
-        let s = Snapshot::from_bytes(bytes, self.inst.shape(), self.params.len())?;
-        Ok(ModuleState(alloc::boxed::Box::new(s)))
     }
 }
 
@@ -453,34 +393,17 @@ impl DirectionalDerivatives for LinearStateSpace {
         seed: &[f64],
         sensitivity: &mut [f64],
     ) -> Result<(), ModuleError> {
-        if seed.len() != knowns.len() || sensitivity.len() != unknowns.len() {
-            return Err(ModuleError::invalid(
-                "seed/sensitivity lengths do not match knowns/unknowns",
-            ));
-        }
-        let layout = self.layout();
+        check_seed_lengths(unknowns, knowns, seed, sensitivity)?;
+        let layout = self.inst.layout;
         let mut known_kinds = Vec::with_capacity(knowns.len());
         for k in knowns {
-            match layout.classify(*k)? {
-                kind @ (VarKind::State(_) | VarKind::Input(_)) => known_kinds.push(kind),
-                _ => {
-                    return Err(ModuleError::invalid(format!(
-                        "known {} is not a state or an input",
-                        k.0
-                    )))
-                }
-            }
+            known_kinds.push(known_kind(&layout, *k)?);
         }
         for (u, s) in unknowns.iter().zip(sensitivity.iter_mut()) {
-            let (from_x, from_u) = match layout.classify(*u)? {
+            let (from_x, from_u) = match unknown_kind(&layout, *u)? {
                 VarKind::Derivative(i) => (self.a.row(i), self.b.row(i)),
                 VarKind::Output(i) => (self.c.row(i), self.d.row(i)),
-                _ => {
-                    return Err(ModuleError::invalid(format!(
-                        "unknown {} is not an output or der(state)",
-                        u.0
-                    )))
-                }
+                _ => continue,
             };
             *s = known_kinds
                 .iter()
@@ -505,37 +428,16 @@ impl OutputDerivatives for LinearStateSpace {
         orders: &[u32],
         values: &mut [f64],
     ) -> Result<(), ModuleError> {
-        if vrs.len() != orders.len() || vrs.len() != values.len() {
-            return Err(ModuleError::invalid(
-                "lengths of vrs, orders and values differ",
-            ));
-        }
+        check_order_lengths(vrs.len(), orders.len(), values.len())?;
         for ((vr, &k), out) in vrs.iter().zip(orders).zip(values.iter_mut()) {
             if k == 0 || k > MAX_OUTPUT_DERIVATIVE_ORDER {
                 return Err(ModuleError::invalid(format!(
                     "output derivative order {k} not in 1..={MAX_OUTPUT_DERIVATIVE_ORDER}"
                 )));
             }
-            match self.layout().classify(*vr)? {
-                VarKind::Output(i) => *out = self.output_derivative(k)[i],
-                _ => {
-                    return Err(ModuleError::error(ModuleErrorKind::InvalidArgument(
-                        format!("{} is not an output", vr.0),
-                    )))
-                }
-            }
+            let i = output_index(&self.inst.layout, *vr)?;
+            *out = self.output_derivative(k)[i];
         }
         Ok(())
-    }
-}
-
-impl InputDerivatives for LinearStateSpace {
-    fn set_input_derivatives(
-        &mut self,
-        vrs: &[ValueRef],
-        orders: &[u32],
-        values: &[f64],
-    ) -> Result<(), ModuleError> {
-        self.inst.set_input_derivatives(vrs, orders, values)
     }
 }

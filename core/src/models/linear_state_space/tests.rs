@@ -1,7 +1,7 @@
 //! Tests of [`LinearStateSpace`] against closed-form solutions.
 
 use super::*;
-use crate::module::Module;
+use crate::module::{InputDerivatives, Module, StateSnapshot};
 use alloc::vec;
 
 fn names(prefix: &str, n: usize) -> Vec<String> {
@@ -325,4 +325,29 @@ fn parameters_without_matrices_of_are_fixed() {
     assert_eq!(v, [1.0]);
     let e = m.set_float64(&[k], &[2.0]).expect_err("fixed");
     assert!(alloc::format!("{e}").contains("`k`"), "{e}");
+}
+
+/// Parameters of a failed `set_float64` call are not applied, then or by a later call.
+#[test]
+fn parameters_of_a_failed_set_are_dropped() {
+    let one = || DMatrix::from_element(1, 1, 1.0);
+    let mut s = spec(one(), one(), one(), DMatrix::zeros(1, 1), DVector::zeros(1));
+    let param = |name, vr| {
+        let fixed = crate::module::Variability::Fixed;
+        Variable::new(name, vr, Causality::Parameter, fixed, Some(1.0), "")
+    };
+    s.parameters = vec![param("k1", 0), param("k2", 1)];
+    s.matrices_of = Some(|p: &[f64]| {
+        let one = DMatrix::from_element(1, 1, 1.0);
+        let a = DMatrix::from_element(1, 1, -p[0] - p[1]);
+        Ok((a, one.clone(), one, DMatrix::zeros(1, 1)))
+    });
+    let mut m = LinearStateSpace::new(s).expect("module");
+    let (k1, k2) = (vr(&m, "k1"), vr(&m, "k2"));
+    assert!(m.set_float64(&[k1, ValueRef(999)], &[5.0, 1.0]).is_err());
+    m.set_float64(&[k2], &[3.0]).expect("k2");
+    let mut v = [0.0; 2];
+    m.get_float64(&[k1, k2], &mut v).expect("read");
+    assert_eq!(v, [1.0, 3.0]);
+    assert_eq!(m.matrices().0[(0, 0)], -4.0);
 }

@@ -6,16 +6,14 @@
 //! Directional derivatives and the first output derivative are central finite differences
 //! (step [`FD_REL_STEP`] relative to the point), exact up to rounding for linear models.
 
-use super::instance::{Instance, Snapshot, INPUT_ORDER};
-use super::layout::{describe, Layout, PortSpec, Signature, VarKind};
+use super::builtin::{check_order_lengths, output_index, seed_direction, BuiltinModule, Stepper};
+use super::instance::{Instance, INPUT_ORDER};
+use super::layout::{describe, PortSpec, Signature, VarKind};
 use crate::module::{
-    Capabilities, DependencyKind, DirectionalDerivatives, InputDerivatives, Module,
-    ModuleDescription, ModuleError, ModuleState, OutputDerivatives, StateSnapshot, StepReport,
-    ValueRef,
+    Capabilities, DependencyKind, DirectionalDerivatives, ModuleDescription, ModuleError,
+    OutputDerivatives, ValueRef,
 };
-use crate::solvers::{Integrator, OdeSystem, TaylorInput, Workspace};
-use alloc::boxed::Box;
-use alloc::format;
+use crate::solvers::{Integrator, OdeSystem, TaylorInput};
 use alloc::vec;
 use alloc::vec::Vec;
 use nalgebra::DVector;
@@ -85,12 +83,9 @@ struct FdBuffers {
 #[derive(Clone, Debug)]
 pub struct OdeModule<M: OdeModel> {
     model: M,
-    integrator: Integrator,
-    ws: Workspace,
+    stepper: Stepper,
     desc: ModuleDescription,
     inst: Instance,
-    /// Candidate state during a step (committed only on success).
-    x_work: Vec<f64>,
     fd: FdBuffers,
     nx: usize,
     /// Parameter values at construction (restored by `reset`).
@@ -140,11 +135,9 @@ impl<M: OdeModel> OdeModule<M> {
         };
         Ok(OdeModule {
             model,
-            integrator,
-            ws: Workspace::new(nx),
+            stepper: Stepper::new(integrator, nx),
             desc,
             inst: Instance::new(layout, x0, u0),
-            x_work: vec![0.0; nx],
             fd,
             nx,
             params_start,
@@ -158,22 +151,12 @@ impl<M: OdeModel> OdeModule<M> {
 
     /// The integrator.
     pub fn integrator(&self) -> &Integrator {
-        &self.integrator
+        &self.stepper.integrator
     }
 
     /// Current states.
     pub fn state(&self) -> &[f64] {
         self.inst.x.as_slice()
-    }
-
-    fn layout(&self) -> Layout {
-        self.inst.layout
-    }
-
-    fn params(&self) -> Vec<f64> {
-        (0..self.layout().np)
-            .map(|i| self.model.parameter(i))
-            .collect()
     }
 
     /// Evaluates `f` and `g` at `(t, x + e·dx, u + e·du)` into the `plus` (or `minus`) buffers.
@@ -215,154 +198,80 @@ impl<M: OdeModel> OdeModule<M> {
     }
 }
 
-impl<M: OdeModel> Module for OdeModule<M> {
-    fn description(&self) -> &ModuleDescription {
+impl<M: OdeModel> BuiltinModule for OdeModule<M> {
+    fn module_description(&self) -> &ModuleDescription {
         &self.desc
     }
 
-    fn enter_initialization_mode(
-        &mut self,
-        _tol: Option<f64>,
-        start_time: f64,
-        _stop: Option<f64>,
-    ) -> Result<(), ModuleError> {
-        self.inst.t_start = start_time;
-        self.inst.t = start_time;
+    fn instance(&self) -> &Instance {
+        &self.inst
+    }
+
+    fn instance_mut(&mut self) -> &mut Instance {
+        &mut self.inst
+    }
+
+    fn parameter(&self, index: usize) -> f64 {
+        self.model.parameter(index)
+    }
+
+    fn set_parameter(&mut self, index: usize, value: f64) -> Result<(), ModuleError> {
+        self.model.set_parameter(index, value)?;
+        // Parameters change the model; forget the adaptive step.
+        self.stepper.ws.step_hint = 0.0;
         Ok(())
     }
 
-    fn exit_initialization_mode(&mut self) -> Result<(), ModuleError> {
-        Ok(())
-    }
-
-    fn set_float64(&mut self, vrs: &[ValueRef], values: &[f64]) -> Result<(), ModuleError> {
-        if vrs.len() != values.len() {
-            return Err(ModuleError::invalid(
-                "value references and values differ in length",
-            ));
+    fn reset_parameters(&mut self) -> Result<(), ModuleError> {
+        for (i, p) in self.params_start.iter().enumerate() {
+            self.model.set_parameter(i, *p)?;
         }
-        for (vr, v) in vrs.iter().zip(values) {
-            let kind = self.layout().classify(*vr)?;
-            if !self.inst.set(kind, *vr, *v)? {
-                if let VarKind::Parameter(i) = kind {
-                    self.model.set_parameter(i, *v)?;
-                    // Parameters change the model; forget the adaptive step.
-                    self.ws.step_hint = 0.0;
-                }
+        self.stepper.ws.step_hint = 0.0;
+        Ok(())
+    }
+
+    fn restore_parameters(&mut self, params: &[f64], step_hint: f64) -> Result<(), ModuleError> {
+        for (i, p) in params.iter().enumerate() {
+            if self.model.parameter(i) != *p {
+                self.model.set_parameter(i, *p)?;
             }
         }
+        self.stepper.ws.step_hint = step_hint;
         Ok(())
     }
 
-    fn get_float64(&mut self, vrs: &[ValueRef], values: &mut [f64]) -> Result<(), ModuleError> {
-        if vrs.len() != values.len() {
-            return Err(ModuleError::invalid(
-                "value references and values differ in length",
-            ));
-        }
+    fn step_hint(&self) -> f64 {
+        self.stepper.ws.step_hint
+    }
+
+    /// `f` and `g` at the current point into the `plus` buffers.
+    fn evaluate(&mut self) {
         let t = self.inst.t;
         self.inst.u.eval_into(0.0, &mut self.fd.u);
         self.model
             .rhs(t, self.inst.x.as_slice(), &self.fd.u, &mut self.fd.f_plus);
         self.model
             .output(t, self.inst.x.as_slice(), &self.fd.u, &mut self.fd.y_plus);
-        for (vr, out) in vrs.iter().zip(values.iter_mut()) {
-            *out = match self.layout().classify(*vr)? {
-                VarKind::Parameter(i) => self.model.parameter(i),
-                VarKind::State(i) => self.inst.x[i],
-                VarKind::Derivative(i) => self.fd.f_plus[i],
-                VarKind::Input(i) => self.inst.u.get(i, 0),
-                VarKind::Output(i) => self.fd.y_plus[i],
-            };
-        }
-        Ok(())
     }
 
-    fn do_step(
-        &mut self,
-        t: f64,
-        h: f64,
-        _no_set_state_prior: bool,
-    ) -> Result<StepReport, ModuleError> {
-        self.x_work.copy_from_slice(self.inst.x.as_slice());
-        let hint = self.ws.step_hint;
-        let mut sys = Driven {
+    fn derivative(&self, index: usize) -> f64 {
+        self.fd.f_plus[index]
+    }
+
+    fn output(&self, index: usize) -> f64 {
+        self.fd.y_plus[index]
+    }
+
+    fn step(&mut self, t: f64, h: f64) -> Result<(), ModuleError> {
+        let mut system = Driven {
             model: &self.model,
             n: self.nx,
             u: &self.inst.u,
             t0: t,
             u_buf: &mut self.inst.u_scratch,
         };
-        let r = self
-            .integrator
-            .integrate(&mut sys, t, t + h, &mut self.x_work, &mut self.ws);
-        if let Err(e) = r {
-            // The module is unchanged on failure (FMI: the master may restore or reset).
-            self.ws.step_hint = hint;
-            return Err(ModuleError::numerical(format!(
-                "{}: {e}",
-                self.desc.model_name
-            )));
-        }
-        self.inst.x.copy_from_slice(&self.x_work);
-        self.inst.finish_step(t, h);
-        Ok(StepReport::completed(t + h))
-    }
-
-    fn reset(&mut self) -> Result<(), ModuleError> {
-        for (i, p) in self.params_start.iter().enumerate() {
-            self.model.set_parameter(i, *p)?;
-        }
-        self.inst.reset();
-        self.ws.step_hint = 0.0;
-        Ok(())
-    }
-
-    fn state_snapshot(&mut self) -> Option<&mut dyn StateSnapshot> {
-        Some(self)
-    }
-
-    fn directional_derivatives(&mut self) -> Option<&mut dyn DirectionalDerivatives> {
-        Some(self)
-    }
-
-    fn output_derivatives(&mut self) -> Option<&mut dyn OutputDerivatives> {
-        Some(self)
-    }
-
-    fn input_derivatives(&mut self) -> Option<&mut dyn InputDerivatives> {
-        Some(self)
-    }
-}
-
-impl<M: OdeModel> StateSnapshot for OdeModule<M> {
-    fn get_state(&mut self) -> Result<ModuleState, ModuleError> {
-        Ok(self.inst.snapshot(self.params(), self.ws.step_hint))
-    }
-
-    fn set_state(&mut self, state: &ModuleState) -> Result<(), ModuleError> {
-        let snap = self.inst.restore(state)?;
-        let (params, hint) = (snap.params.clone(), snap.step_hint);
-        for (i, p) in params.iter().enumerate() {
-            if self.model.parameter(i) != *p {
-                self.model.set_parameter(i, *p)?;
-            }
-        }
-        self.ws.step_hint = hint;
-        Ok(())
-    }
-
-    fn serialize_state(&mut self, state: &ModuleState) -> Result<Vec<u8>, ModuleError> {
-        let s = state
-            .0
-            .downcast_ref::<Snapshot>()
-            .ok_or_else(|| ModuleError::invalid("the state was not saved by a built-in module"))?;
-        Ok(s.to_bytes())
-    }
-
-    fn deserialize_state(&mut self, bytes: &[u8]) -> Result<ModuleState, ModuleError> {
-        let s = Snapshot::from_bytes(bytes, self.inst.shape(), self.layout().np)?;
-        Ok(ModuleState(Box::new(s)))
+        let name = &self.desc.model_name;
+        self.stepper.step(&mut system, &mut self.inst.x, t, h, name)
     }
 }
 
@@ -375,37 +284,8 @@ impl<M: OdeModel> DirectionalDerivatives for OdeModule<M> {
         seed: &[f64],
         sensitivity: &mut [f64],
     ) -> Result<(), ModuleError> {
-        if seed.len() != knowns.len() || sensitivity.len() != unknowns.len() {
-            return Err(ModuleError::invalid(
-                "seed/sensitivity lengths do not match knowns/unknowns",
-            ));
-        }
-        let layout = self.layout();
-        let mut dx = vec![0.0; layout.nx];
-        let mut du = vec![0.0; layout.nu];
-        for (k, s) in knowns.iter().zip(seed) {
-            match layout.classify(*k)? {
-                VarKind::State(j) => dx[j] += s,
-                VarKind::Input(j) => du[j] += s,
-                _ => {
-                    return Err(ModuleError::invalid(format!(
-                        "known {} is not a state or an input",
-                        k.0
-                    )))
-                }
-            }
-        }
-        for u in unknowns {
-            if !matches!(
-                layout.classify(*u)?,
-                VarKind::Derivative(_) | VarKind::Output(_)
-            ) {
-                return Err(ModuleError::invalid(format!(
-                    "unknown {} is not an output or der(state)",
-                    u.0
-                )));
-            }
-        }
+        let layout = self.inst.layout;
+        let (dx, du) = seed_direction(&layout, unknowns, knowns, seed, sensitivity)?;
         let Some(e) = self.fd_step(&dx, &du) else {
             sensitivity.fill(0.0);
             return Ok(());
@@ -432,18 +312,14 @@ impl<M: OdeModel> OutputDerivatives for OdeModule<M> {
         orders: &[u32],
         values: &mut [f64],
     ) -> Result<(), ModuleError> {
-        if vrs.len() != orders.len() || vrs.len() != values.len() {
-            return Err(ModuleError::invalid(
-                "lengths of vrs, orders and values differ",
-            ));
-        }
+        check_order_lengths(vrs.len(), orders.len(), values.len())?;
         if orders.iter().any(|&k| k != 1) {
             return Err(ModuleError::invalid(
                 "only output derivative order 1 is provided",
             ));
         }
         let t = self.inst.t;
-        let mut du = vec![0.0; self.layout().nu];
+        let mut du = vec![0.0; self.inst.layout.nu];
         self.inst.u.eval_derivative_into(1, 0.0, &mut du);
         self.inst.u.eval_into(0.0, &mut self.fd.u);
         let mut dx = vec![0.0; self.nx];
@@ -464,23 +340,11 @@ impl<M: OdeModel> OutputDerivatives for OdeModule<M> {
         let e = FD_REL_STEP * scale / dir;
         self.eval_shifted(t + e, e, &dx, &du, true);
         self.eval_shifted(t - e, -e, &dx, &du, false);
+        let layout = self.inst.layout;
         for (vr, out) in vrs.iter().zip(values.iter_mut()) {
-            match self.layout().classify(*vr)? {
-                VarKind::Output(i) => *out = (self.fd.y_plus[i] - self.fd.y_minus[i]) / (2.0 * e),
-                _ => return Err(ModuleError::invalid(format!("{} is not an output", vr.0))),
-            }
+            let i = output_index(&layout, *vr)?;
+            *out = (self.fd.y_plus[i] - self.fd.y_minus[i]) / (2.0 * e);
         }
         Ok(())
-    }
-}
-
-impl<M: OdeModel> InputDerivatives for OdeModule<M> {
-    fn set_input_derivatives(
-        &mut self,
-        vrs: &[ValueRef],
-        orders: &[u32],
-        values: &[f64],
-    ) -> Result<(), ModuleError> {
-        self.inst.set_input_derivatives(vrs, orders, values)
     }
 }

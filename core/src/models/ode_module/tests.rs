@@ -1,6 +1,7 @@
 //! Tests of [`OdeModule`]: polynomial inputs, rollback, finite-difference derivatives.
 
 use super::*;
+use crate::module::{InputDerivatives, Module, StateSnapshot};
 use crate::solvers::{Dopri45, Rk4};
 
 /// `x' = u`, `y = x + 2u`: exact integrals of polynomial inputs.
