@@ -286,8 +286,8 @@ fn finite_difference_derivatives_of_ode_modules_match_the_exact_linear_ones() {
 }
 
 /// Parameters of the exact two-mass modules are settable before Step Mode (FMI `fixed`):
-/// the matrices follow, `reset` restores the built values, bad values are refused with
-/// the parameter's name, and a value that would add an undeclared feedthrough is refused.
+/// the matrices follow, `reset` restores the built values and a saved state its own, bad
+/// values are refused with the parameter's name, and a value that would add an undeclared feedthrough is refused.
 #[test]
 fn exact_two_mass_parameters_are_settable_before_step_mode() {
     use crate::module::{InstantiateOptions, Subsystem};
@@ -333,10 +333,14 @@ fn exact_two_mass_parameters_are_settable_before_step_mode() {
         .expect("init");
     assert_eq!(jacobian_of_fk(&mut sub), built(3e7, 40.0));
     assert_eq!(jacobian_of_fk(&mut sub), [3e7, 40.0, -3e7, -40.0]);
+    // A saved state carries the parameters: restoring it after a reset brings them back.
+    let saved = sub.get_state().expect("state");
     sub.reset().expect("reset");
     sub.enter_initialization_mode(None, 0.0, None)
         .expect("init");
     assert_eq!(jacobian_of_fk(&mut sub), built(2e5, 5e2));
+    sub.set_state(&saved).expect("restore");
+    assert_eq!(jacobian_of_fk(&mut sub), built(3e7, 40.0));
     sub.reset().expect("reset");
     let e = sub.set_float64(&[ck], &[-1.0]).expect_err("negative c_k");
     assert!(message(e).contains("`ck`"));

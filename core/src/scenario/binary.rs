@@ -10,6 +10,7 @@
 //! ```
 
 use super::schema::Scenario;
+#[cfg(feature = "binary-modules")]
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;

@@ -345,9 +345,13 @@ impl BuiltinModule for LinearStateSpace {
         Ok(())
     }
 
-    /// The saved parameters are not applied: the matrices stay as they are.
-    fn restore_parameters(&mut self, _params: &[f64], _step_hint: f64) -> Result<(), ModuleError> {
-        Ok(())
+    /// Parameters that differ from the saved ones (only settable ones can) are set back,
+    /// with their matrices.
+    fn restore_parameters(&mut self, params: &[f64], _step_hint: f64) -> Result<(), ModuleError> {
+        if params == self.params.as_slice() {
+            return Ok(());
+        }
+        self.rebuild(params.to_vec())
     }
 
     fn derivative(&self, index: usize) -> f64 {
