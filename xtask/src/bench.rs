@@ -10,7 +10,7 @@ use std::process::Command;
 
 /// Macro-steps per timed run in the browser; the native bench uses the same count.
 pub const DEFAULT_STEPS: u32 = 10_000;
-/// Timed browser runs (median reported), after one warm-up run.
+/// Timed browser runs (median reported), after a warm-up of at least a second.
 const BROWSER_RUNS: u32 = 7;
 
 /// Markers around the generated part of docs/benchmarks.md.
