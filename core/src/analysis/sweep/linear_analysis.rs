@@ -186,28 +186,22 @@ impl LinearAnalysis {
             })
             .collect();
         for &m in rebuild {
+            let params: Vec<(&str, f64)> = overrides
+                .iter()
+                .filter_map(|(p, v)| match p {
+                    Parameter::Module { module, name } if *module == m => Some((name.as_str(), *v)),
+                    _ => None,
+                })
+                .collect();
             if let Some(live) = live.as_deref_mut() {
-                let params: Vec<(&str, f64)> = overrides
-                    .iter()
-                    .filter_map(|(p, v)| match p {
-                        Parameter::Module { module, name } if *module == m => {
-                            Some((name.as_str(), *v))
-                        }
-                        _ => None,
-                    })
-                    .collect();
                 if let Some(block) = live.read(m, &self.specs[m], self.t_start, &params) {
                     blocks[m] = block;
                     continue;
                 }
             }
             let mut spec = self.specs[m].clone();
-            for (p, v) in overrides {
-                if let Parameter::Module { module, name } = p {
-                    if *module == m {
-                        spec.parameters.insert(name.clone(), *v);
-                    }
-                }
+            for (name, v) in params {
+                spec.parameters.insert(name.into(), v);
             }
             blocks[m] = initialised(&spec, self.t_start)
                 .and_then(|mut sub| read_block(&mut sub))
@@ -319,11 +313,15 @@ fn discretize_all(blocks: &[LinearBlock], h: f64, order: u32) -> Vec<Option<Disc
         .collect()
 }
 
+/// Builds and instantiates one module (Instantiated state).
+pub(super) fn instantiated(spec: &ModuleSpec) -> Result<Subsystem, String> {
+    let module = build_module(spec).map_err(|e| format!("{e}"))?;
+    Subsystem::instantiate(module, InstantiateOptions::default()).map_err(|e| format!("{e}"))
+}
+
 /// Builds, instantiates and initialises one module.
 fn initialised(spec: &ModuleSpec, t_start: f64) -> Result<Subsystem, String> {
-    let module = build_module(spec).map_err(|e| format!("{e}"))?;
-    let mut sub = Subsystem::instantiate(module, InstantiateOptions::default())
-        .map_err(|e| format!("{e}"))?;
+    let mut sub = instantiated(spec)?;
     sub.enter_initialization_mode(None, t_start, None)
         .map_err(|e| format!("{e}"))?;
     Ok(sub)

@@ -3,9 +3,10 @@
 //! `fixed` parameters) and reads the block again, instead of building the module anew;
 //! a module that refuses is rebuilt from its spec at every point.
 
+use super::linear_analysis::instantiated;
 use crate::analysis::LinearBlock;
-use crate::module::{InstantiateOptions, Subsystem, ValueRef};
-use crate::scenario::{build_module, ModuleSpec};
+use crate::module::{Subsystem, ValueRef};
+use crate::scenario::ModuleSpec;
 use alloc::vec::Vec;
 
 enum Slot {
@@ -37,11 +38,9 @@ impl LiveModules {
     ) -> Option<LinearBlock> {
         let slot = &mut self.0[m];
         if matches!(slot, Slot::Empty) {
-            *slot = match build_module(spec).ok().and_then(|module| {
-                Subsystem::instantiate(module, InstantiateOptions::default()).ok()
-            }) {
-                Some(sub) => Slot::Ready { sub, proven: false },
-                None => Slot::Refused,
+            *slot = match instantiated(spec) {
+                Ok(sub) => Slot::Ready { sub, proven: false },
+                Err(_) => Slot::Refused,
             };
         }
         let Slot::Ready { sub, proven } = slot else {

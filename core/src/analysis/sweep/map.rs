@@ -70,8 +70,15 @@ impl ParameterMap {
         let mut values = Vec::with_capacity(rows.len() * nx);
         let mut status = Vec::with_capacity(rows.len() * nx);
         let mut live = LiveModules::new(self.analysis.blocks().len());
-        let ym: Vec<usize> = self.y.parameter.module().into_iter().collect();
         let xm: Vec<usize> = self.x.parameter.module().into_iter().collect();
+        // A module both axes change is read once per cell (with both values), not per row.
+        let ym: Vec<usize> = self
+            .y
+            .parameter
+            .module()
+            .filter(|m| !xm.contains(m))
+            .into_iter()
+            .collect();
         for r in rows.clone() {
             let yv = self.y.values[r as usize];
             let row_blocks = self.analysis.rebuild(
