@@ -84,11 +84,11 @@ pub(super) fn select_methods(
 ) -> Result<Vec<ModuleMethod>, MasterError> {
     let mut out = Vec::with_capacity(sys.n_modules());
     for m in 0..sys.n_modules() {
-        if sys.graph.input_range(m).is_empty() {
+        if sys.graph().input_range(m).is_empty() {
             out.push(ModuleMethod::NoInputs);
             continue;
         }
-        let caps = &sys.subsystems[m].description().capabilities;
+        let caps = &sys.subsystem(m).description().capabilities;
         let dd = caps.provides_directional_derivatives && caps.x_exposes_states;
         let fd = caps.can_get_and_set_fmu_state;
         let directional = if caps.x_linear_time_invariant {
@@ -97,7 +97,7 @@ pub(super) fn select_methods(
             ModuleMethod::Directional
         };
         let missing = |capability: &'static str, why: &str| MasterError::MissingCapability {
-            module: sys.names[m].clone(),
+            module: sys.name(m).into(),
             capability,
             needed_by: alloc::format!("model-based correction ({why})"),
         };
@@ -217,14 +217,15 @@ pub(super) struct StateSpaceReader {
 impl StateSpaceReader {
     /// Buffers for module `m` of `sys`.
     pub fn new(sys: &CoupledSystem, m: usize) -> Self {
-        let states: Vec<(ValueRef, ValueRef)> = sys.subsystems[m]
+        let states: Vec<(ValueRef, ValueRef)> = sys
+            .subsystem(m)
             .description()
             .states()
             .iter()
             .map(|(x, d)| (x.value_ref, d.value_ref))
             .collect();
-        let inputs = sys.graph.input_value_refs(m);
-        let outputs = sys.graph.output_value_refs(m);
+        let inputs = sys.graph().input_value_refs(m);
+        let outputs = sys.graph().output_value_refs(m);
         let (n, nu, ny) = (states.len(), inputs.len(), outputs.len());
         StateSpaceReader {
             unknowns: states

@@ -27,6 +27,7 @@
 //! allocate. Nonlinear modules need a new matrix exponential and factorisation per step,
 //! and rollback allocates the saved state, as FMI's `fmi3GetFMUState` does.
 
+use super::explicit::{check_initialized, check_input_order, extrapolation};
 use super::extrapolation::{Extrapolation, MAX_ORDER};
 use super::history::OutputHistory;
 use super::jacobians::{
@@ -124,6 +125,8 @@ struct Work {
     delta_u: DVector<f64>,
     gl: DMatrix<f64>,
     fd: FdScratch,
+    /// Extrapolation order used by the attempt awaiting commit.
+    pending_q: usize,
 }
 
 /// Perturbed inputs and outputs of one module for finite differences.
@@ -145,19 +148,15 @@ impl MasterAlgorithm for ModelBasedCorrection {
         sys: &mut CoupledSystem,
         start: &RunStart<'_>,
     ) -> Result<(), MasterError> {
-        if sys.initialized_at() != Some(start.t_start) {
+        check_initialized(sys, start)?;
+        let p = extrapolation(self.order)?.order();
+        if start.variable_steps {
             return Err(MasterError::InvalidSettings(
-                "the coupled system must be initialised at the start time".into(),
+                "model-based correction needs a fixed macro-step (its gains and difference tables are \
+                 for one step size); use the fixed step controller"
+                    .into(),
             ));
         }
-        let p = Extrapolation::new(self.order)
-            .ok_or_else(|| {
-                MasterError::InvalidSettings(format!(
-                    "extrapolation order {} is not supported (0 to {MAX_ORDER})",
-                    self.order
-                ))
-            })?
-            .order();
         if !(self.alpha.is_finite() && (0.0..=2.0).contains(&self.alpha)) {
             return Err(MasterError::InvalidSettings(format!(
                 "model-based correction: α must be from 0 to 2, got {}",
@@ -180,9 +179,10 @@ impl MasterAlgorithm for ModelBasedCorrection {
         t: f64,
         h: f64,
     ) -> Result<MacroStepOutcome, MasterError> {
-        let work = self.work.as_mut().ok_or_else(|| {
-            MasterError::InvalidSettings("ModelBasedCorrection::step before prepare".into())
-        })?;
+        let work = self
+            .work
+            .as_mut()
+            .ok_or(MasterError::NotPrepared("ModelBasedCorrection"))?;
         if (h - work.h).abs() > 1e-12 * work.h {
             return Err(MasterError::InvalidSettings(format!(
                 "model-based correction needs a fixed macro-step ({} s), got {h} s at t = {t} s",
@@ -195,39 +195,19 @@ impl MasterAlgorithm for ModelBasedCorrection {
             work.advance_module(sys, m, t, q)?;
         }
         work.correct(sys, t + h, q)?;
-        Ok(MacroStepOutcome::Accepted { h_taken: h })
+        Ok(MacroStepOutcome::accepted(h))
     }
-}
 
-/// Extrapolation of order `p` needs `x-maxInputDerivativeOrder ≥ p` (as for
-/// [`super::ExplicitCoupling`]).
-fn check_input_order(sys: &CoupledSystem, p: usize) -> Result<(), MasterError> {
-    const NEEDED: [&str; N] = [
-        "x-maxInputDerivativeOrder ≥ 0",
-        "x-maxInputDerivativeOrder ≥ 1",
-        "x-maxInputDerivativeOrder ≥ 2",
-        "x-maxInputDerivativeOrder ≥ 3",
-        "x-maxInputDerivativeOrder ≥ 4",
-    ];
-    for m in 0..sys.n_modules() {
-        let provided = sys.subsystems[m]
-            .description()
-            .capabilities
-            .x_max_input_derivative_order;
-        if !sys.graph.input_range(m).is_empty() && (provided as usize) < p {
-            return Err(MasterError::MissingCapability {
-                module: sys.names[m].clone(),
-                capability: NEEDED[p],
-                needed_by: format!("extrapolation order {p} (module provides order {provided})"),
-            });
+    fn commit(&mut self, _sys: &CoupledSystem, t_end: f64) {
+        if let Some(work) = self.work.as_mut() {
+            work.commit(t_end);
         }
     }
-    Ok(())
 }
 
 impl Work {
     fn new(sys: &CoupledSystem, p: usize, h: f64, alpha: f64, methods: Vec<ModuleMethod>) -> Self {
-        let g = &sys.graph;
+        let g = sys.graph();
         let (n_u, n_y) = (g.n_inputs(), g.n_outputs());
         let mut du_vrs = Vec::with_capacity(n_u * p);
         let mut du_orders = Vec::with_capacity(n_u * p);
@@ -296,6 +276,7 @@ impl Work {
                 y_plus: vec![0.0; max_out],
                 y_minus: vec![0.0; max_out],
             },
+            pending_q: 0,
         }
     }
 
@@ -310,7 +291,7 @@ impl Work {
         for (k, (t, y)) in start.history.iter().enumerate() {
             let expected = start.t_start - (count - k) as f64 * start.h;
             let uniform = (t - expected).abs() <= 1e-9 * start.h.max(start.t_start.abs());
-            if y.len() != sys.graph.n_outputs() || !uniform || y.iter().any(|v| !v.is_finite()) {
+            if y.len() != sys.graph().n_outputs() || !uniform || y.iter().any(|v| !v.is_finite()) {
                 return Err(MasterError::InvalidSettings(format!(
                     "start-up history sample {k} (t = {t} s): model-based correction needs finite samples of \
                      every output at t_start − k·ΔT ({expected} s)"
@@ -358,7 +339,7 @@ impl Work {
             return Ok(());
         };
         reader
-            .read(&mut sys.subsystems[m])
+            .read(sys.subsystem_mut(m))
             .map_err(|e| sys.module_error(m, t, e))?;
         let disc = discretize(&reader.a, &reader.b, self.h, order).ok_or_else(|| {
             sys.module_error(
@@ -367,7 +348,7 @@ impl Work {
                 ModuleError::numerical("matrix exponential of the Jacobian failed"),
             )
         })?;
-        let (rows, cols) = (sys.graph.output_range(m), sys.graph.input_range(m));
+        let (rows, cols) = (sys.graph().output_range(m), sys.graph().input_range(m));
         for &target in targets(q) {
             let w = hold_weights(target, self.h);
             let block = gain_block(&reader.c, &reader.d, &disc.gamma, &w[..=target]);
@@ -414,7 +395,7 @@ impl Work {
         t: f64,
         perturbed: bool,
     ) -> Result<(), MasterError> {
-        let range = sys.graph.input_range(m);
+        let range = sys.graph().input_range(m);
         if range.is_empty() {
             return Ok(());
         }
@@ -444,11 +425,12 @@ impl Work {
         let h = self.h;
         let rollback = self.methods[m] == ModuleMethod::FiniteDifferences;
         if rollback {
-            let saved = sys.subsystems[m]
+            let saved = sys
+                .subsystem_mut(m)
                 .get_state()
                 .map_err(|e| sys.module_error(m, t, e))?;
             self.finite_difference_gains(sys, m, t, q, &saved)?;
-            sys.subsystems[m]
+            sys.subsystem_mut(m)
                 .set_state(&saved)
                 .map_err(|e| sys.module_error(m, t, e))?;
         }
@@ -463,7 +445,8 @@ impl Work {
     }
 }
 
-/// The fixed-step master accepts only full, successful steps (as [`super::ExplicitCoupling`]).
+/// The corrector accepts only full, successful steps: it cannot repeat a discarded step
+/// (its gains are for one step size) nor handle early return.
 fn check_report(
     sys: &CoupledSystem,
     m: usize,
@@ -471,26 +454,27 @@ fn check_report(
     h: f64,
     report: &StepReport,
 ) -> Result<(), MasterError> {
-    let name = &sys.names[m];
+    let module = || sys.name(m).into();
     if report.status == Status::Discard {
-        return Err(MasterError::InvalidSettings(format!(
-            "module `{name}` discarded the macro-step from t = {t} s (h = {h} s); the model-based corrector \
-             cannot retry a step (try a smaller macro-step)"
-        )));
+        return Err(MasterError::StepDiscarded {
+            module: module(),
+            t,
+            h,
+        });
     }
     if report.terminate_simulation {
         return Err(MasterError::Terminated {
             t: report.last_successful_time,
-            module: name.clone(),
+            module: module(),
         });
     }
     if report.early_return || report.last_successful_time < t + h - 1e-9 * h {
-        return Err(MasterError::InvalidSettings(format!(
-            "module `{name}` returned early at t = {} s instead of {} s; the model-based corrector does not \
-             handle early return",
-            report.last_successful_time,
-            t + h
-        )));
+        return Err(MasterError::EarlyReturnUnsupported {
+            module: module(),
+            t: report.last_successful_time,
+            t_end: t + h,
+            algorithm: "the model-based corrector",
+        });
     }
     Ok(())
 }

@@ -8,7 +8,7 @@ use crate::analysis::{global_nrmse, LinearBlock, MonolithicReference};
 use crate::error::{CosimError, MasterError};
 use crate::master::{
     jacobian_source_for, CoupledSystem, ExplicitCoupling, JacobianRequest, JacobianSource,
-    MasterAlgorithm, ModelBasedCorrection, Observer, Run, Scheme,
+    MasterAlgorithm, ModelBasedCorrection, Observer, Run, Scheme, SystemView,
 };
 
 use alloc::boxed::Box;
@@ -40,13 +40,13 @@ pub struct SimulationResult {
 }
 
 impl Observer for SimulationResult {
-    fn on_initialized(&mut self, t: f64, outputs: &[f64]) {
-        self.on_macro_step(t, outputs);
+    fn on_initialized(&mut self, view: &SystemView<'_>) {
+        self.on_macro_step(view);
     }
 
-    fn on_macro_step(&mut self, t: f64, outputs: &[f64]) {
-        self.time.push(t);
-        for (s, &y) in self.signals.iter_mut().zip(outputs) {
+    fn on_macro_step(&mut self, view: &SystemView<'_>) {
+        self.time.push(view.t);
+        for (s, &y) in self.signals.iter_mut().zip(view.outputs()) {
             s.cosim.push(y);
         }
     }
@@ -82,17 +82,17 @@ impl Simulation {
         let want_reference =
             v.reference_available && (s.reference || s.master.start_up == StartUp::ExactHistory);
         let (reference, history) = if want_reference {
-            let mut blocks = Vec::with_capacity(system.subsystems.len());
-            for (name, sub) in system.names.iter().zip(system.subsystems.iter_mut()) {
+            let mut blocks = Vec::with_capacity(system.n_modules());
+            for (name, sub) in system.modules_mut() {
                 let block =
                     LinearBlock::from_subsystem(sub).map_err(|error| MasterError::Module {
-                        module: name.clone(),
+                        module: name.into(),
                         t: grid.t_start,
                         error,
                     })?;
                 blocks.push(block);
             }
-            let reference = MonolithicReference::new(&blocks, &system.graph.coupling_matrix())?;
+            let reference = MonolithicReference::new(&blocks, &system.graph().coupling_matrix())?;
             let rows = reference.outputs_at_offsets(grid.h, grid.steps)?;
             let history = if s.master.start_up == StartUp::ExactHistory {
                 Some(reference.history(grid.t_start, grid.h, s.master.extrapolation_order)?)
@@ -104,8 +104,8 @@ impl Simulation {
             (None, None)
         };
 
-        let names = system.graph.output_names();
-        let units = system.graph.output_units();
+        let names = system.graph().output_names();
+        let units = system.graph().output_units();
         let signals = names
             .into_iter()
             .zip(units)

@@ -57,9 +57,18 @@ impl Work {
         if let Some(o) = self.y.iter().position(|v| !v.is_finite()) {
             return Err(MasterError::Diverged {
                 t: t_end,
-                signal: sys.graph.output_name(o).into(),
+                signal: sys.graph().output_name(o).into(),
             });
         }
+        sys.exchange_outputs(self.y.as_slice());
+        self.pending_q = q;
+        Ok(())
+    }
+
+    /// After the driver accepted the step ending at `t_end`: the new offset from
+    /// `∇^{q+1} ȳ_{n+1}` and ȳ_{n+1} as the newest history sample.
+    pub(super) fn commit(&mut self, t_end: f64) {
+        let q = self.pending_q;
         // ∇^{q+1} ȳ_{n+1} = Σ_j (−1)^j C(q+1, j) ȳ_{n+1−j} (digest §2.7).
         for (o, nabla) in self.pe.iter_mut().enumerate() {
             *nabla = self.y[o]
@@ -75,8 +84,6 @@ impl Work {
             *du = (1.0 - self.alpha) * *du + self.alpha * c * self.pe[self.source[i]];
         }
         self.history.push(t_end, self.y.as_slice());
-        sys.outputs_mut().copy_from_slice(self.y.as_slice());
-        Ok(())
     }
 }
 

@@ -26,7 +26,7 @@ impl Work {
         saved: &ModuleState,
     ) -> Result<(), MasterError> {
         let (h, p) = (self.h, self.p);
-        let (inputs, outputs) = (sys.graph.input_range(m), sys.graph.output_range(m));
+        let (inputs, outputs) = (sys.graph().input_range(m), sys.graph().output_range(m));
         let n_local = inputs.len();
         for local in 0..n_local {
             let i = inputs.start + local;
@@ -35,7 +35,7 @@ impl Work {
             for &target in targets(q) {
                 let w = hold_weights(target, h);
                 for sign in [1.0, -1.0] {
-                    sys.subsystems[m]
+                    sys.subsystem_mut(m)
                         .set_state(saved)
                         .map_err(|e| sys.module_error(m, t, e))?;
                     self.fd.u[..n_local].copy_from_slice(&self.u[inputs.clone()]);
@@ -53,9 +53,7 @@ impl Work {
                     } else {
                         &mut self.fd.y_minus
                     };
-                    let r = sys.subsystems[m]
-                        .get_float64(sys.graph.output_value_refs(m), &mut out[..outputs.len()]);
-                    r.map_err(|e| sys.module_error(m, t, e))?;
+                    sys.get_outputs_into(m, t, &mut out[..outputs.len()])?;
                 }
                 for (r, o) in outputs.clone().enumerate() {
                     self.g[target][(o, i)] = (self.fd.y_plus[r] - self.fd.y_minus[r]) / (2.0 * eps);

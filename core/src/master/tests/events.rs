@@ -115,7 +115,7 @@ fn early_return_brings_the_other_module_to_the_event_time() {
         );
     }
     let mut sys = run.into_system();
-    assert_eq!(sys.subsystems[1].state(), FmiState::StepMode);
+    assert_eq!(sys.subsystem(1).state(), FmiState::StepMode);
     sys.terminate(3.0).expect("terminate");
 }
 
@@ -173,8 +173,8 @@ fn gauss_seidel_rolls_back_a_module_that_already_passed_the_event() {
     assert!(rec.time.iter().any(|&t| (t - FIRST_BOUNCE).abs() < 1e-12));
     assert_eq!(run.events(), 1);
     let sys = run.into_system();
-    assert_eq!(sys.subsystems[0].counts().set_state, 1);
-    assert_eq!(sys.subsystems[1].counts().set_state, 1);
+    assert_eq!(sys.subsystem(0).counts().set_state, 1);
+    assert_eq!(sys.subsystem(1).counts().set_state, 1);
 }
 
 #[test]
@@ -273,7 +273,7 @@ fn stair_counts_in_event_mode_and_terminates_the_run_cleanly() {
     assert_eq!(ours, expected);
     // Terminated inside Event Mode; fmi3Terminate is legal from there.
     let mut sys = run.into_system();
-    assert_eq!(sys.subsystems[0].state(), FmiState::EventMode);
+    assert_eq!(sys.subsystem(0).state(), FmiState::EventMode);
     sys.terminate(9.0).expect("terminate");
 }
 

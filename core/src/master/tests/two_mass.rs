@@ -40,11 +40,10 @@ fn global_error(algorithm: ExplicitCoupling, p: u32, steps: u32) -> f64 {
     let mut sys = two_mass();
     sys.initialize(0.0, T_END).unwrap();
     let blocks: Vec<LinearBlock> = sys
-        .subsystems
-        .iter_mut()
-        .map(|s| LinearBlock::from_subsystem(s).unwrap())
+        .modules_mut()
+        .map(|(_, s)| LinearBlock::from_subsystem(s).unwrap())
         .collect();
-    let reference = MonolithicReference::new(&blocks, &sys.graph.coupling_matrix()).unwrap();
+    let reference = MonolithicReference::new(&blocks, &sys.graph().coupling_matrix()).unwrap();
     let grid = FixedGrid::covering(0.0, T_END, T_END / f64::from(steps));
     let history = reference.history(0.0, grid.h, p).unwrap();
     let exact = reference.outputs_at_offsets(grid.h, grid.steps).unwrap();
