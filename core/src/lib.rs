@@ -34,6 +34,8 @@ pub mod models;
 pub mod module;
 pub mod scenario;
 pub mod solvers;
+#[cfg(any(test, feature = "testing"))]
+pub mod testing;
 pub mod time;
 
 pub use error::CosimError;

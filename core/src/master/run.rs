@@ -195,13 +195,19 @@ impl Run {
         let t = self.t;
         let mut proposal = self.controller.propose(t);
         let t_stop = self.controller.t_stop();
-        if proposal.t_end > t_stop {
+        // Clip at the stop time (a grid's last step is never clipped: its rounding is inside
+        // the tolerance).
+        let beyond = t_stop + FULL_STEP_TOLERANCE * proposal.h;
+        if proposal.t_end > t_stop || t + proposal.h > beyond {
             proposal = StepProposal {
                 h: t_stop - t,
                 t_end: t_stop,
             };
         }
-        let mut h = proposal.h;
+        // `h_target`: the step the controller asks for now; `h`: the attempt, shorter after
+        // an early return.
+        let mut h_target = proposal.h;
+        let mut h = h_target;
         if let Some(cp) = self.checkpoint.as_mut() {
             cp.save(&mut self.system, t)?;
         }
@@ -228,7 +234,13 @@ impl Run {
                     (h_taken, Default::default(), Some(module))
                 }
                 MacroStepOutcome::Rejected(Rejection { reason, h_retry }) => {
-                    let retry = h_retry.or_else(|| self.controller.retry(t, h, &reason));
+                    let retry = match h_retry {
+                        Some(h_event) => Some(h_event),
+                        None => self
+                            .controller
+                            .retry(t, h, &reason)
+                            .inspect(|&h| h_target = h),
+                    };
                     let Some(h_retry) = retry else {
                         return Err(cannot_retry(t, h, reason));
                     };
@@ -245,12 +257,16 @@ impl Run {
                     h,
                 });
             }
-            match self.controller.judge(t, &proposal, h_taken, &diagnostics)? {
+            let asked = StepProposal {
+                h: h_target,
+                t_end: proposal.t_end,
+            };
+            match self.controller.judge(t, &asked, h_taken, &diagnostics)? {
                 StepDecision::Accept { t_next } => {
                     // Histories keep `t + h_taken`, as the algorithms' own time arithmetic.
                     self.algorithm.commit(&self.system, t + h_taken);
                     self.stats.accepted += 1;
-                    if (h_taken - proposal.h).abs() > FULL_STEP_TOLERANCE * proposal.h {
+                    if (h_taken - h_target).abs() > FULL_STEP_TOLERANCE * h_target {
                         self.stats.events += 1;
                     }
                     self.t = t_next;
@@ -261,6 +277,7 @@ impl Run {
                 }
                 StepDecision::Reject { h_retry, reason } => {
                     self.roll_back(t, h, &reason, observer)?;
+                    h_target = h_retry;
                     h = h_retry;
                 }
             }

@@ -2,6 +2,7 @@
 //! modules whose exact results are known.
 
 mod convergence;
+mod driver;
 mod events;
 mod failures;
 mod feedback;
