@@ -261,7 +261,17 @@ impl Run {
                 h: h_target,
                 t_end: proposal.t_end,
             };
-            match self.controller.judge(t, &asked, h_taken, &diagnostics)? {
+            let mut decision = self.controller.judge(t, &asked, h_taken, &diagnostics)?;
+            if terminated.is_some() {
+                // A module that asked to terminate stays in Event Mode: its step ends the run
+                // and cannot be repeated, whatever the controller thinks of it.
+                if let StepDecision::Reject { .. } = decision {
+                    decision = StepDecision::Accept {
+                        t_next: t + h_taken,
+                    };
+                }
+            }
+            match decision {
                 StepDecision::Accept { t_next } => {
                     // Histories keep `t + h_taken`, as the algorithms' own time arithmetic.
                     self.algorithm.commit(&self.system, t + h_taken);

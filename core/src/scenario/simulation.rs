@@ -7,9 +7,11 @@ use super::validate::ValidatedScenario;
 use crate::analysis::{global_nrmse, LinearBlock, MonolithicReference};
 use crate::error::{CosimError, MasterError};
 use crate::master::{
-    jacobian_source_for, CoupledSystem, ExplicitCoupling, JacobianRequest, JacobianSource,
-    MasterAlgorithm, ModelBasedCorrection, Observer, Run, Scheme, SystemView,
+    jacobian_source_for, CoupledSystem, ExplicitCoupling, FixedStep, JacobianRequest,
+    JacobianSource, MasterAlgorithm, ModelBasedCorrection, Observer, Run, RunStats, Scheme,
+    StepController, SystemView,
 };
+use crate::time::FixedGrid;
 
 use alloc::boxed::Box;
 use alloc::format;
@@ -62,8 +64,18 @@ pub struct Simulation {
 
 impl Simulation {
     /// Instantiates and initialises every module, computes the reference (when the
-    /// scenario is linear) and prepares the master. Nothing is stepped yet.
+    /// scenario is linear) and prepares the master on the scenario's fixed macro-step grid.
+    /// Nothing is stepped yet.
     pub fn new(v: &ValidatedScenario) -> Result<Self, CosimError> {
+        Self::with_controller(v, |grid| Box::new(FixedStep::new(grid)))
+    }
+
+    /// As [`Self::new`], with the step controller `controller(grid)` instead of the plain
+    /// grid (e.g. a test controller that rejects chosen steps).
+    pub fn with_controller(
+        v: &ValidatedScenario,
+        controller: impl FnOnce(FixedGrid) -> Box<dyn StepController>,
+    ) -> Result<Self, CosimError> {
         let s = &v.scenario;
         let mut modules = Vec::with_capacity(s.modules.len());
         for spec in &s.modules {
@@ -150,7 +162,7 @@ impl Simulation {
             time: Vec::with_capacity(grid.steps as usize + 1),
             signals,
         };
-        let run = Run::new(system, algorithm, grid, history)?;
+        let run = Run::with_controller(system, algorithm, controller(grid), history)?;
         Ok(Simulation {
             run,
             result,
@@ -173,6 +185,11 @@ impl Simulation {
     /// Macro-steps taken so far.
     pub fn steps_done(&self) -> u32 {
         self.run.steps_done()
+    }
+
+    /// Accepted, event and rejected steps and restored module states so far.
+    pub fn stats(&self) -> RunStats {
+        self.run.stats()
     }
 
     /// `(time in s, module name)` if a module ended the run before the stop time (FMI
@@ -247,6 +264,11 @@ pub fn summary(sim: &Simulation) -> String {
         Some(e) => format!("{} macro-steps, global NRMSE {e:.3e}", sim.steps_done()),
         None => format!("{} macro-steps, no reference", sim.steps_done()),
     };
+    let stats = sim.stats();
+    line.push_str(&format!(
+        "; {} off-grid event points; {} rejected attempts rolled back ({} module states restored)",
+        stats.events, stats.rejected, stats.modules_restored
+    ));
     if let Some((t, module)) = sim.terminated_early() {
         line.push_str(&format!("; module `{module}` ended the run at t = {t} s"));
     }
