@@ -12,26 +12,28 @@
 
 mod algorithm;
 mod checkpoint;
+pub mod correction_tables;
 mod coupled_system;
 mod explicit;
-mod extrapolation;
-mod history;
 mod jacobians;
 mod model_based_correction;
 mod observer;
+pub mod predictor;
 mod run;
+mod state_space_reader;
 mod step_control;
 
 pub use algorithm::{MacroStepOutcome, MasterAlgorithm, Rejection, RunStart, StepDiagnostics};
 pub use checkpoint::Checkpoint;
+pub use correction_tables::STATE_CORRECTION_WEIGHTS;
 pub use coupled_system::{CoupledSystem, MAX_EVENT_ITERATIONS};
 pub use explicit::{ExplicitCoupling, Scheme};
-pub use extrapolation::{Extrapolation, TaylorWeights, MAX_ORDER};
-pub use history::OutputHistory;
 pub use jacobians::{jacobian_source_for, JacobianRequest, JacobianSource};
-pub use model_based_correction::{ModelBasedCorrection, STATE_CORRECTION_WEIGHTS};
+pub use model_based_correction::ModelBasedCorrection;
 pub use observer::{LastValues, Observer, StepHook, SystemView, TimeSeriesRecorder};
+pub use predictor::{Extrapolation, InputPredictor, OutputHistory, TaylorWeights, MAX_ORDER};
 pub use run::{Run, RunStats, MAX_ATTEMPTS};
+pub use state_space_reader::StateSpaceReader;
 pub use step_control::{FixedStep, StepController, StepDecision, StepProposal};
 
 #[cfg(test)]

@@ -25,10 +25,9 @@ mod early_return;
 mod sequence;
 mod work;
 
-use super::extrapolation::{Extrapolation, MAX_ORDER};
+use super::predictor::{extrapolation, InputPredictor};
 use super::{CoupledSystem, MacroStepOutcome, MasterAlgorithm, RunStart};
 use crate::error::MasterError;
-use alloc::format;
 use alloc::vec::Vec;
 use sequence::StepOrder;
 use work::ExplicitWork;
@@ -51,47 +50,6 @@ pub struct ExplicitCoupling {
     scheme: Scheme,
     order: u32,
     work: Option<ExplicitWork>,
-}
-
-/// `x-maxInputDerivativeOrder ≥ p`, as static text for [`MasterError::MissingCapability`].
-const INPUT_ORDER_NEEDED: [&str; MAX_ORDER + 1] = [
-    "x-maxInputDerivativeOrder ≥ 0",
-    "x-maxInputDerivativeOrder ≥ 1",
-    "x-maxInputDerivativeOrder ≥ 2",
-    "x-maxInputDerivativeOrder ≥ 3",
-    "x-maxInputDerivativeOrder ≥ 4",
-];
-
-/// Extrapolation of order `p` needs `x-maxInputDerivativeOrder ≥ p` from every module with
-/// inputs (checked before the first step by every extrapolating algorithm).
-pub(super) fn check_input_order(sys: &CoupledSystem, p: usize) -> Result<(), MasterError> {
-    for m in 0..sys.n_modules() {
-        if sys.graph().input_range(m).is_empty() {
-            continue;
-        }
-        let provided = sys
-            .subsystem(m)
-            .description()
-            .capabilities
-            .x_max_input_derivative_order;
-        if (provided as usize) < p {
-            return Err(MasterError::MissingCapability {
-                module: sys.name(m).into(),
-                capability: INPUT_ORDER_NEEDED[p],
-                needed_by: format!("extrapolation order {p} (module provides order {provided})"),
-            });
-        }
-    }
-    Ok(())
-}
-
-/// The extrapolation of `order`, or the settings error naming the supported range.
-pub(super) fn extrapolation(order: u32) -> Result<Extrapolation, MasterError> {
-    Extrapolation::new(order).ok_or_else(|| {
-        MasterError::InvalidSettings(format!(
-            "extrapolation order {order} is not supported (0 to {MAX_ORDER})"
-        ))
-    })
 }
 
 /// The system must be initialised at the run's start time before `prepare`.
@@ -152,7 +110,7 @@ impl MasterAlgorithm for ExplicitCoupling {
         start: &RunStart<'_>,
     ) -> Result<(), MasterError> {
         check_initialized(sys, start)?;
-        let extrapolation = extrapolation(self.order)?;
+        extrapolation(self.order)?;
         let sequence = match &self.scheme {
             Scheme::Jacobi => None,
             Scheme::GaussSeidel(s) => {
@@ -160,9 +118,9 @@ impl MasterAlgorithm for ExplicitCoupling {
                 Some(s.as_slice())
             }
         };
-        check_input_order(sys, extrapolation.order())?;
+        let predictor = InputPredictor::new(sys, self.order)?;
         let order = StepOrder::new(sys, sequence)?;
-        let mut work = ExplicitWork::new(sys, extrapolation.order(), order);
+        let mut work = ExplicitWork::new(sys, predictor, order);
         work.start_history(sys, start)?;
         self.work = Some(work);
         Ok(())

@@ -1,14 +1,15 @@
 //! [`ExplicitWork`]: the buffers of one explicit run (allocated once in `prepare`, so the
-//! macro-step loop does not allocate): the output history, the extrapolation and
-//! interpolation weights of the current step, and the stacked input values and
-//! derivatives handed to the modules.
+//! macro-step loop does not allocate): the shared [`InputPredictor`] with its history, the
+//! extrapolation and interpolation weights of the current attempt, and which modules
+//! already stepped in it (Gauss-Seidel).
 
 use super::sequence::StepOrder;
 use crate::error::MasterError;
-use crate::master::extrapolation::{Extrapolation, TaylorWeights, MAX_ORDER};
-use crate::master::history::OutputHistory;
+use crate::master::predictor::{
+    Extrapolation, HistoryGrid, InputPredictor, TaylorWeights, MAX_ORDER,
+};
 use crate::master::{CoupledSystem, RunStart};
-use crate::module::{Status, StepReport, ValueRef};
+use crate::module::{Status, StepReport};
 use alloc::format;
 use alloc::vec;
 use alloc::vec::Vec;
@@ -16,17 +17,7 @@ use alloc::vec::Vec;
 /// Work buffers, allocated once in `prepare`.
 #[derive(Clone, Debug)]
 pub(super) struct ExplicitWork {
-    /// Extrapolation order `p`.
-    p: usize,
-    history: OutputHistory,
-    /// Input values at `t_n`, stacked.
-    u: Vec<f64>,
-    /// Input derivatives, module blocks at `p·input_start`, order-major inside a block.
-    du: Vec<f64>,
-    du_vrs: Vec<ValueRef>,
-    du_orders: Vec<u32>,
-    /// Module owning the source output of each stacked input.
-    source_module: Vec<usize>,
+    predictor: InputPredictor,
     /// Modules already stepped in this macro-step (Gauss-Seidel only).
     stepped: Vec<bool>,
     extrapolation: TaylorWeights,
@@ -38,29 +29,9 @@ pub(super) struct ExplicitWork {
 }
 
 impl ExplicitWork {
-    pub(super) fn new(sys: &CoupledSystem, p: usize, order: StepOrder) -> Self {
-        let g = sys.graph();
-        let (n_u, n_y) = (g.n_inputs(), g.n_outputs());
-        let mut du_vrs = Vec::with_capacity(n_u * p);
-        let mut du_orders = Vec::with_capacity(n_u * p);
-        for m in 0..sys.n_modules() {
-            for k in 1..=p {
-                for &vr in g.input_value_refs(m) {
-                    du_vrs.push(vr);
-                    du_orders.push(k as u32);
-                }
-            }
-        }
+    pub(super) fn new(sys: &CoupledSystem, predictor: InputPredictor, order: StepOrder) -> Self {
         ExplicitWork {
-            p,
-            history: OutputHistory::new(p + 1, n_y),
-            u: vec![0.0; n_u],
-            du: vec![0.0; n_u * p],
-            du_vrs,
-            du_orders,
-            source_module: (0..n_u)
-                .map(|i| g.output_module(g.source_of_input(i)))
-                .collect(),
+            predictor,
             stepped: vec![false; sys.n_modules()],
             extrapolation: TaylorWeights::hold(),
             interpolation: TaylorWeights::hold(),
@@ -75,52 +46,28 @@ impl ExplicitWork {
         sys: &CoupledSystem,
         start: &RunStart<'_>,
     ) -> Result<(), MasterError> {
-        self.history.clear();
-        let mut previous = f64::NEG_INFINITY;
-        for (k, (t, y)) in start.history.iter().enumerate() {
-            let bad = |why: &str| {
-                MasterError::InvalidSettings(format!(
-                    "start-up history sample {k} (t = {t} s): {why}"
-                ))
-            };
-            if y.len() != sys.graph().n_outputs() {
-                return Err(bad("wrong number of outputs"));
-            }
-            if !t.is_finite() || *t <= previous || *t >= start.t_start {
-                return Err(bad(
-                    "times must be finite, increasing and before the start time",
-                ));
-            }
-            if y.iter().any(|v| !v.is_finite()) {
-                return Err(bad("non-finite value"));
-            }
-            previous = *t;
-            self.history.push(*t, y);
-        }
-        self.history.push(start.t_start, sys.outputs());
-        Ok(())
+        self.predictor.start(sys, start, HistoryGrid::Increasing)
     }
 
     /// Weights for this step: extrapolation through the newest `q + 1` samples and, for
     /// Gauss-Seidel, interpolation through the new sample at `t + h` and the newest `q` old
     /// ones.
     pub(super) fn begin(&mut self, t: f64, h: f64) -> Result<(), MasterError> {
-        let mut times = [0.0; MAX_ORDER + 1];
-        let q = self.p.min(self.history.len().saturating_sub(1));
-        for (j, tj) in times.iter_mut().enumerate().take(q + 1) {
-            *tj = self.history.time(j);
-        }
         let invalid = || {
             MasterError::InvalidSettings(format!(
                 "macro-step at t = {t} s, h = {h} s: sample times coincide"
             ))
         };
-        self.extrapolation = Extrapolation::weights(&times[..=q], t).ok_or_else(invalid)?;
+        let history = self.predictor.history();
+        self.extrapolation = Extrapolation::new(self.predictor.order() as u32)
+            .and_then(|e| e.through_history(history, t))
+            .ok_or_else(invalid)?;
         if self.order.interpolate {
-            let q = self.p.min(self.history.len());
+            let mut times = [0.0; MAX_ORDER + 1];
+            let q = self.predictor.order().min(history.len());
             times[0] = t + h;
             for (j, tj) in times.iter_mut().enumerate().take(q + 1).skip(1) {
-                *tj = self.history.time(j - 1);
+                *tj = history.time(j - 1);
             }
             self.interpolation = Extrapolation::weights(&times[..=q], t).ok_or_else(invalid)?;
             self.stepped.iter_mut().for_each(|s| *s = false);
@@ -148,19 +95,8 @@ impl ExplicitWork {
     ) -> Result<Option<StepReport>, MasterError> {
         let range = sys.graph().input_range(m);
         if !range.is_empty() {
-            self.fill_inputs(sys, range.clone());
-            sys.set_inputs(m, t, &self.u[range.clone()])?;
-            let p = self.p;
-            if p > 0 {
-                let b = p * range.start..p * range.end;
-                sys.set_input_derivatives(
-                    m,
-                    t,
-                    &self.du_vrs[b.clone()],
-                    &self.du_orders[b.clone()],
-                    &self.du[b],
-                )?;
-            }
+            self.fill_inputs(sys, range);
+            self.predictor.apply(sys, m, t)?;
         }
         // noSetFMUStatePriorToCurrentPoint: a rollback only ever returns to `t`.
         let report = sys.do_step(m, t, h, true)?;
@@ -179,41 +115,23 @@ impl ExplicitWork {
     }
 
     fn fill_inputs(&mut self, sys: &CoupledSystem, range: core::ops::Range<usize>) {
-        let p = self.p;
-        let n_local = range.len();
         let outputs = sys.outputs();
-        let graph = sys.graph();
-        for (local, i) in range.clone().enumerate() {
-            let o = graph.source_of_input(i);
-            let from_new = self.order.interpolate && self.stepped[self.source_module[i]];
-            let history = &self.history;
-            // Interpolation: sample 0 is the new output, then the old samples.
-            let sample = |j: usize| -> f64 {
-                match (from_new, j) {
-                    (true, 0) => outputs[o],
-                    (true, j) => history.sample(j - 1)[o],
-                    (false, j) => history.sample(j)[o],
-                }
-            };
-            let w = if from_new {
-                &self.interpolation
+        let offsets = sys.input_offsets();
+        for i in range {
+            let from_new = self.order.interpolate && self.stepped[self.predictor.source_module(i)];
+            // Interpolation: through the new output and the old samples.
+            let (w, newest) = if from_new {
+                (&self.interpolation, Some(outputs[self.predictor.source(i)]))
             } else {
-                &self.extrapolation
+                (&self.extrapolation, None)
             };
-            self.u[i] = w.derivative(0, sample);
-            for k in 1..=p {
-                self.du[p * range.start + (k - 1) * n_local + local] = w.derivative(k, sample);
-            }
-        }
-        if let Some(offsets) = sys.input_offsets() {
-            for i in range {
-                self.u[i] += offsets[i];
-            }
+            self.predictor
+                .predict_input(i, w, newest, offsets.map(|off| off[i]));
         }
     }
 
     /// Stores the outputs at the end of the accepted macro-step as the newest sample.
     pub(super) fn commit(&mut self, sys: &CoupledSystem, t_end: f64) {
-        self.history.push(t_end, sys.outputs());
+        self.predictor.push(t_end, sys.outputs());
     }
 }

@@ -8,7 +8,7 @@
 
 use super::{check_report, targets, Work};
 use crate::error::MasterError;
-use crate::master::jacobians::hold_weights;
+use crate::master::correction_tables::hold_weights;
 use crate::master::CoupledSystem;
 use crate::models::FD_REL_STEP;
 use crate::module::ModuleState;
@@ -28,6 +28,7 @@ impl Work {
         let (h, p) = (self.h, self.p);
         let (inputs, outputs) = (sys.graph().input_range(m), sys.graph().output_range(m));
         let n_local = inputs.len();
+        let block = self.predictor.derivative_block(&inputs);
         for local in 0..n_local {
             let i = inputs.start + local;
             let scale = self.input_scale(i);
@@ -38,10 +39,11 @@ impl Work {
                     sys.subsystem_mut(m)
                         .set_state(saved)
                         .map_err(|e| sys.module_error(m, t, e))?;
-                    self.fd.u[..n_local].copy_from_slice(&self.u[inputs.clone()]);
+                    let predicted = self.predictor.values();
+                    self.fd.u[..n_local].copy_from_slice(&predicted[inputs.clone()]);
                     self.fd.u[local] += sign * eps * w[0];
                     self.fd.du[..p * n_local]
-                        .copy_from_slice(&self.du[p * inputs.start..p * inputs.end]);
+                        .copy_from_slice(&self.predictor.derivatives()[block.clone()]);
                     for (k, wk) in w.iter().enumerate().take(p + 1).skip(1) {
                         self.fd.du[(k - 1) * n_local + local] += sign * eps * wk;
                     }
@@ -63,12 +65,14 @@ impl Work {
         Ok(())
     }
 
-    /// Magnitude of input `i` for the finite-difference step: its value and the ȳ history of
-    /// its source, 1 if all are zero.
+    /// Magnitude of input `i` for the finite-difference step: its value and the newest
+    /// `p + 1` samples of its source's ȳ history, 1 if all are zero.
     fn input_scale(&self, i: usize) -> f64 {
-        let o = self.source[i];
-        let s = (0..self.history.len()).fold(self.u[i].abs(), |s, j| {
-            s.max(self.history.sample(j)[o].abs())
+        let o = self.predictor.source(i);
+        let history = self.predictor.history();
+        let samples = history.len().min(self.p + 1);
+        let s = (0..samples).fold(self.predictor.values()[i].abs(), |s, j| {
+            s.max(history.sample(j)[o].abs())
         });
         if s > 0.0 && s.is_finite() {
             s

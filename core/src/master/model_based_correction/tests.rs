@@ -10,7 +10,7 @@ use crate::master::jacobian_source_for;
 use crate::master::mock::MockModule;
 use crate::master::{Run, TimeSeriesRecorder};
 use crate::models::two_mass_oscillator::{mass1_linear, mass2_linear, Mass1Params, Mass2Params};
-use crate::module::Module;
+use crate::module::{Module, ValueRef};
 use crate::time::FixedGrid;
 use alloc::boxed::Box;
 use alloc::string::{String, ToString};

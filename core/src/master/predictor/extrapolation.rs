@@ -11,6 +11,8 @@ pub const MAX_ORDER: usize = 4;
 
 const N: usize = MAX_ORDER + 1;
 
+use super::OutputHistory;
+
 /// Polynomial extrapolation of order `p` (0 = zero-order hold, ..., 4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Extrapolation {
@@ -18,11 +20,14 @@ pub struct Extrapolation {
 }
 
 /// Weights `w[k][j]`: the `k`-th derivative at the anchor of the polynomial through the
-/// samples `(t_j, y_j)`, `j = 0..=q`, is `Σ_j w[k][j] y_j`. Derivatives above `q` are zero.
+/// samples `(t_j, y_j)`, `j = 0..=q`, is `Σ_j w[k][j] y_j / d_k`. Derivatives above `q` are
+/// zero. The divisors `d_k` are 1 for weights built from sample times; the uniform-grid
+/// rows keep `ΔT^k` apart ([`TaylorWeights::uniform`]), as the corrector's tables do.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TaylorWeights {
     degree: usize,
     w: [[f64; N]; N],
+    divisor: [f64; N],
 }
 
 impl Extrapolation {
@@ -64,6 +69,17 @@ impl Extrapolation {
             .map(|w| w.w)
             .unwrap_or([[0.0; N]; N])
     }
+
+    /// The weights at `anchor` of the polynomial through the newest `q + 1` samples of
+    /// `history`, `q` = [`Self::effective_order`]; `None` if sample times coincide.
+    pub fn through_history(&self, history: &OutputHistory, anchor: f64) -> Option<TaylorWeights> {
+        let mut times = [0.0; N];
+        let q = self.effective_order(history.len());
+        for (j, tj) in times.iter_mut().enumerate().take(q + 1) {
+            *tj = history.time(j);
+        }
+        TaylorWeights::through(&times[..=q], anchor)
+    }
 }
 
 impl TaylorWeights {
@@ -71,7 +87,26 @@ impl TaylorWeights {
     pub fn hold() -> Self {
         let mut w = [[0.0; N]; N];
         w[0][0] = 1.0;
-        TaylorWeights { degree: 0, w }
+        TaylorWeights {
+            degree: 0,
+            w,
+            divisor: [1.0; N],
+        }
+    }
+
+    /// The order-`q` polynomial through samples at `t_n − jΔT`, `j = 0..=q`, anchored at
+    /// `t_n`: the uniform rows of [`Extrapolation::uniform_rows`] with divisors `ΔT^k`.
+    pub fn uniform(q: usize, h: f64) -> Option<Self> {
+        let w = Extrapolation::new(q as u32)?.uniform_rows();
+        let mut divisor = [1.0; N];
+        for k in 1..N {
+            divisor[k] = divisor[k - 1] * h;
+        }
+        Some(TaylorWeights {
+            degree: q,
+            w,
+            divisor,
+        })
     }
 
     /// See [`Extrapolation::weights`].
@@ -110,7 +145,11 @@ impl TaylorWeights {
                 w[k][j] = ck * fact;
             }
         }
-        Some(TaylorWeights { degree: q, w })
+        Some(TaylorWeights {
+            degree: q,
+            w,
+            divisor: [1.0; N],
+        })
     }
 
     /// Degree `q` of the polynomial (number of samples − 1).
@@ -132,7 +171,8 @@ impl TaylorWeights {
         if k > self.degree {
             return 0.0;
         }
-        (0..=self.degree).map(|j| self.w[k][j] * sample(j)).sum()
+        let sum: f64 = (0..=self.degree).map(|j| self.w[k][j] * sample(j)).sum();
+        sum / self.divisor[k]
     }
 }
 
