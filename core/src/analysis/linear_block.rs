@@ -21,7 +21,36 @@ pub struct LinearBlock {
     pub x0: DVector<f64>,
 }
 
+/// The block-diagonal stack of one matrix of every block (`pick`), in block order: the
+/// stacked `A`, `B`, `C` or `D` of the coupled system.
+pub fn block_diag(
+    blocks: &[LinearBlock],
+    pick: impl Fn(&LinearBlock) -> &DMatrix<f64>,
+) -> DMatrix<f64> {
+    let rows = blocks.iter().map(|b| pick(b).nrows()).sum();
+    let cols = blocks.iter().map(|b| pick(b).ncols()).sum();
+    let mut out = DMatrix::zeros(rows, cols);
+    let (mut r, mut c) = (0, 0);
+    for b in blocks {
+        let m = pick(b);
+        out.view_mut((r, c), m.shape()).copy_from(m);
+        r += m.nrows();
+        c += m.ncols();
+    }
+    out
+}
+
 impl LinearBlock {
+    /// Whether the shapes fit: `A` n × n, `B` n × m, `C` q × n, `D` q × m, `x0` n.
+    pub fn is_consistent(&self) -> bool {
+        let (n, m, q) = (self.a.nrows(), self.b.ncols(), self.c.nrows());
+        self.a.ncols() == n
+            && self.b.nrows() == n
+            && self.c.ncols() == n
+            && self.d.shape() == (q, m)
+            && self.x0.len() == n
+    }
+
     /// The block without states, inputs or outputs (a placeholder; allocates nothing).
     pub fn empty() -> Self {
         LinearBlock {

@@ -39,4 +39,4 @@ pub use step_control::{FixedStep, StepController, StepDecision, StepProposal};
 #[cfg(test)]
 mod mock;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -1,159 +1,168 @@
 //! Step controllers that reject on purpose. A correct driver restores every module, the
 //! exchanged values and the algorithm's history after a rejection, so a run under these
 //! controllers must give exactly the numbers of the plain [`FixedStep`] run.
+//!
+//! Both are a [`FixedStep`] grid with a [`RejectionPolicy`] in front: the policy may enlarge
+//! the proposal and may reject an attempt; whatever it lets through the grid judges.
 
 use crate::error::{MasterError, RejectReason};
 use crate::master::{FixedStep, StepController, StepDecision, StepDiagnostics, StepProposal};
 use crate::time::FixedGrid;
 
-/// The fixed grid, but every `every`-th attempt the algorithm completes is rejected and
-/// repeated with the same step.
+/// What a test controller adds to the fixed grid.
+pub trait RejectionPolicy: Send {
+    /// Controller name for messages.
+    const NAME: &'static str;
+    /// Whether attempts of other sizes than the grid's are made.
+    const VARIABLE_STEPS: bool;
+    /// The step to attempt first, given the grid's proposal.
+    fn propose(&mut self, grid: StepProposal) -> StepProposal {
+        grid
+    }
+    /// `Some(retry step)` to reject an attempt asked as `asked` (`grid`: the grid's own
+    /// proposal for this step).
+    fn reject(&mut self, asked: &StepProposal, grid: &StepProposal) -> Option<f64>;
+}
+
+/// The fixed grid behind a [`RejectionPolicy`].
 #[derive(Clone, Debug)]
-pub struct RejectEvery {
-    inner: FixedStep,
-    every: u32,
-    judged: u32,
+pub struct Rejecting<P> {
+    grid: FixedStep,
+    /// The grid's proposal for the step in progress.
+    current: Option<StepProposal>,
+    policy: P,
     rejected: u32,
 }
 
-impl RejectEvery {
-    /// Rejects attempts `every`, `2·every`, … (counting every judged attempt) on `grid`.
-    pub fn new(grid: FixedGrid, every: u32) -> Self {
-        RejectEvery {
-            inner: FixedStep::new(grid),
-            every: every.max(1),
-            judged: 0,
+impl<P> Rejecting<P> {
+    /// The grid `grid` behind `policy`.
+    pub fn with_policy(grid: FixedGrid, policy: P) -> Self {
+        Rejecting {
+            grid: FixedStep::new(grid),
+            current: None,
+            policy,
             rejected: 0,
         }
     }
 
-    /// Attempts rejected so far.
+    /// Attempts rejected so far by the policy.
     pub fn rejected(&self) -> u32 {
         self.rejected
     }
 }
 
-impl StepController for RejectEvery {
+impl<P: RejectionPolicy> StepController for Rejecting<P> {
     fn name(&self) -> &'static str {
-        "reject_every"
+        P::NAME
     }
     fn t_start(&self) -> f64 {
-        self.inner.t_start()
+        self.grid.t_start()
     }
     fn t_stop(&self) -> f64 {
-        self.inner.t_stop()
+        self.grid.t_stop()
     }
     fn nominal_step(&self) -> f64 {
-        self.inner.nominal_step()
+        self.grid.nominal_step()
     }
     fn may_reject(&self) -> bool {
         true
     }
     fn variable_steps(&self) -> bool {
-        false
+        P::VARIABLE_STEPS
     }
     fn propose(&mut self, t: f64) -> StepProposal {
-        self.inner.propose(t)
+        let grid = self.grid.propose(t);
+        self.current = Some(grid);
+        self.policy.propose(grid)
     }
     fn judge(
         &mut self,
         t: f64,
-        proposal: &StepProposal,
+        asked: &StepProposal,
         h_taken: f64,
         diagnostics: &StepDiagnostics,
     ) -> Result<StepDecision, MasterError> {
-        self.judged += 1;
-        if self.judged % self.every == 0 {
+        let Some(grid) = self.current else {
+            return Err(MasterError::InvalidSettings(
+                "test controller judged a step it did not propose".into(),
+            ));
+        };
+        if let Some(h_retry) = self.policy.reject(asked, &grid) {
             self.rejected += 1;
             return Ok(StepDecision::Reject {
-                h_retry: proposal.h,
-                reason: RejectReason::Controller("rejected by the test controller"),
+                h_retry,
+                reason: RejectReason::Controller("rejected by a test controller"),
             });
         }
-        self.inner.judge(t, proposal, h_taken, diagnostics)
+        self.grid.judge(t, &grid, h_taken, diagnostics)
     }
     fn retry(&mut self, t: f64, h: f64, reason: &RejectReason) -> Option<f64> {
-        self.inner.retry(t, h, reason)
+        self.grid.retry(t, h, reason)
     }
     fn finished(&self, t: f64) -> bool {
-        self.inner.finished(t)
+        self.grid.finished(t)
     }
 }
 
-/// The fixed grid, but each step is first attempted with `factor` times its size and
-/// rejected, then repeated with the grid step. The attempt that was never kept must leave
-/// no trace, whatever its size.
+/// Rejects every `n`-th judged attempt and repeats it with the same step.
 #[derive(Clone, Debug)]
-pub struct RejectFirstTry {
-    inner: FixedStep,
+pub struct EveryNth {
+    n: u32,
+    judged: u32,
+}
+
+impl RejectionPolicy for EveryNth {
+    const NAME: &'static str = "reject_every";
+    const VARIABLE_STEPS: bool = false;
+    fn reject(&mut self, asked: &StepProposal, _grid: &StepProposal) -> Option<f64> {
+        self.judged += 1;
+        (self.judged % self.n == 0).then_some(asked.h)
+    }
+}
+
+/// Tries each step at `factor` times its size first, rejects that, and repeats it with
+/// the grid step: an attempt never kept must leave no trace, whatever its size.
+#[derive(Clone, Debug)]
+pub struct LargerFirst {
     factor: f64,
-    /// The grid's proposal for the step in progress, while its first try is pending.
-    pending: Option<StepProposal>,
 }
 
-impl RejectFirstTry {
-    /// First tries of `factor` (> 0) times the grid step on `grid`.
-    pub fn new(grid: FixedGrid, factor: f64) -> Self {
-        RejectFirstTry {
-            inner: FixedStep::new(grid),
-            factor,
-            pending: None,
-        }
-    }
-}
-
-impl StepController for RejectFirstTry {
-    fn name(&self) -> &'static str {
-        "reject_first_try"
-    }
-    fn t_start(&self) -> f64 {
-        self.inner.t_start()
-    }
-    fn t_stop(&self) -> f64 {
-        self.inner.t_stop()
-    }
-    fn nominal_step(&self) -> f64 {
-        self.inner.nominal_step()
-    }
-    fn may_reject(&self) -> bool {
-        true
-    }
-    fn variable_steps(&self) -> bool {
-        true
-    }
-    fn propose(&mut self, t: f64) -> StepProposal {
-        let grid = self.inner.propose(t);
-        self.pending = Some(grid);
+impl RejectionPolicy for LargerFirst {
+    const NAME: &'static str = "reject_first_try";
+    const VARIABLE_STEPS: bool = true;
+    fn propose(&mut self, grid: StepProposal) -> StepProposal {
         StepProposal {
             h: grid.h * self.factor,
             t_end: grid.t_end,
         }
     }
-    fn judge(
-        &mut self,
-        t: f64,
-        _proposal: &StepProposal,
-        h_taken: f64,
-        diagnostics: &StepDiagnostics,
-    ) -> Result<StepDecision, MasterError> {
-        match self.pending {
-            Some(grid) if _proposal.h != grid.h => Ok(StepDecision::Reject {
-                h_retry: grid.h,
-                reason: RejectReason::Controller("first try rejected by the test controller"),
-            }),
-            Some(grid) => {
-                self.pending = None;
-                self.inner.judge(t, &grid, h_taken, diagnostics)
-            }
-            None => Err(MasterError::InvalidSettings(
-                "RejectFirstTry judged a step it did not propose".into(),
-            )),
-        }
+    fn reject(&mut self, asked: &StepProposal, grid: &StepProposal) -> Option<f64> {
+        (asked.h != grid.h).then_some(grid.h)
     }
-    fn retry(&mut self, t: f64, h: f64, reason: &RejectReason) -> Option<f64> {
-        self.inner.retry(t, h, reason)
+}
+
+/// The fixed grid rejecting every `every`-th judged attempt.
+pub type RejectEvery = Rejecting<EveryNth>;
+
+/// The fixed grid trying `factor` times each step first.
+pub type RejectFirstTry = Rejecting<LargerFirst>;
+
+impl RejectEvery {
+    /// Rejects attempts `every`, `2·every`, … (counting every judged attempt) on `grid`.
+    pub fn new(grid: FixedGrid, every: u32) -> Self {
+        Rejecting::with_policy(
+            grid,
+            EveryNth {
+                n: every.max(1),
+                judged: 0,
+            },
+        )
     }
-    fn finished(&self, t: f64) -> bool {
-        self.inner.finished(t)
+}
+
+impl RejectFirstTry {
+    /// First tries of `factor` (> 0) times the grid step on `grid`.
+    pub fn new(grid: FixedGrid, factor: f64) -> Self {
+        Rejecting::with_policy(grid, LargerFirst { factor })
     }
 }

@@ -4,4 +4,6 @@
 
 mod controllers;
 
-pub use controllers::{RejectEvery, RejectFirstTry};
+pub use controllers::{
+    EveryNth, LargerFirst, RejectEvery, RejectFirstTry, Rejecting, RejectionPolicy,
+};

@@ -80,14 +80,7 @@ pub(super) fn check_shapes(
     blocks: &[LinearBlock],
     l: &DMatrix<f64>,
 ) -> Result<(usize, usize, usize), MasterError> {
-    let consistent = blocks.iter().all(|k| {
-        let (n, m, q) = (k.a.nrows(), k.b.ncols(), k.c.nrows());
-        k.a.ncols() == n
-            && k.b.nrows() == n
-            && k.c.ncols() == n
-            && k.d.shape() == (q, m)
-            && k.x0.len() == n
-    });
+    let consistent = blocks.iter().all(LinearBlock::is_consistent);
     let n_x = blocks.iter().map(|b| b.a.nrows()).sum();
     let n_u = blocks.iter().map(|b| b.b.ncols()).sum();
     let n_y = blocks.iter().map(|b| b.c.nrows()).sum();

@@ -5,49 +5,15 @@
 //! with directional derivatives, and refuses modules without either before any step.
 
 use super::*;
-use crate::analysis::{LinearBlock, MonolithicReference};
+use crate::analysis::{block_diag, LinearBlock, MonolithicReference};
 use crate::master::jacobian_source_for;
 use crate::master::mock::MockModule;
+use crate::master::tests::two_mass;
 use crate::master::{Run, TimeSeriesRecorder};
-use crate::models::two_mass_oscillator::{mass1_linear, mass2_linear, Mass1Params, Mass2Params};
 use crate::module::{Module, ValueRef};
 use crate::time::FixedGrid;
 use alloc::boxed::Box;
 use alloc::string::{String, ToString};
-
-fn two_mass() -> CoupledSystem {
-    let m1 = mass1_linear(&Mass1Params::default()).unwrap();
-    let m2 = mass2_linear(&Mass2Params::default()).unwrap();
-    let modules: Vec<(String, Box<dyn Module>)> = vec![
-        ("mass1".into(), Box::new(m1)),
-        ("mass2".into(), Box::new(m2)),
-    ];
-    let connections: Vec<(String, String)> = [
-        ("mass1.s1", "mass2.s1"),
-        ("mass1.v1", "mass2.v1"),
-        ("mass2.Fk", "mass1.Fk"),
-    ]
-    .iter()
-    .map(|(a, b)| (a.to_string(), b.to_string()))
-    .collect();
-    CoupledSystem::new(modules, &connections).unwrap()
-}
-
-fn block_diag(
-    blocks: &[LinearBlock],
-    pick: impl Fn(&LinearBlock) -> &DMatrix<f64>,
-) -> DMatrix<f64> {
-    let rows = blocks.iter().map(|b| pick(b).nrows()).sum();
-    let cols = blocks.iter().map(|b| pick(b).ncols()).sum();
-    let mut out = DMatrix::zeros(rows, cols);
-    let (mut r, mut c) = (0, 0);
-    for b in blocks {
-        out.view_mut((r, c), pick(b).shape()).copy_from(pick(b));
-        r += pick(b).nrows();
-        c += pick(b).ncols();
-    }
-    out
-}
 
 /// Stacked `(A, B, C, D, x0)` of an initialised system.
 fn stacked(sys: &mut CoupledSystem) -> [DMatrix<f64>; 5] {

@@ -6,6 +6,7 @@
 //! controller that may reject when a module cannot save its state.
 
 use super::super::mock::MockModule;
+use super::{boxed_system as system, two_mass};
 use crate::error::MasterError;
 use crate::master::{
     CoupledSystem, ExplicitCoupling, JacobianRequest, MasterAlgorithm, ModelBasedCorrection,
@@ -13,49 +14,15 @@ use crate::master::{
 };
 use crate::models::instantiate;
 use crate::models::reference_fmus::{BOUNCING_BALL_ID, DAHLQUIST_ID};
-use crate::models::two_mass_oscillator::{mass1_linear, mass2_linear, Mass1Params, Mass2Params};
 use crate::module::Module;
 use crate::scenario::SolverSpec;
 use crate::testing::{RejectEvery, RejectFirstTry};
 use crate::time::FixedGrid;
 use alloc::boxed::Box;
 use alloc::collections::BTreeMap;
-use alloc::string::{String, ToString};
+use alloc::string::ToString;
 use alloc::vec;
 use alloc::vec::Vec;
-
-fn system(modules: Vec<(&str, Box<dyn Module>)>, connections: &[(&str, &str)]) -> CoupledSystem {
-    let modules = modules
-        .into_iter()
-        .map(|(n, m)| (n.to_string(), m))
-        .collect();
-    let connections: Vec<(String, String)> = connections
-        .iter()
-        .map(|(a, b)| (a.to_string(), b.to_string()))
-        .collect();
-    CoupledSystem::new(modules, &connections).expect("system builds")
-}
-
-/// The linear two-mass oscillator, solved exactly per step.
-fn two_mass() -> CoupledSystem {
-    system(
-        vec![
-            (
-                "mass1",
-                Box::new(mass1_linear(&Mass1Params::default()).unwrap()),
-            ),
-            (
-                "mass2",
-                Box::new(mass2_linear(&Mass2Params::default()).unwrap()),
-            ),
-        ],
-        &[
-            ("mass1.s1", "mass2.s1"),
-            ("mass1.v1", "mass2.v1"),
-            ("mass2.Fk", "mass1.Fk"),
-        ],
-    )
-}
 
 fn reference(id: &str) -> Box<dyn Module> {
     instantiate(id, &BTreeMap::new(), &SolverSpec::Default).expect("reference model")

@@ -4,6 +4,7 @@
 //! (the `Subsystem` wrapper would refuse anything else), termination ends the run cleanly.
 
 use super::super::mock::MockModule;
+use super::boxed_system as system;
 use crate::error::MasterError;
 use crate::master::{CoupledSystem, ExplicitCoupling, Run, TimeSeriesRecorder};
 use crate::models::instantiate;
@@ -15,25 +16,12 @@ use alloc::boxed::Box;
 use alloc::collections::BTreeMap;
 use alloc::format;
 use alloc::rc::Rc;
-use alloc::string::{String, ToString};
 use alloc::vec;
 use alloc::vec::Vec;
 use core::cell::RefCell;
 
 fn reference(id: &str) -> Box<dyn Module> {
     instantiate(id, &BTreeMap::new(), &SolverSpec::Default).expect("reference model")
-}
-
-fn system(modules: Vec<(&str, Box<dyn Module>)>, connections: &[(&str, &str)]) -> CoupledSystem {
-    let modules = modules
-        .into_iter()
-        .map(|(n, m)| (n.to_string(), m))
-        .collect();
-    let connections: Vec<(String, String)> = connections
-        .iter()
-        .map(|(a, b)| (a.to_string(), b.to_string()))
-        .collect();
-    CoupledSystem::new(modules, &connections).expect("system builds")
 }
 
 fn run(
