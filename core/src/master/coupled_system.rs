@@ -9,6 +9,7 @@
 //! Typical use: `new` → `initialize` → (optionally read linear blocks or states from the
 //! subsystems, which are then in Step Mode with nothing set) → [`super::Run::new`].
 
+use super::ModuleSlot;
 use crate::coupling::{CouplingGraph, Port};
 use crate::error::{CosimError, MasterError};
 use crate::module::{
@@ -251,22 +252,53 @@ impl CoupledSystem {
         Ok(())
     }
 
+    /// Module `m` with its own slices of the exchanged values.
+    pub fn slot(&mut self, m: usize) -> ModuleSlot<'_> {
+        let (inputs, outputs) = (self.graph.input_range(m), self.graph.output_range(m));
+        ModuleSlot {
+            index: m,
+            name: &self.names[m],
+            subsystem: &mut self.subsystems[m],
+            inputs: &mut self.inputs[inputs],
+            outputs: &mut self.outputs[outputs],
+            changed: &mut self.changed[m],
+            graph: &self.graph,
+        }
+    }
+
+    /// Every module with its own slices, borrowed apart (modules own contiguous ranges of
+    /// the stacked vectors, in module order), so they can be stepped at the same time.
+    pub fn slots(&mut self) -> impl Iterator<Item = ModuleSlot<'_>> {
+        let graph = &self.graph;
+        let (mut inputs, mut outputs) = (self.inputs.as_mut_slice(), self.outputs.as_mut_slice());
+        self.names
+            .iter()
+            .zip(self.subsystems.iter_mut())
+            .zip(self.changed.iter_mut())
+            .enumerate()
+            .map(move |(m, ((name, subsystem), changed))| {
+                let (u, rest) =
+                    core::mem::take(&mut inputs).split_at_mut(graph.input_range(m).len());
+                inputs = rest;
+                let (y, rest) =
+                    core::mem::take(&mut outputs).split_at_mut(graph.output_range(m).len());
+                outputs = rest;
+                ModuleSlot {
+                    index: m,
+                    name,
+                    subsystem,
+                    inputs: u,
+                    outputs: y,
+                    changed,
+                    graph,
+                }
+            })
+    }
+
     /// Reads module `m`'s outputs into [`Self::outputs`]; a non-finite value is
     /// [`MasterError::Diverged`] naming the signal.
     pub fn read_outputs(&mut self, m: usize, t: f64) -> Result<(), MasterError> {
-        let range = self.graph.output_range(m);
-        let r = self.subsystems[m].get_float64(
-            self.graph.output_value_refs(m),
-            &mut self.outputs[range.clone()],
-        );
-        r.map_err(|e| self.module_error(m, t, e))?;
-        match range.into_iter().find(|&o| !self.outputs[o].is_finite()) {
-            Some(o) => Err(MasterError::Diverged {
-                t,
-                signal: self.graph.output_name(o).into(),
-            }),
-            None => Ok(()),
-        }
+        self.slot(m).read_outputs(t)
     }
 
     /// Reads module `m`'s outputs into `out` without exchanging them (e.g. a perturbed step
@@ -283,9 +315,7 @@ impl CoupledSystem {
 
     /// Sets module `m`'s inputs (stacking order) to `values`.
     pub fn set_inputs(&mut self, m: usize, t: f64, values: &[f64]) -> Result<(), MasterError> {
-        self.inputs[self.graph.input_range(m)].copy_from_slice(values);
-        let r = self.subsystems[m].set_float64(self.graph.input_value_refs(m), values);
-        r.map_err(|e| self.module_error(m, t, e))
+        self.slot(m).set_inputs(t, values)
     }
 
     /// Sets input derivatives of module `m` (`x-maxInputDerivativeOrder`).
@@ -297,8 +327,7 @@ impl CoupledSystem {
         orders: &[u32],
         values: &[f64],
     ) -> Result<(), MasterError> {
-        let r = self.subsystems[m].set_input_derivatives(vrs, orders, values);
-        r.map_err(|e| self.module_error(m, t, e))
+        self.slot(m).set_input_derivatives(t, vrs, orders, values)
     }
 
     /// `fmi3DoStep` of module `m`; the report is returned unchecked.
@@ -309,9 +338,7 @@ impl CoupledSystem {
         h: f64,
         no_set_state_prior: bool,
     ) -> Result<StepReport, MasterError> {
-        self.changed[m] = true;
-        let r = self.subsystems[m].do_step(t, h, no_set_state_prior);
-        r.map_err(|e| self.module_error(m, t, e))
+        self.slot(m).do_step(t, h, no_set_state_prior)
     }
 
     /// Handles an event of module `m` at `t` (it reported `eventHandlingNeeded`):

@@ -342,11 +342,11 @@ impl Work {
         perturbed: bool,
     ) -> Result<(), MasterError> {
         if !perturbed {
-            return self.predictor.apply(sys, m, t);
+            return self.predictor.apply(&mut sys.slot(m), t);
         }
         let n = sys.graph().input_range(m).len();
         let (u, du) = (&self.fd.u[..n], &self.fd.du[..self.p * n]);
-        self.predictor.apply_values(sys, m, t, u, du)
+        self.predictor.apply_values(&mut sys.slot(m), t, u, du)
     }
 
     /// Steps module `m` from `t` (finite-difference gains first, from a saved state), reads

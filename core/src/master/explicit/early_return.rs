@@ -20,9 +20,9 @@
 //! A module that discards the step rejects the attempt. A module that returns early
 //! without advancing (`t_e = t`) is an error.
 
-use super::work::ExplicitWork;
+use super::work::{step_slot, ExplicitWork};
 use crate::error::{MasterError, RejectReason};
-use crate::master::{CoupledSystem, MacroStepOutcome, Rejection};
+use crate::master::{CoupledSystem, Executor, MacroStepOutcome, ModuleSlot, Rejection};
 
 /// A step counts as complete if it ends within this fraction of `h` of `t + h`.
 const TIME_TOLERANCE: f64 = 1e-9;
@@ -30,6 +30,7 @@ const TIME_TOLERANCE: f64 = 1e-9;
 /// One attempted macro-step from `t` over `h`, as described in the module docs.
 pub(super) fn macro_step(
     work: &mut ExplicitWork,
+    executor: &mut dyn Executor,
     sys: &mut CoupledSystem,
     t: f64,
     h: f64,
@@ -39,8 +40,8 @@ pub(super) fn macro_step(
     work.begin(t, h_try)?;
     work.reports.iter_mut().for_each(|r| *r = None);
     let mut advanced = false;
-    for k in 0..n {
-        let m = work.order.modules()[k];
+    for k in 0..work.order.sequential().len() {
+        let m = work.order.sequential()[k];
         let Some(report) = work.advance_module(sys, m, t, h_try)? else {
             return Ok(MacroStepOutcome::Rejected(Rejection {
                 reason: RejectReason::Discarded {
@@ -76,6 +77,11 @@ pub(super) fn macro_step(
         advanced = true;
         work.reports[m] = Some(report);
     }
+    if !work.order.in_sweep().is_empty() {
+        if let Some(discarded) = sweep(work, executor, sys, t, h_try)? {
+            return Ok(discarded);
+        }
+    }
     let t_end = t + h_try;
     let mut terminated = None;
     for m in 0..n {
@@ -97,4 +103,39 @@ pub(super) fn macro_step(
         },
         None => MacroStepOutcome::accepted(h_try),
     })
+}
+
+/// Steps the modules that cannot return early in one sweep through the executor (their
+/// inputs are predicted first, from the history only: Jacobi). Returns the rejection if
+/// one of them discarded the step.
+fn sweep(
+    work: &mut ExplicitWork,
+    executor: &mut dyn Executor,
+    sys: &mut CoupledSystem,
+    t: f64,
+    h: f64,
+) -> Result<Option<MacroStepOutcome>, MasterError> {
+    for k in 0..work.order.in_sweep().len() {
+        let m = work.order.in_sweep()[k];
+        work.predict(sys, m);
+    }
+    let mut reports = core::mem::take(&mut work.reports);
+    let predictor = work.predictor();
+    let task = |slot: &mut ModuleSlot<'_>| step_slot(predictor, slot, t, h, false);
+    let swept = executor.sweep(sys, &work.order.swept, &task, &mut reports);
+    work.reports = reports;
+    swept?;
+    let discarded = work
+        .order
+        .in_sweep()
+        .iter()
+        .find(|&&m| work.reports[m].is_none());
+    Ok(discarded.map(|&m| {
+        MacroStepOutcome::Rejected(Rejection {
+            reason: RejectReason::Discarded {
+                module: sys.name(m).into(),
+            },
+            h_retry: None,
+        })
+    }))
 }

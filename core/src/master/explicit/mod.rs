@@ -26,8 +26,9 @@ mod sequence;
 mod work;
 
 use super::predictor::{extrapolation, InputPredictor};
-use super::{CoupledSystem, MacroStepOutcome, MasterAlgorithm, RunStart};
+use super::{CoupledSystem, Executor, MacroStepOutcome, MasterAlgorithm, RunStart, Sequential};
 use crate::error::MasterError;
+use alloc::boxed::Box;
 use alloc::vec::Vec;
 use sequence::StepOrder;
 use work::ExplicitWork;
@@ -45,10 +46,10 @@ pub enum Scheme {
 /// Explicit Jacobi or Gauss-Seidel coupling with polynomial extrapolation of order
 /// `p = 0..=4` (0 = zero-order hold; orders above 2 shrink the stability region).
 /// Settings are checked in `prepare`, before the first step.
-#[derive(Clone, Debug)]
 pub struct ExplicitCoupling {
     scheme: Scheme,
     order: u32,
+    executor: Box<dyn Executor>,
     work: Option<ExplicitWork>,
 }
 
@@ -71,8 +72,15 @@ impl ExplicitCoupling {
         ExplicitCoupling {
             scheme,
             order: extrapolation_order,
+            executor: Box::new(Sequential),
             work: None,
         }
+    }
+
+    /// Steps the modules of each Jacobi sweep with `executor` instead of one after the other.
+    pub fn with_executor(mut self, executor: Box<dyn Executor>) -> Self {
+        self.executor = executor;
+        self
     }
 
     /// Jacobi with extrapolation order `order`.
@@ -140,7 +148,7 @@ impl MasterAlgorithm for ExplicitCoupling {
             .work
             .as_mut()
             .ok_or(MasterError::NotPrepared("ExplicitCoupling"))?;
-        early_return::macro_step(work, sys, t, h)
+        early_return::macro_step(work, self.executor.as_mut(), sys, t, h)
     }
 
     fn commit(&mut self, sys: &CoupledSystem, t_end: f64) {

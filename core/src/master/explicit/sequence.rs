@@ -26,6 +26,11 @@ pub(super) struct StepOrder {
     pub(super) interpolate: bool,
     /// Whether an early return may come after another module stepped (a rollback).
     may_roll_back: bool,
+    /// How many modules of `order` step one after the other; the rest (Jacobi: the modules
+    /// that cannot return early) step in one sweep through the executor.
+    sequential: usize,
+    /// `swept[m]`: module `m` steps in the sweep.
+    pub(super) swept: Vec<bool>,
 }
 
 impl StepOrder {
@@ -59,30 +64,39 @@ impl StepOrder {
             }
         }
         let count = early.iter().filter(|&&e| e).count();
-        let (order, may_roll_back) = match sequence {
+        let (order, may_roll_back, sequential) = match sequence {
             None => {
                 let mut order: Vec<usize> = (0..n).filter(|&m| early[m]).collect();
                 order.extend((0..n).filter(|&m| !early[m]));
-                (order, count >= 2)
+                (order, count >= 2, count)
             }
             Some(seq) => {
                 let later_early = seq
                     .iter()
                     .skip(1)
                     .any(|&m| early.get(m).copied().unwrap_or(false));
-                (seq.to_vec(), count >= 2 || later_early)
+                (seq.to_vec(), count >= 2 || later_early, n)
             }
         };
+        let mut swept = vec![false; n];
+        order[sequential..].iter().for_each(|&m| swept[m] = true);
         Ok(StepOrder {
             order,
             interpolate: sequence.is_some(),
             may_roll_back,
+            sequential,
+            swept,
         })
     }
 
-    /// Module indices in stepping order.
-    pub(super) fn modules(&self) -> &[usize] {
-        &self.order
+    /// Modules stepped one after the other, in order.
+    pub(super) fn sequential(&self) -> &[usize] {
+        &self.order[..self.sequential]
+    }
+
+    /// Modules stepped in one sweep, in index order.
+    pub(super) fn in_sweep(&self) -> &[usize] {
+        &self.order[self.sequential..]
     }
 
     /// Whether an attempt may have to be rolled back (the driver then checkpoints).

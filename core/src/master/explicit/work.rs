@@ -8,7 +8,7 @@ use crate::error::MasterError;
 use crate::master::predictor::{
     Extrapolation, HistoryGrid, InputPredictor, TaylorWeights, MAX_ORDER,
 };
-use crate::master::{CoupledSystem, RunStart};
+use crate::master::{CoupledSystem, ModuleSlot, RunStart};
 use crate::module::{Status, StepReport};
 use alloc::format;
 use alloc::vec;
@@ -93,25 +93,32 @@ impl ExplicitWork {
         t: f64,
         h: f64,
     ) -> Result<Option<StepReport>, MasterError> {
+        self.predict(sys, m);
+        let early_return_allowed = sys.instantiate_options(m).early_return_allowed;
+        let report = step_slot(
+            &self.predictor,
+            &mut sys.slot(m),
+            t,
+            h,
+            early_return_allowed,
+        )?;
+        if report.is_some() {
+            self.mark_stepped(m);
+        }
+        Ok(report)
+    }
+
+    /// Predicts module `m`'s inputs for this attempt (set later by [`step_slot`]).
+    pub(super) fn predict(&mut self, sys: &CoupledSystem, m: usize) {
         let range = sys.graph().input_range(m);
         if !range.is_empty() {
             self.fill_inputs(sys, range);
-            self.predictor.apply(sys, m, t)?;
         }
-        // noSetFMUStatePriorToCurrentPoint: a rollback only ever returns to `t`.
-        let report = sys.do_step(m, t, h, true)?;
-        if report.status == Status::Discard {
-            return Ok(None);
-        }
-        if report.early_return && !sys.instantiate_options(m).early_return_allowed {
-            return Err(MasterError::EarlyReturnNotAllowed {
-                module: sys.name(m).into(),
-                t: report.last_successful_time,
-            });
-        }
-        sys.read_outputs(m, report.last_successful_time.min(t + h))?;
-        self.mark_stepped(m);
-        Ok(Some(report))
+    }
+
+    /// The input predictor (read-only, for stepping modules in a sweep).
+    pub(super) fn predictor(&self) -> &InputPredictor {
+        &self.predictor
     }
 
     fn fill_inputs(&mut self, sys: &CoupledSystem, range: core::ops::Range<usize>) {
@@ -134,4 +141,30 @@ impl ExplicitWork {
     pub(super) fn commit(&mut self, sys: &CoupledSystem, t_end: f64) {
         self.predictor.push(t_end, sys.outputs());
     }
+}
+
+/// Sets the predicted inputs of the slot's module, steps it over `[t, t + h]` and reads its
+/// outputs: the step of one module, the same whether the modules of a sweep run one after
+/// the other or at once. `None` if the module discarded the step.
+pub(super) fn step_slot(
+    predictor: &InputPredictor,
+    slot: &mut ModuleSlot<'_>,
+    t: f64,
+    h: f64,
+    early_return_allowed: bool,
+) -> Result<Option<StepReport>, MasterError> {
+    predictor.apply(slot, t)?;
+    // noSetFMUStatePriorToCurrentPoint: a rollback only ever returns to `t`.
+    let report = slot.do_step(t, h, true)?;
+    if report.status == Status::Discard {
+        return Ok(None);
+    }
+    if report.early_return && !early_return_allowed {
+        return Err(MasterError::EarlyReturnNotAllowed {
+            module: slot.name().into(),
+            t: report.last_successful_time,
+        });
+    }
+    slot.read_outputs(report.last_successful_time.min(t + h))?;
+    Ok(Some(report))
 }

@@ -15,7 +15,7 @@ mod history;
 pub use extrapolation::{Extrapolation, TaylorWeights, MAX_ORDER};
 pub use history::OutputHistory;
 
-use super::{CoupledSystem, RunStart};
+use super::{CoupledSystem, ModuleSlot, RunStart};
 use crate::error::MasterError;
 use crate::module::ValueRef;
 use alloc::format;
@@ -258,31 +258,30 @@ impl InputPredictor {
         p * inputs.start..p * inputs.end
     }
 
-    /// Sets module `m`'s predicted inputs and derivatives.
-    pub fn apply(&self, sys: &mut CoupledSystem, m: usize, t: f64) -> Result<(), MasterError> {
-        let range = sys.graph().input_range(m);
+    /// Sets the slot's module's predicted inputs and derivatives.
+    pub fn apply(&self, slot: &mut ModuleSlot<'_>, t: f64) -> Result<(), MasterError> {
+        let range = slot.graph.input_range(slot.index);
         let block = self.derivative_block(&range);
-        self.apply_values(sys, m, t, &self.u[range], &self.du[block])
+        self.apply_values(slot, t, &self.u[range], &self.du[block])
     }
 
-    /// Sets module `m`'s inputs to `u` and derivatives to `du` (its block layout), e.g. a
-    /// perturbed copy of the prediction.
+    /// Sets the slot's module's inputs to `u` and derivatives to `du` (its block layout),
+    /// e.g. a perturbed copy of the prediction.
     pub fn apply_values(
         &self,
-        sys: &mut CoupledSystem,
-        m: usize,
+        slot: &mut ModuleSlot<'_>,
         t: f64,
         u: &[f64],
         du: &[f64],
     ) -> Result<(), MasterError> {
-        let range = sys.graph().input_range(m);
+        let range = slot.graph.input_range(slot.index);
         if range.is_empty() {
             return Ok(());
         }
-        sys.set_inputs(m, t, u)?;
+        slot.set_inputs(t, u)?;
         if self.order() > 0 {
             let b = self.derivative_block(&range);
-            sys.set_input_derivatives(m, t, &self.du_vrs[b.clone()], &self.du_orders[b], du)?;
+            slot.set_input_derivatives(t, &self.du_vrs[b.clone()], &self.du_orders[b], du)?;
         }
         Ok(())
     }

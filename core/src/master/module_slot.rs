@@ -1,0 +1,93 @@
+//! [`ModuleSlot`]: one module of a [`super::CoupledSystem`] with the parts of the exchanged
+//! vectors it owns (its inputs and outputs), borrowed apart from every other module's. The
+//! system hands out disjoint slots ([`super::CoupledSystem::slots`]), so an
+//! [`super::Executor`] may step the modules of one Jacobi sweep at the same time.
+
+use crate::coupling::CouplingGraph;
+use crate::error::MasterError;
+use crate::module::{ModuleError, StepReport, Subsystem, ValueRef};
+
+/// One module and its own slices of the exchanged values.
+pub struct ModuleSlot<'a> {
+    /// Module index (stacking order).
+    pub index: usize,
+    pub(super) name: &'a str,
+    pub(super) subsystem: &'a mut Subsystem,
+    /// This module's inputs as last applied.
+    pub(super) inputs: &'a mut [f64],
+    /// This module's outputs as last read.
+    pub(super) outputs: &'a mut [f64],
+    pub(super) changed: &'a mut bool,
+    pub(super) graph: &'a CouplingGraph,
+}
+
+impl ModuleSlot<'_> {
+    /// Instance name.
+    pub fn name(&self) -> &str {
+        self.name
+    }
+
+    /// The module's outputs as last read.
+    pub fn outputs(&self) -> &[f64] {
+        self.outputs
+    }
+
+    /// The [`MasterError::Module`] for a failure of this module at time `t`.
+    pub fn error(&self, t: f64, error: ModuleError) -> MasterError {
+        MasterError::Module {
+            module: self.name.into(),
+            t,
+            error,
+        }
+    }
+
+    /// Sets the module's inputs (declaration order) to `values`.
+    pub fn set_inputs(&mut self, t: f64, values: &[f64]) -> Result<(), MasterError> {
+        self.inputs.copy_from_slice(values);
+        let vrs = self.graph.input_value_refs(self.index);
+        let r = self.subsystem.set_float64(vrs, values);
+        r.map_err(|e| self.error(t, e))
+    }
+
+    /// Sets input derivatives (`x-maxInputDerivativeOrder`).
+    pub fn set_input_derivatives(
+        &mut self,
+        t: f64,
+        vrs: &[ValueRef],
+        orders: &[u32],
+        values: &[f64],
+    ) -> Result<(), MasterError> {
+        let r = self.subsystem.set_input_derivatives(vrs, orders, values);
+        r.map_err(|e| self.error(t, e))
+    }
+
+    /// `fmi3DoStep`; the report is returned unchecked.
+    pub fn do_step(
+        &mut self,
+        t: f64,
+        h: f64,
+        no_set_state_prior: bool,
+    ) -> Result<StepReport, MasterError> {
+        *self.changed = true;
+        let r = self.subsystem.do_step(t, h, no_set_state_prior);
+        r.map_err(|e| self.error(t, e))
+    }
+
+    /// Reads the module's outputs into its slice; a non-finite value is
+    /// [`MasterError::Diverged`] naming the signal.
+    pub fn read_outputs(&mut self, t: f64) -> Result<(), MasterError> {
+        let vrs = self.graph.output_value_refs(self.index);
+        let r = self.subsystem.get_float64(vrs, self.outputs);
+        r.map_err(|e| self.error(t, e))?;
+        match self.outputs.iter().position(|y| !y.is_finite()) {
+            Some(k) => Err(MasterError::Diverged {
+                t,
+                signal: self
+                    .graph
+                    .output_name(self.graph.output_range(self.index).start + k)
+                    .into(),
+            }),
+            None => Ok(()),
+        }
+    }
+}
