@@ -13,17 +13,24 @@ use crate::module::StepReport;
 pub type SlotTask<'t> =
     dyn Fn(&mut ModuleSlot<'_>) -> Result<Option<StepReport>, MasterError> + Sync + 't;
 
-/// Runs [`SlotTask`]s on chosen modules.
+/// One sweep: run `task` on every module `m` with `selected[m]` and store its result in
+/// `reports[m]`.
+pub struct Sweep<'s, 't> {
+    /// The system whose slots the tasks step.
+    pub sys: &'s mut CoupledSystem,
+    /// Which modules take part.
+    pub selected: &'s [bool],
+    /// The work for one module.
+    pub task: &'s SlotTask<'t>,
+    /// One result per module (left as it is for modules not selected).
+    pub reports: &'s mut [Option<StepReport>],
+}
+
+/// Runs the [`SlotTask`]s of a [`Sweep`]. On errors, the error of the lowest module index
+/// is returned, as in a sequential sweep.
 pub trait Executor: Send {
-    /// Runs `task` on every module `m` with `selected[m]`, storing its result in
-    /// `reports[m]`. On errors, the error of the lowest module index is returned.
-    fn sweep(
-        &mut self,
-        sys: &mut CoupledSystem,
-        selected: &[bool],
-        task: &SlotTask<'_>,
-        reports: &mut [Option<StepReport>],
-    ) -> Result<(), MasterError>;
+    /// Runs the sweep.
+    fn sweep(&mut self, sweep: Sweep<'_, '_>) -> Result<(), MasterError>;
 }
 
 /// One module after the other, in index order.
@@ -31,15 +38,9 @@ pub trait Executor: Send {
 pub struct Sequential;
 
 impl Executor for Sequential {
-    fn sweep(
-        &mut self,
-        sys: &mut CoupledSystem,
-        selected: &[bool],
-        task: &SlotTask<'_>,
-        reports: &mut [Option<StepReport>],
-    ) -> Result<(), MasterError> {
-        for mut slot in sys.slots().filter(|s| selected[s.index]) {
-            reports[slot.index] = task(&mut slot)?;
+    fn sweep(&mut self, s: Sweep<'_, '_>) -> Result<(), MasterError> {
+        for mut slot in s.sys.slots().filter(|slot| s.selected[slot.index]) {
+            s.reports[slot.index] = (s.task)(&mut slot)?;
         }
         Ok(())
     }

@@ -29,7 +29,7 @@ pub use algorithm::{MacroStepOutcome, MasterAlgorithm, Rejection, RunStart, Step
 pub use checkpoint::Checkpoint;
 pub use correction_tables::STATE_CORRECTION_WEIGHTS;
 pub use coupled_system::{CoupledSystem, MAX_EVENT_ITERATIONS};
-pub use executor::{Executor, Sequential, SlotTask};
+pub use executor::{Executor, Sequential, SlotTask, Sweep};
 pub use explicit::{ExplicitCoupling, Scheme};
 pub use jacobians::{jacobian_source_for, JacobianRequest, JacobianSource};
 pub use model_based_correction::ModelBasedCorrection;

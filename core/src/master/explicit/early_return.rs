@@ -22,7 +22,7 @@
 
 use super::work::{step_slot, ExplicitWork};
 use crate::error::{MasterError, RejectReason};
-use crate::master::{CoupledSystem, Executor, MacroStepOutcome, ModuleSlot, Rejection};
+use crate::master::{CoupledSystem, Executor, MacroStepOutcome, ModuleSlot, Rejection, Sweep};
 
 /// A step counts as complete if it ends within this fraction of `h` of `t + h`.
 const TIME_TOLERANCE: f64 = 1e-9;
@@ -122,7 +122,12 @@ fn sweep(
     let mut reports = core::mem::take(&mut work.reports);
     let predictor = work.predictor();
     let task = |slot: &mut ModuleSlot<'_>| step_slot(predictor, slot, t, h, false);
-    let swept = executor.sweep(sys, &work.order.swept, &task, &mut reports);
+    let swept = executor.sweep(Sweep {
+        sys,
+        selected: &work.order.swept,
+        task: &task,
+        reports: &mut reports,
+    });
     work.reports = reports;
     swept?;
     let discarded = work

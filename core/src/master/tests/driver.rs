@@ -10,12 +10,12 @@ use super::{boxed_system as system, two_mass};
 use crate::error::MasterError;
 use crate::master::{
     CoupledSystem, Executor, ExplicitCoupling, FixedStep, JacobianRequest, MasterAlgorithm,
-    ModelBasedCorrection, ModuleSlot, Observer, Run, SlotTask, StepController, StepHook,
-    SystemView, TimeSeriesRecorder,
+    ModelBasedCorrection, ModuleSlot, Observer, Run, StepController, StepHook, Sweep, SystemView,
+    TimeSeriesRecorder,
 };
 use crate::models::instantiate;
 use crate::models::reference_fmus::{BOUNCING_BALL_ID, DAHLQUIST_ID};
-use crate::module::{Module, StepReport};
+use crate::module::Module;
 use crate::scenario::SolverSpec;
 use crate::testing::{RejectEvery, RejectFirstTry};
 use crate::time::FixedGrid;
@@ -263,16 +263,12 @@ fn observers_see_the_inputs_applied_and_a_hook_offsets_them() {
 struct Reversed(Arc<AtomicU32>);
 
 impl Executor for Reversed {
-    fn sweep(
-        &mut self,
-        sys: &mut CoupledSystem,
-        selected: &[bool],
-        task: &SlotTask<'_>,
-        reports: &mut [Option<StepReport>],
-    ) -> Result<(), MasterError> {
-        let mut slots: Vec<ModuleSlot<'_>> = sys.slots().filter(|s| selected[s.index]).collect();
+    fn sweep(&mut self, s: Sweep<'_, '_>) -> Result<(), MasterError> {
+        let selected = s.selected;
+        let mut slots: Vec<ModuleSlot<'_>> =
+            s.sys.slots().filter(|slot| selected[slot.index]).collect();
         for slot in slots.iter_mut().rev() {
-            reports[slot.index] = task(slot)?;
+            s.reports[slot.index] = (s.task)(slot)?;
             self.0.fetch_add(1, Ordering::Relaxed);
         }
         Ok(())
