@@ -8,7 +8,7 @@ use super::two_mass_oscillator::{
     Mass1Params, Mass2Params, MASS1_ID, MASS2_ID,
 };
 use crate::module::{Module, ModuleError, Variable};
-use crate::scenario::SolverSpec;
+use crate::solvers::SolverSpec;
 use crate::solvers::{Dopri45, Integrator, Rk4};
 use alloc::boxed::Box;
 use alloc::collections::BTreeMap;

@@ -28,5 +28,5 @@ pub use catalog::{
 };
 pub use layout::PortSpec;
 pub use linear_state_space::{LinearSpec, LinearStateSpace, MAX_OUTPUT_DERIVATIVE_ORDER};
-pub use ode_module::{OdeModel, OdeModule, FD_REL_STEP};
+pub use ode_module::{OdeModel, OdeModule};
 pub use parameters::{check as check_parameter, ParameterSet, Range};

@@ -32,7 +32,7 @@ use super::ode_module::{OdeModel, OdeModule};
 use super::parameters::{ParameterSet, Range};
 use super::two_mass_oscillator::catalog_variables;
 use crate::module::{DependencyKind, Module, ModuleError, Variable};
-use crate::scenario::SolverSpec;
+use crate::solvers::SolverSpec;
 use crate::solvers::{Integrator, Rk4};
 use alloc::boxed::Box;
 use alloc::collections::BTreeMap;

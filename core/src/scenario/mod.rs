@@ -10,6 +10,7 @@ mod schema;
 mod simulation;
 mod validate;
 
+pub use crate::time::MAX_MACRO_STEPS;
 #[cfg(feature = "binary-modules")]
 pub use binary::{data_url, fmu_bytes};
 pub use binary::{is_embedded, BINARY_MODEL};
@@ -21,4 +22,4 @@ pub use parse::{parse, to_json, MAX_SCENARIO_BYTES};
 pub use presets::{preset, presets, Preset, TOPIC_TWO_MASS};
 pub use schema::*;
 pub use simulation::{summary, Signal, Simulation, SimulationResult};
-pub use validate::{ValidatedScenario, MAX_EXTRAPOLATION_ORDER, MAX_MACRO_STEPS};
+pub use validate::{ValidatedScenario, MAX_EXTRAPOLATION_ORDER};

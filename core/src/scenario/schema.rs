@@ -7,6 +7,9 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
+/// The solver choice lives with the solvers; the scenario format names it here.
+pub use crate::solvers::SolverSpec;
+
 /// The schema version this build writes. Older versions are migrated on load.
 pub const SCHEMA_VERSION: u32 = 1;
 
@@ -63,30 +66,6 @@ pub struct ModuleSpec {
     /// outputs, states and equations such as `der(v) = (-c*x - d*v + F)/m`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
-}
-
-/// Integration method inside a module.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "method", rename_all = "snake_case", deny_unknown_fields)]
-pub enum SolverSpec {
-    /// The model's own default (exact for linear models).
-    #[default]
-    Default,
-    /// Exact solution of a linear model over each step (augmented matrix exponential).
-    Exact,
-    /// Classical Runge-Kutta 4 with a fixed micro-step (s); the macro-step is divided into
-    /// the smallest whole number of micro-steps not longer than this.
-    Rk4 {
-        /// Largest micro-step in s.
-        step: f64,
-    },
-    /// Adaptive Dormand-Prince 5(4) with error control.
-    Dopri45 {
-        /// Relative tolerance.
-        rtol: f64,
-        /// Absolute tolerance.
-        atol: f64,
-    },
 }
 
 /// A connection: input `to` takes the value of output `from` (both `module.variable`).

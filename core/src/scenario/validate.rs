@@ -6,13 +6,11 @@ use crate::coupling::CouplingGraph;
 use crate::error::{CouplingError, ScenarioError};
 use crate::models;
 use crate::module::{Causality, ModuleDescription};
-use crate::time::FixedGrid;
+use crate::time::{FixedGrid, MAX_MACRO_STEPS};
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
-/// Most macro-steps one run may take (a bound on memory for the recorded results).
-pub const MAX_MACRO_STEPS: u32 = 2_000_000;
 /// Highest polynomial extrapolation order.
 pub const MAX_EXTRAPOLATION_ORDER: u32 = 4;
 

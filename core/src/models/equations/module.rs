@@ -17,7 +17,7 @@ use crate::models::{integrator_for, DEFAULT_ATOL, DEFAULT_RTOL};
 use crate::module::{
     DirectionalDerivatives, Module, ModuleDescription, ModuleError, OutputDerivatives, ValueRef,
 };
-use crate::scenario::SolverSpec;
+use crate::solvers::SolverSpec;
 use crate::solvers::{Dopri45, Integrator, OdeSystem, TaylorInput};
 use alloc::boxed::Box;
 use alloc::collections::BTreeMap;

@@ -31,7 +31,7 @@ mod tests;
 use super::catalog::ModelInfo;
 use super::parameters::{check, Range};
 use crate::module::{Capabilities, Causality, Module, ModuleError, Variability, Variable};
-use crate::scenario::SolverSpec;
+use crate::solvers::SolverSpec;
 use alloc::boxed::Box;
 use alloc::collections::BTreeMap;
 use alloc::format;
