@@ -2,6 +2,7 @@
 //! Strings are parsed here and only here; [`super::validate`] turns a [`Scenario`] into a
 //! [`super::ValidatedScenario`] once, with errors that name the JSON path.
 
+use crate::models::ModelArgs;
 use alloc::collections::BTreeMap;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -66,6 +67,17 @@ pub struct ModuleSpec {
     /// outputs, states and equations such as `der(v) = (-c*x - d*v + F)/m`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
+}
+
+impl ModuleSpec {
+    /// What the model's constructor takes from this entry.
+    pub fn model_args(&self) -> ModelArgs<'_> {
+        ModelArgs {
+            parameters: &self.parameters,
+            solver: &self.solver,
+            source: self.source.as_deref(),
+        }
+    }
 }
 
 /// A connection: input `to` takes the value of output `from` (both `module.variable`).
