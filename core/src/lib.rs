@@ -33,6 +33,7 @@ pub mod master;
 pub mod models;
 pub mod module;
 pub mod scenario;
+pub mod simulation;
 pub mod solvers;
 pub mod time;
 

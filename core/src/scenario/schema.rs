@@ -8,6 +8,8 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
+/// The axis of a sweep lives with the sweeps; the scenario format names it here.
+pub use crate::analysis::sweep::AxisSpec;
 /// The solver choice lives with the solvers; the scenario format names it here.
 pub use crate::solvers::SolverSpec;
 
@@ -179,23 +181,6 @@ pub enum AnalysisView {
     ErrorVersusParameter,
     /// Local error against the macro-step, log-log, with fitted slopes (Fig. 8).
     Convergence,
-}
-
-/// One axis of a map or sweep.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct AxisSpec {
-    /// `module.parameter` (e.g. `mass2.ck`) or `master.macro_step`.
-    pub parameter: String,
-    /// First value, in the parameter's unit.
-    pub from: f64,
-    /// Last value.
-    pub to: f64,
-    /// Number of points (≥ 2).
-    pub points: u32,
-    /// Logarithmic spacing.
-    #[serde(default)]
-    pub log: bool,
 }
 
 /// Coupling scheme.
