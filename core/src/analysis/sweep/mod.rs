@@ -14,6 +14,8 @@ mod module_factory;
 mod parameter;
 
 #[cfg(test)]
+mod factory_tests;
+#[cfg(test)]
 pub(crate) mod tests;
 
 pub use axis::{Axis, AxisSpec, MAX_AXIS_POINTS};
