@@ -123,6 +123,133 @@ pub enum MasterError {
     },
     /// Settings the algorithm cannot use.
     InvalidSettings(String),
+    /// A module discarded a step (`fmi3Discard`) and the step controller cannot retry it.
+    StepDiscarded {
+        /// Module instance name.
+        module: String,
+        /// Step start in s.
+        t: f64,
+        /// Step size in s.
+        h: f64,
+    },
+    /// An attempted step was rejected and the step controller cannot retry it.
+    StepRejected {
+        /// Step start in s.
+        t: f64,
+        /// Step size in s.
+        h: f64,
+        /// Why the step was rejected.
+        reason: RejectReason,
+    },
+    /// The step controller would need a step below its minimum.
+    StepSizeTooSmall {
+        /// Step start in s.
+        t: f64,
+        /// The step it would need, in s.
+        h: f64,
+        /// The smallest step allowed, in s.
+        h_min: f64,
+    },
+    /// A module returned early although it was instantiated with `earlyReturnAllowed = false`.
+    EarlyReturnNotAllowed {
+        /// Module instance name.
+        module: String,
+        /// Where it stopped, in s.
+        t: f64,
+    },
+    /// A module returned early without advancing from the communication point.
+    EarlyReturnWithoutProgress {
+        /// Module instance name.
+        module: String,
+        /// Step start in s.
+        t: f64,
+        /// The time it reported, in s.
+        t_event: f64,
+    },
+    /// A module returned early to an algorithm that cannot shorten its steps.
+    EarlyReturnUnsupported {
+        /// Module instance name.
+        module: String,
+        /// Where it stopped, in s.
+        t: f64,
+        /// Where the step should have ended, in s.
+        t_end: f64,
+        /// The algorithm, as it is named in messages.
+        algorithm: &'static str,
+    },
+    /// A module still asks for discrete-state updates after the event-iteration limit.
+    EventIterationLimit {
+        /// Module instance name.
+        module: String,
+        /// Event time in s.
+        t: f64,
+        /// Iterations done.
+        iterations: u32,
+    },
+    /// An algorithm reported a step it was not asked for (a bug in the algorithm).
+    StepOutOfRange {
+        /// The algorithm's name.
+        algorithm: &'static str,
+        /// Step start in s.
+        t: f64,
+        /// Step it reports, in s.
+        h_taken: f64,
+        /// Step it was asked for, in s.
+        h: f64,
+    },
+    /// An algorithm was stepped before `prepare` succeeded.
+    NotPrepared(&'static str),
+}
+
+/// Why an attempted macro-step was rejected. The driver restores every module to the step
+/// start and retries with a step the algorithm or the step controller suggests.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RejectReason {
+    /// A module returned early at an event: the step is repeated up to the event time.
+    EarlyReturn {
+        /// Module instance name.
+        module: String,
+        /// The event time in s.
+        t_event: f64,
+    },
+    /// A module discarded the step (`fmi3Discard`).
+    Discarded {
+        /// Module instance name.
+        module: String,
+    },
+    /// The step controller judged the error estimate too large (normalised error > 1).
+    ErrorTooLarge {
+        /// The normalised error estimate.
+        error: f64,
+    },
+    /// An iterative (implicit) scheme did not converge.
+    NotConverged {
+        /// Iterations done.
+        iterations: u32,
+    },
+    /// A step controller rejected the step for its own reason (e.g. a test controller).
+    Controller(&'static str),
+}
+
+impl fmt::Display for RejectReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RejectReason::EarlyReturn { module, t_event } => {
+                write!(f, "module `{module}` returned early at t = {t_event} s")
+            }
+            RejectReason::Discarded { module } => write!(f, "module `{module}` discarded the step"),
+            RejectReason::ErrorTooLarge { error } => {
+                write!(f, "the error estimate is {error} times the tolerance")
+            }
+            RejectReason::NotConverged { iterations } => {
+                write!(
+                    f,
+                    "the iteration did not converge in {iterations} iterations"
+                )
+            }
+            RejectReason::Controller(why) => f.write_str(why),
+        }
+    }
 }
 
 impl fmt::Display for MasterError {
@@ -149,6 +276,57 @@ impl fmt::Display for MasterError {
                 write!(f, "module `{module}` requested termination at t = {t} s")
             }
             MasterError::InvalidSettings(m) => f.write_str(m),
+            MasterError::StepDiscarded { module, t, h } => write!(
+                f,
+                "module `{module}` discarded the macro-step from t = {t} s (h = {h} s); this master cannot retry \
+                 a step (try a smaller macro-step)"
+            ),
+            MasterError::StepRejected { t, h, reason } => write!(
+                f,
+                "the macro-step from t = {t} s (h = {h} s) was rejected ({reason}) and the step controller cannot retry it"
+            ),
+            MasterError::StepSizeTooSmall { t, h, h_min } => write!(
+                f,
+                "at t = {t} s the step controller needs a macro-step of {h} s, below the minimum {h_min} s"
+            ),
+            MasterError::EarlyReturnNotAllowed { module, t } => write!(
+                f,
+                "module `{module}` returned early at t = {t} s although it was instantiated with \
+                 earlyReturnAllowed = false (it does not declare mightReturnEarlyFromDoStep)"
+            ),
+            MasterError::EarlyReturnWithoutProgress { module, t, t_event } => write!(
+                f,
+                "module `{module}` returned early at t = {t_event} s without advancing from t = {t} s; \
+                 events at the communication point itself are not supported"
+            ),
+            MasterError::EarlyReturnUnsupported {
+                module,
+                t,
+                t_end,
+                algorithm,
+            } => write!(
+                f,
+                "module `{module}` returned early at t = {t} s instead of {t_end} s; {algorithm} does not \
+                 handle early return"
+            ),
+            MasterError::EventIterationLimit {
+                module,
+                t,
+                iterations,
+            } => write!(
+                f,
+                "module `{module}` still needs discrete-state updates after {iterations} event iterations at t = {t} s"
+            ),
+            MasterError::StepOutOfRange {
+                algorithm,
+                t,
+                h_taken,
+                h,
+            } => write!(
+                f,
+                "`{algorithm}` took a step of {h_taken} s at t = {t} s; the run needs at most {h} s"
+            ),
+            MasterError::NotPrepared(algorithm) => write!(f, "{algorithm}: step before prepare"),
         }
     }
 }

@@ -2,8 +2,10 @@
 //! import only the layers below it ([`LAYERS`], bottom first; folders on one layer do not
 //! import each other). The test reads each file's `crate::name` paths (in `use` lines and
 //! in code) and fails on any edge that points up or sideways, naming file, line and edge.
-//! Test code may import anything: files named `tests.rs` or `*_tests.rs`, files under a
-//! `tests/` folder, the mock module, and items marked `#[cfg(test)]` are skipped.
+//! Test code may import anything: modules declared `#[cfg(test)] mod name;` (with their
+//! folders), files named `tests.rs` or `*_tests.rs`, files under a `tests/` folder, the
+//! test doubles of `testing/` and items marked `#[cfg(test)]` are skipped; code that is
+//! not a test may not import `testing`.
 //! `docs/architecture.md` states the same order; a second test keeps the two in step.
 #![cfg(test)]
 
@@ -27,8 +29,8 @@ const LAYERS: [&[&str]; 11] = [
     &["lib"],
 ];
 
-/// Test doubles that are not named like tests.
-const TEST_FILES: [&str; 1] = ["master/mock.rs"];
+/// Top-level folders of test doubles (behind a feature): test code only, in no layer.
+const TEST_SUPPORT: [&str; 1] = ["testing"];
 
 fn layer_of(name: &str) -> Option<usize> {
     LAYERS.iter().position(|l| l.contains(&name))
@@ -60,13 +62,66 @@ fn inside(p: &Path) -> String {
         .replace('\\', "/")
 }
 
-fn is_test_file(rel: &str) -> bool {
+/// Whether a file is test code; `gated` lists the files and folders (ending in `/`) of
+/// modules declared under `#[cfg(test)]`.
+fn is_test_file(rel: &str, gated: &[String]) -> bool {
     let name = rel.rsplit('/').next().unwrap_or(rel);
     name == "tests.rs"
         || name.ends_with("_tests.rs")
         || rel.starts_with("tests/")
         || rel.contains("/tests/")
-        || TEST_FILES.contains(&rel)
+        || TEST_SUPPORT.contains(&top_of(rel))
+        || gated
+            .iter()
+            .any(|g| rel == g || (g.ends_with('/') && rel.starts_with(g.as_str())))
+}
+
+/// The folder of a file's child modules: `a/b.rs` and `a/b/mod.rs` keep theirs in `a/b/`.
+fn module_dir(rel: &str) -> String {
+    match rel {
+        "lib.rs" => String::new(),
+        _ => match rel.strip_suffix("/mod.rs") {
+            Some(dir) => format!("{dir}/"),
+            None => format!("{}/", rel.trim_end_matches(".rs")),
+        },
+    }
+}
+
+/// `name` of a `mod name;` line (any visibility).
+fn mod_declaration(line: &str) -> Option<&str> {
+    let rest = match line.strip_prefix("pub") {
+        Some(vis) if vis.starts_with('(') => vis.split_once(')')?.1.trim_start(),
+        Some(vis) => vis.trim_start(),
+        None => line,
+    };
+    rest.strip_prefix("mod ")?.strip_suffix(';').map(str::trim)
+}
+
+/// Files and folders of the modules declared `#[cfg(test)] mod name;` in `files`.
+fn cfg_test_modules(files: &[PathBuf]) -> Vec<String> {
+    let mut out = Vec::new();
+    for p in files {
+        let rel = inside(p);
+        let text = fs::read_to_string(p).unwrap_or_default();
+        let mut gated = false;
+        for line in text.lines() {
+            let t = code_part(line).trim();
+            if t == "#[cfg(test)]" {
+                gated = true;
+                continue;
+            }
+            if gated && t.starts_with("#[") {
+                continue;
+            }
+            if let Some(name) = mod_declaration(t).filter(|_| gated) {
+                let dir = module_dir(&rel);
+                out.push(format!("{dir}{name}.rs"));
+                out.push(format!("{dir}{name}/"));
+            }
+            gated = false;
+        }
+    }
+    out
 }
 
 /// The layer name of a file: its top-level folder, or the file's stem at the top.
@@ -182,10 +237,11 @@ fn violations() -> Vec<String> {
     let mut files = Vec::new();
     rust_files(&core_src(), &mut files);
     files.sort();
+    let gated = cfg_test_modules(&files);
     let mut bad = Vec::new();
     for p in files {
         let rel = inside(&p);
-        if is_test_file(&rel) {
+        if is_test_file(&rel, &gated) {
             continue;
         }
         let from = top_of(&rel);
@@ -202,6 +258,7 @@ fn violations() -> Vec<String> {
                     continue;
                 }
                 let why = match layer_of(&to) {
+                    None if TEST_SUPPORT.contains(&to.as_str()) => "test doubles, for tests only",
                     None => "not a layer (name the folder the item lives in)",
                     Some(l) if l == from_layer => "same layer",
                     Some(l) if l > from_layer => "points up",
@@ -232,7 +289,7 @@ fn every_top_level_name_has_a_layer() {
     for e in fs::read_dir(core_src()).into_iter().flatten().flatten() {
         let name = e.file_name().to_string_lossy().into_owned();
         let name = name.trim_end_matches(".rs");
-        if layer_of(name).is_none() {
+        if layer_of(name).is_none() && !TEST_SUPPORT.contains(&name) {
             missing.push(name.to_string());
         }
     }
@@ -294,10 +351,22 @@ fn the_parser_finds_edges_and_skips_test_code() {
         .filter(|(_, t)| !t.is_empty())
         .collect();
     assert_eq!(seen, [(1, vec!["a".into()]), (8, vec!["d".into()])]);
-    assert!(is_test_file("analysis/sweep/tests.rs"));
-    assert!(is_test_file("master/tests/events.rs"));
-    assert!(is_test_file("analysis/convergence_tests.rs"));
-    assert!(!is_test_file("analysis/sweep/map.rs"));
+    assert!(is_test_file("analysis/sweep/tests.rs", &[]));
+    assert!(is_test_file("master/tests/events.rs", &[]));
+    assert!(is_test_file("analysis/convergence_tests.rs", &[]));
+    assert!(is_test_file("testing/controllers.rs", &[]));
+    assert!(!is_test_file("analysis/sweep/map.rs", &[]));
+    assert_eq!(module_dir("scenario/presets.rs"), "scenario/presets/");
+    assert_eq!(module_dir("master/mod.rs"), "master/");
+    assert_eq!(mod_declaration("pub(crate) mod mock;"), Some("mock"));
+    assert_eq!(
+        mod_declaration("mod what_they_show;"),
+        Some("what_they_show")
+    );
+    assert_eq!(mod_declaration("mod inline {"), None);
+    let gated = ["master/mock.rs".to_string(), "master/mock/".to_string()];
+    assert!(is_test_file("master/mock.rs", &gated));
+    assert!(!is_test_file("master/run.rs", &gated));
     assert_eq!(top_of("time.rs"), "time");
     assert_eq!(top_of("analysis/sweep/map.rs"), "analysis");
 }

@@ -1,9 +1,9 @@
 //! [`LinearBlock`]: the matrices `(A, B, C, D)` and current state of one linear(ised)
-//! module, read through the FMI interface (seed-000 digest §2.1, eqn (7)).
+//! module, read through the FMI interface (seed-000 digest §2.1, eqn (7)) by the master's
+//! [`StateSpaceReader`], the same reader the model-based corrector uses.
 
-use crate::module::{Causality, ModuleError, ModuleErrorKind, Subsystem, ValueRef};
-use alloc::vec;
-use alloc::vec::Vec;
+use crate::master::StateSpaceReader;
+use crate::module::{ModuleError, ModuleErrorKind, Subsystem};
 use nalgebra::{DMatrix, DVector};
 
 /// `x' = A x + B u, y = C x + D u` with the state `x0` at which it was read.
@@ -21,7 +21,36 @@ pub struct LinearBlock {
     pub x0: DVector<f64>,
 }
 
+/// The block-diagonal stack of one matrix of every block (`pick`), in block order: the
+/// stacked `A`, `B`, `C` or `D` of the coupled system.
+pub fn block_diag(
+    blocks: &[LinearBlock],
+    pick: impl Fn(&LinearBlock) -> &DMatrix<f64>,
+) -> DMatrix<f64> {
+    let rows = blocks.iter().map(|b| pick(b).nrows()).sum();
+    let cols = blocks.iter().map(|b| pick(b).ncols()).sum();
+    let mut out = DMatrix::zeros(rows, cols);
+    let (mut r, mut c) = (0, 0);
+    for b in blocks {
+        let m = pick(b);
+        out.view_mut((r, c), m.shape()).copy_from(m);
+        r += m.nrows();
+        c += m.ncols();
+    }
+    out
+}
+
 impl LinearBlock {
+    /// Whether the shapes fit: `A` n × n, `B` n × m, `C` q × n, `D` q × m, `x0` n.
+    pub fn is_consistent(&self) -> bool {
+        let (n, m, q) = (self.a.nrows(), self.b.ncols(), self.c.nrows());
+        self.a.ncols() == n
+            && self.b.nrows() == n
+            && self.c.ncols() == n
+            && self.d.shape() == (q, m)
+            && self.x0.len() == n
+    }
+
     /// The block without states, inputs or outputs (a placeholder; allocates nothing).
     pub fn empty() -> Self {
         LinearBlock {
@@ -52,33 +81,15 @@ impl LinearBlock {
                 "providesDirectionalDerivatives",
             )));
         }
-        // Knowns: states then inputs; unknowns: derivatives then outputs.
-        let states = desc.states();
-        let (n, m) = (states.len(), desc.with_causality(Causality::Input).count());
-        let mut knowns: Vec<ValueRef> = states.iter().map(|(x, _)| x.value_ref).collect();
-        knowns.extend(desc.with_causality(Causality::Input).map(|v| v.value_ref));
-        let mut unknowns: Vec<ValueRef> = states.iter().map(|(_, d)| d.value_ref).collect();
-        unknowns.extend(desc.with_causality(Causality::Output).map(|v| v.value_ref));
-        let q = unknowns.len() - n;
-        let mut jac = DMatrix::zeros(n + q, n + m);
-        let mut seed = vec![0.0; n + m];
-        for j in 0..n + m {
-            seed[j] = 1.0;
-            sub.directional_derivative(
-                &unknowns,
-                &knowns,
-                &seed,
-                jac.column_mut(j).as_mut_slice(),
-            )?;
-            seed[j] = 0.0;
-        }
-        let mut x0 = DVector::zeros(n);
-        sub.get_float64(&knowns[..n], x0.as_mut_slice())?;
+        let mut reader = StateSpaceReader::new(sub);
+        reader.read(sub)?;
+        let mut x0 = DVector::zeros(reader.states());
+        sub.get_float64(reader.state_value_refs(), x0.as_mut_slice())?;
         Ok(LinearBlock {
-            a: jac.view((0, 0), (n, n)).into_owned(),
-            b: jac.view((0, n), (n, m)).into_owned(),
-            c: jac.view((n, 0), (q, n)).into_owned(),
-            d: jac.view((n, n), (q, m)).into_owned(),
+            a: reader.a,
+            b: reader.b,
+            c: reader.c,
+            d: reader.d,
             x0,
         })
     }

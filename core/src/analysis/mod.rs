@@ -26,7 +26,7 @@ mod tests;
 #[cfg(test)]
 mod time_domain_tests;
 
-pub use linear_block::LinearBlock;
+pub use linear_block::{block_diag, LinearBlock};
 pub use monolithic::MonolithicReference;
 pub use nrmse::global_nrmse;
 pub use propagation::{reference_matrix, Layout, PropagationMatrix, PropagationMethod};

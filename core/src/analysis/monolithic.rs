@@ -2,7 +2,7 @@
 //! (seed-000 digest §3.5, eqns (34)–(37)), sampled on a macro-step grid, including exact
 //! past samples for the `exact_history` start-up (digest §8 item 7).
 
-use super::LinearBlock;
+use super::linear_block::{block_diag, LinearBlock};
 use crate::error::MasterError;
 use crate::solvers::expm;
 use alloc::format;
@@ -22,23 +22,6 @@ pub struct MonolithicReference {
     x0: DVector<f64>,
 }
 
-fn block_diag(
-    blocks: &[LinearBlock],
-    pick: impl Fn(&LinearBlock) -> &DMatrix<f64>,
-) -> DMatrix<f64> {
-    let rows = blocks.iter().map(|b| pick(b).nrows()).sum();
-    let cols = blocks.iter().map(|b| pick(b).ncols()).sum();
-    let mut out = DMatrix::zeros(rows, cols);
-    let (mut r, mut c) = (0, 0);
-    for b in blocks {
-        let m = pick(b);
-        out.view_mut((r, c), m.shape()).copy_from(m);
-        r += m.nrows();
-        c += m.ncols();
-    }
-    out
-}
-
 impl MonolithicReference {
     /// Stacks the blocks (their order defines the stacked x, u and y) and closes the loop
     /// with `L` (rows: stacked inputs, columns: stacked outputs). A singular `I − D L` (an
@@ -48,14 +31,7 @@ impl MonolithicReference {
         let b = block_diag(blocks, |b| &b.b);
         let c = block_diag(blocks, |b| &b.c);
         let d = block_diag(blocks, |b| &b.d);
-        let consistent = blocks.iter().all(|k| {
-            let (n, m, q) = (k.a.nrows(), k.b.ncols(), k.c.nrows());
-            k.a.ncols() == n
-                && k.b.nrows() == n
-                && k.c.ncols() == n
-                && k.d.shape() == (q, m)
-                && k.x0.len() == n
-        });
+        let consistent = blocks.iter().all(LinearBlock::is_consistent);
         if !consistent || l.shape() != (b.ncols(), c.nrows()) {
             return Err(MasterError::InvalidSettings(format!(
                 "monolithic reference: block shapes or coupling matrix ({}×{}) do not fit {} inputs and {} outputs",

@@ -1,12 +1,44 @@
-//! The [`MasterAlgorithm`] trait: one narrow call per macro-step, so explicit, corrected,
-//! implicit (with rollback) and variable-step masters all fit the same [`super::Run`] driver.
+//! The [`MasterAlgorithm`] trait: one narrow call per attempted macro-step, so explicit,
+//! corrected, implicit and variable-step masters all fit the same [`super::Run`] driver.
+//!
+//! The contract, in the order the driver calls it:
+//! 1. [`MasterAlgorithm::prepare`] once, after initialisation;
+//! 2. per attempt, [`MasterAlgorithm::step`] from `t` over `h`. It leaves the modules at the
+//!    end of the step and the exchanged outputs in [`super::CoupledSystem::outputs`], but
+//!    changes none of its own history: the attempt may still be rejected;
+//! 3. [`MasterAlgorithm::commit`] once the driver accepted the attempt (histories, offsets),
+//!    or [`MasterAlgorithm::discard`] after it restored every module to `t`.
+//!
+//! Rollback is the driver's: an algorithm that needs a step repeated returns
+//! [`MacroStepOutcome::Rejected`] and never restores module states itself.
 
 use super::CoupledSystem;
-use crate::error::MasterError;
+use crate::error::{MasterError, RejectReason};
 use alloc::vec::Vec;
 
+/// What the algorithm knows about the quality of an accepted attempt, for step
+/// controllers and observers.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct StepDiagnostics {
+    /// Normalised local error estimate (≤ 1 meets the tolerance), if the algorithm
+    /// estimates one.
+    pub error: Option<f64>,
+    /// Iterations an iterative scheme needed (0 for explicit schemes).
+    pub iterations: u32,
+}
+
+/// A rejected attempt: why, and the step to retry with if the algorithm knows it (an early
+/// return knows its event time; an error estimate leaves it to the step controller).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rejection {
+    /// Why the attempt was rejected.
+    pub reason: RejectReason,
+    /// Step to retry with, in s.
+    pub h_retry: Option<f64>,
+}
+
 /// What one attempted macro-step produced.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum MacroStepOutcome {
     /// The system advanced by `h_taken` (s); its outputs are the new communication point's.
     /// `h_taken < h` when a module returned early at an event (FMI `earlyReturn`): every
@@ -14,13 +46,11 @@ pub enum MacroStepOutcome {
     Accepted {
         /// Step actually taken, in s (the requested `h` unless a module returned early).
         h_taken: f64,
+        /// Error estimate and iteration count of the attempt.
+        diagnostics: StepDiagnostics,
     },
-    /// The step must be repeated with `h_retry` (s); the algorithm has restored the
-    /// modules to the start of the step.
-    Rejected {
-        /// Suggested retry step, in s.
-        h_retry: f64,
-    },
+    /// The attempt must be repeated: the driver restores the modules to the step start.
+    Rejected(Rejection),
     /// The system advanced by `h_taken` (s) and module `module` (index) asked to end the
     /// simulation (FMI `terminateSimulation`): the run finishes there, cleanly.
     Terminated {
@@ -31,13 +61,25 @@ pub enum MacroStepOutcome {
     },
 }
 
+impl MacroStepOutcome {
+    /// A plain accepted step of `h_taken` without diagnostics.
+    pub fn accepted(h_taken: f64) -> Self {
+        MacroStepOutcome::Accepted {
+            h_taken,
+            diagnostics: StepDiagnostics::default(),
+        }
+    }
+}
+
 /// Everything an algorithm may need once, before the first macro-step.
 #[derive(Clone, Copy, Debug)]
 pub struct RunStart<'a> {
     /// Start time in s; the system is initialised and its outputs are `y(t_start)`.
     pub t_start: f64,
-    /// Nominal macro-step in s.
+    /// Nominal (first) macro-step in s.
     pub h: f64,
+    /// Whether the step controller may change the step size during the run.
+    pub variable_steps: bool,
     /// Exact past output samples `(t, stacked outputs)` before `t_start`, oldest first;
     /// empty for a ramp-up start.
     pub history: &'a [(f64, Vec<f64>)],
@@ -45,22 +87,34 @@ pub struct RunStart<'a> {
 
 /// A coupling scheme. Implementations are values holding their settings and work
 /// buffers; they never add or remove modules.
-pub trait MasterAlgorithm {
+pub trait MasterAlgorithm: Send {
     /// Short name for messages and plots (e.g. `jacobi`).
     fn name(&self) -> &'static str;
 
-    /// Called once by [`super::Run::new`] after initialisation: check module capabilities
+    /// Called once by [`super::Run`] after initialisation: check module capabilities
     /// (refusing with [`MasterError::MissingCapability`] before any step), allocate work
     /// buffers, and take the start-up history.
     fn prepare(&mut self, sys: &mut CoupledSystem, start: &RunStart<'_>)
         -> Result<(), MasterError>;
 
-    /// Advances every module from communication point `t` by `h` and leaves the new
-    /// outputs in [`CoupledSystem::outputs`].
+    /// Whether [`Self::step`] may return [`MacroStepOutcome::Rejected`] (known after
+    /// `prepare`): the driver then saves a checkpoint at every step start.
+    fn may_reject(&self) -> bool {
+        false
+    }
+
+    /// Attempts a macro-step of every module from communication point `t` over `h`.
     fn step(
         &mut self,
         sys: &mut CoupledSystem,
         t: f64,
         h: f64,
     ) -> Result<MacroStepOutcome, MasterError>;
+
+    /// The driver accepted the last attempt, which ended at `t_end` with the outputs now in
+    /// `sys`: update histories and offsets.
+    fn commit(&mut self, sys: &CoupledSystem, t_end: f64);
+
+    /// The driver rejected the last attempt and restored every module to its start.
+    fn discard(&mut self) {}
 }

@@ -1,7 +1,10 @@
 //! [`CoupledSystem`]: the modules (as FMI-checked [`Subsystem`]s), their validated
-//! coupling graph and the stacked outputs at the current communication point.
-//! Algorithms drive it through the small helpers here, which map module failures to
-//! [`MasterError`]s naming the module and the time.
+//! coupling graph, and the stacked inputs applied and outputs read at the current
+//! communication point. Algorithms drive it through the small helpers here, which map
+//! module failures to [`MasterError`]s naming the module and the time. The fields are
+//! private: module order, names, graph and the stacked vectors stay consistent, and the
+//! system tracks which modules stepped since the last checkpoint
+//! ([`super::Checkpoint`]), so a rollback restores exactly those.
 //!
 //! Typical use: `new` → `initialize` → (optionally read linear blocks or states from the
 //! subsystems, which are then in Step Mode with nothing set) → [`super::Run::new`].
@@ -12,21 +15,27 @@ use crate::module::{
     InstantiateOptions, Module, ModuleDescription, ModuleError, StepReport, Subsystem, ValueRef,
 };
 use alloc::boxed::Box;
-use alloc::format;
 use alloc::string::String;
 use alloc::vec;
 use alloc::vec::Vec;
 
-/// Modules, connections and current outputs.
+/// Modules, connections, current inputs and outputs.
 pub struct CoupledSystem {
     /// The modules, in stacking order.
-    pub subsystems: Vec<Subsystem>,
+    subsystems: Vec<Subsystem>,
     /// Instance names, parallel to `subsystems`.
-    pub names: Vec<String>,
-    /// Validated connections.
-    pub graph: CouplingGraph,
+    names: Vec<String>,
+    graph: CouplingGraph,
+    /// Stacked outputs; module `m` owns `graph.output_range(m)`.
     outputs: Vec<f64>,
+    /// Stacked input values last applied; module `m` owns `graph.input_range(m)`.
+    inputs: Vec<f64>,
     options: Vec<InstantiateOptions>,
+    /// Modules stepped (or otherwise changed) since the last checkpoint.
+    changed: Vec<bool>,
+    /// Offsets added to every applied input value, set by a [`super::StepHook`] (empty
+    /// when no hook is installed, so plain runs add nothing, not even `0.0`).
+    input_offsets: Vec<f64>,
     t_start: Option<f64>,
 }
 
@@ -62,14 +71,98 @@ impl CoupledSystem {
             names.push(name);
         }
         let outputs = vec![0.0; graph.n_outputs()];
+        let inputs = vec![0.0; graph.n_inputs()];
+        let changed = vec![false; subsystems.len()];
         Ok(CoupledSystem {
             subsystems,
             names,
             graph,
             outputs,
+            inputs,
             options,
+            changed,
+            input_offsets: Vec::new(),
             t_start: None,
         })
+    }
+
+    /// Module `m` (FMI-checked).
+    pub fn subsystem(&self, m: usize) -> &Subsystem {
+        &self.subsystems[m]
+    }
+
+    /// Module `m`, for direct FMI calls (reading Jacobians, states, parameters). A call
+    /// that changes its state should be followed by [`Self::mark_changed`] when a rollback
+    /// may follow.
+    pub fn subsystem_mut(&mut self, m: usize) -> &mut Subsystem {
+        &mut self.subsystems[m]
+    }
+
+    /// Instance name of module `m`.
+    pub fn name(&self, m: usize) -> &str {
+        &self.names[m]
+    }
+
+    /// Instance names, in stacking order.
+    pub fn names(&self) -> &[String] {
+        &self.names
+    }
+
+    /// The validated connections.
+    pub fn graph(&self) -> &CouplingGraph {
+        &self.graph
+    }
+
+    /// Every module with its name, for reading all of them (e.g. linear blocks).
+    pub fn modules_mut(&mut self) -> impl Iterator<Item = (&str, &mut Subsystem)> {
+        self.names
+            .iter()
+            .map(String::as_str)
+            .zip(self.subsystems.iter_mut())
+    }
+
+    /// Stacked input values last applied (set in Initialization Mode or before a step).
+    pub fn inputs(&self) -> &[f64] {
+        &self.inputs
+    }
+
+    /// Offsets to add to the applied input values, if a step hook is installed.
+    pub fn input_offsets(&self) -> Option<&[f64]> {
+        (!self.input_offsets.is_empty()).then_some(self.input_offsets.as_slice())
+    }
+
+    /// Turns the input offsets on (all 0) or off.
+    pub(super) fn set_input_offsets(&mut self, on: bool) {
+        self.input_offsets = if on {
+            vec![0.0; self.inputs.len()]
+        } else {
+            Vec::new()
+        };
+    }
+
+    /// The input offsets, writable by the driver.
+    pub(super) fn input_offsets_mut(&mut self) -> &mut [f64] {
+        &mut self.input_offsets
+    }
+
+    /// Marks module `m` as changed since the last checkpoint (a rollback restores it).
+    pub fn mark_changed(&mut self, m: usize) {
+        self.changed[m] = true;
+    }
+
+    /// Whether module `m` changed since the last checkpoint.
+    pub fn changed(&self, m: usize) -> bool {
+        self.changed[m]
+    }
+
+    /// Forgets which modules changed (a checkpoint was just saved or restored).
+    pub(super) fn clear_changed(&mut self) {
+        self.changed.iter_mut().for_each(|c| *c = false);
+    }
+
+    /// Stacked inputs and outputs, writable for restoring a checkpoint.
+    pub(super) fn exchange_mut(&mut self) -> (&mut [f64], &mut [f64]) {
+        (&mut self.inputs, &mut self.outputs)
     }
 
     /// The `fmi3InstantiateCoSimulation` options module `m` was instantiated with.
@@ -87,10 +180,10 @@ impl CoupledSystem {
         &self.outputs
     }
 
-    /// Stacked outputs, writable for algorithms that correct the exchanged outputs (e.g. a
-    /// model-based corrector exchanging ȳ instead of the raw y, seed-000 digest §8 item 1).
-    pub fn outputs_mut(&mut self) -> &mut [f64] {
-        &mut self.outputs
+    /// Replaces the exchanged outputs by corrected ones (a model-based corrector exchanges ȳ
+    /// instead of the raw y, seed-000 digest §8 item 1). Only algorithms may do this.
+    pub(super) fn exchange_outputs(&mut self, corrected: &[f64]) {
+        self.outputs.copy_from_slice(corrected);
     }
 
     /// Start time given to [`Self::initialize`], once it succeeded.
@@ -133,6 +226,7 @@ impl CoupledSystem {
                     let m = self.graph.input_module(i);
                     let vr = [self.graph.input_value_ref(i)];
                     let value = [self.outputs[self.graph.source_of_input(i)]];
+                    self.inputs[i] = value[0];
                     let r = self.subsystems[m].set_float64(&vr, &value);
                     r.map_err(|e| self.module_error(m, t_start, e))?;
                 }
@@ -175,8 +269,21 @@ impl CoupledSystem {
         }
     }
 
+    /// Reads module `m`'s outputs into `out` without exchanging them (e.g. a perturbed step
+    /// of a finite difference).
+    pub fn get_outputs_into(
+        &mut self,
+        m: usize,
+        t: f64,
+        out: &mut [f64],
+    ) -> Result<(), MasterError> {
+        let r = self.subsystems[m].get_float64(self.graph.output_value_refs(m), out);
+        r.map_err(|e| self.module_error(m, t, e))
+    }
+
     /// Sets module `m`'s inputs (stacking order) to `values`.
     pub fn set_inputs(&mut self, m: usize, t: f64, values: &[f64]) -> Result<(), MasterError> {
+        self.inputs[self.graph.input_range(m)].copy_from_slice(values);
         let r = self.subsystems[m].set_float64(self.graph.input_value_refs(m), values);
         r.map_err(|e| self.module_error(m, t, e))
     }
@@ -202,6 +309,7 @@ impl CoupledSystem {
         h: f64,
         no_set_state_prior: bool,
     ) -> Result<StepReport, MasterError> {
+        self.changed[m] = true;
         let r = self.subsystems[m].do_step(t, h, no_set_state_prior);
         r.map_err(|e| self.module_error(m, t, e))
     }
@@ -234,10 +342,11 @@ impl CoupledSystem {
                 return Ok(false);
             }
         }
-        Err(MasterError::InvalidSettings(format!(
-            "module `{}` still needs discrete-state updates after {MAX_EVENT_ITERATIONS} event iterations at t = {t} s",
-            self.names[m]
-        )))
+        Err(MasterError::EventIterationLimit {
+            module: self.names[m].clone(),
+            t,
+            iterations: MAX_EVENT_ITERATIONS,
+        })
     }
 
     /// `fmi3Terminate` on every module (after a finished run).

@@ -15,11 +15,9 @@
 //!   no step sensitivities, so this is what an importer must do without exposed states
 //!   (seed-004 digest §2.8, §4.2).
 
-use super::extrapolation::MAX_ORDER;
 use super::CoupledSystem;
 use crate::error::MasterError;
-use crate::module::{ModuleError, Subsystem, ValueRef};
-use alloc::vec;
+
 use alloc::vec::Vec;
 use nalgebra::DMatrix;
 
@@ -84,11 +82,11 @@ pub(super) fn select_methods(
 ) -> Result<Vec<ModuleMethod>, MasterError> {
     let mut out = Vec::with_capacity(sys.n_modules());
     for m in 0..sys.n_modules() {
-        if sys.graph.input_range(m).is_empty() {
+        if sys.graph().input_range(m).is_empty() {
             out.push(ModuleMethod::NoInputs);
             continue;
         }
-        let caps = &sys.subsystems[m].description().capabilities;
+        let caps = &sys.subsystem(m).description().capabilities;
         let dd = caps.provides_directional_derivatives && caps.x_exposes_states;
         let fd = caps.can_get_and_set_fmu_state;
         let directional = if caps.x_linear_time_invariant {
@@ -97,7 +95,7 @@ pub(super) fn select_methods(
             ModuleMethod::Directional
         };
         let missing = |capability: &'static str, why: &str| MasterError::MissingCapability {
-            module: sys.names[m].clone(),
+            module: sys.name(m).into(),
             capability,
             needed_by: alloc::format!("model-based correction ({why})"),
         };
@@ -150,34 +148,6 @@ pub fn jacobian_source_for(
     select_methods(sys, request).map(|m| summarize(&m))
 }
 
-/// `w_k = b_k k! / ΔT^k`, `k = 0..=q`, where `q(τ) = τ(τ+1)…(τ+q−1)/q! = Σ_k b_k τ^k`
-/// (digest §2.6; `q = 0` gives `q(τ) = 1`). These are also the Taylor coefficients (value
-/// and derivatives at the step start) of the input perturbation `q((t − T_n)/ΔT)`.
-pub(super) fn hold_weights(q: usize, h: f64) -> [f64; MAX_ORDER + 1] {
-    // Coefficients of τ(τ+1)…(τ+q−1), built one factor at a time.
-    let mut b = [0.0; MAX_ORDER + 1];
-    b[0] = 1.0;
-    for i in 0..q {
-        for k in (0..=i + 1).rev() {
-            let shifted = if k > 0 { b[k - 1] } else { 0.0 };
-            b[k] = shifted + i as f64 * b[k];
-        }
-    }
-    let mut w = [0.0; MAX_ORDER + 1];
-    let (mut fact_q, mut fact_k, mut hk) = (1.0, 1.0, 1.0);
-    for i in 1..=q {
-        fact_q *= i as f64;
-    }
-    for k in 0..=q {
-        if k > 0 {
-            fact_k *= k as f64;
-            hk *= h;
-        }
-        w[k] = b[k] / fact_q * fact_k / hk;
-    }
-    w
-}
-
 /// `G = C Σ_k w_k Γ_k + D` for one module, with `Γ_k = B_dk` ([`crate::solvers::Discretization`]).
 pub(super) fn gain_block(
     c: &DMatrix<f64>,
@@ -192,139 +162,4 @@ pub(super) fn gain_block(
         }
     }
     c * s + d
-}
-
-/// Reads `A = ∂der(x)/∂x`, `B = ∂der(x)/∂u`, `C = ∂y/∂x`, `D = ∂y/∂u` of one module with
-/// one directional derivative per state and input (unit seeds), into buffers allocated once.
-/// Inputs and outputs are in stacking order, so the blocks line up with `G`'s.
-#[derive(Clone, Debug)]
-pub(super) struct StateSpaceReader {
-    unknowns: Vec<ValueRef>,
-    knowns: Vec<ValueRef>,
-    seed: Vec<f64>,
-    sens: Vec<f64>,
-    n: usize,
-    /// `∂der(x)/∂x`.
-    pub a: DMatrix<f64>,
-    /// `∂der(x)/∂u`.
-    pub b: DMatrix<f64>,
-    /// `∂y/∂x`.
-    pub c: DMatrix<f64>,
-    /// `∂y/∂u`.
-    pub d: DMatrix<f64>,
-}
-
-impl StateSpaceReader {
-    /// Buffers for module `m` of `sys`.
-    pub fn new(sys: &CoupledSystem, m: usize) -> Self {
-        let states: Vec<(ValueRef, ValueRef)> = sys.subsystems[m]
-            .description()
-            .states()
-            .iter()
-            .map(|(x, d)| (x.value_ref, d.value_ref))
-            .collect();
-        let inputs = sys.graph.input_value_refs(m);
-        let outputs = sys.graph.output_value_refs(m);
-        let (n, nu, ny) = (states.len(), inputs.len(), outputs.len());
-        StateSpaceReader {
-            unknowns: states
-                .iter()
-                .map(|s| s.1)
-                .chain(outputs.iter().copied())
-                .collect(),
-            knowns: states
-                .iter()
-                .map(|s| s.0)
-                .chain(inputs.iter().copied())
-                .collect(),
-            seed: vec![0.0; n + nu],
-            sens: vec![0.0; n + ny],
-            n,
-            a: DMatrix::zeros(n, n),
-            b: DMatrix::zeros(n, nu),
-            c: DMatrix::zeros(ny, n),
-            d: DMatrix::zeros(ny, nu),
-        }
-    }
-
-    /// Reads the four matrices at the subsystem's current point (Step Mode, no input set
-    /// since the last step: FMI forbids reading after a set).
-    pub fn read(&mut self, sub: &mut Subsystem) -> Result<(), ModuleError> {
-        let n = self.n;
-        for j in 0..self.seed.len() {
-            self.seed[j] = 1.0;
-            let r = sub.directional_derivative(
-                &self.unknowns,
-                &self.knowns,
-                &self.seed,
-                &mut self.sens,
-            );
-            self.seed[j] = 0.0;
-            r?;
-            for (i, s) in self.sens.iter().enumerate() {
-                match (i < n, j < n) {
-                    (true, true) => self.a[(i, j)] = *s,
-                    (true, false) => self.b[(i, j - n)] = *s,
-                    (false, true) => self.c[(i - n, j)] = *s,
-                    (false, false) => self.d[(i - n, j - n)] = *s,
-                }
-            }
-        }
-        Ok(())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn hold_weights_give_the_digest_gains() {
-        // Digest §2.6: G_2 = C(B_d1/(2ΔT) + B_d2/ΔT²) + D, G_4 = C(B_d1/(4ΔT) +
-        // (11/12)B_d2/ΔT² + (3/2)B_d3/ΔT³ + B_d4/ΔT⁴) + D; D's factor is q(1) = 1.
-        let h = 0.5;
-        let close = |a: f64, b: f64| (a - b).abs() < 1e-14 * (1.0 + b.abs());
-        let w0 = hold_weights(0, h);
-        assert_eq!(w0[..2], [1.0, 0.0]);
-        let w1 = hold_weights(1, h);
-        assert!(close(w1[0], 0.0) && close(w1[1], 1.0 / h));
-        let w2 = hold_weights(2, h);
-        assert!(close(w2[0], 0.0) && close(w2[1], 0.5 / h) && close(w2[2], 1.0 / (h * h)));
-        let w3 = hold_weights(3, h);
-        assert!(
-            close(w3[1], 1.0 / (3.0 * h))
-                && close(w3[2], 1.0 / (h * h))
-                && close(w3[3], 1.0 / (h * h * h))
-        );
-        let w4 = hold_weights(4, h);
-        let expected = [
-            0.0,
-            0.25 / h,
-            11.0 / 12.0 / h.powi(2),
-            1.5 / h.powi(3),
-            1.0 / h.powi(4),
-        ];
-        for k in 0..=4 {
-            assert!(
-                close(w4[k], expected[k]),
-                "k = {k}: {} vs {}",
-                w4[k],
-                expected[k]
-            );
-        }
-        // The perturbation q(τ) evaluated at τ = 1 is 1 for every order.
-        for q in 0..=4 {
-            let w = hold_weights(q, h);
-            let mut fact = 1.0;
-            let at_end: f64 = (0..=q)
-                .map(|k| {
-                    if k > 0 {
-                        fact *= k as f64;
-                    }
-                    w[k] * h.powi(k as i32) / fact
-                })
-                .sum();
-            assert!(close(at_end, 1.0), "q = {q}: q(1) = {at_end}");
-        }
-    }
 }

@@ -1,36 +1,42 @@
 //! Master algorithms and the run driver.
 //!
-//! - [`CoupledSystem`]: the modules as FMI-checked subsystems plus their coupling graph.
-//! - [`MasterAlgorithm`]: one macro-step at a time; [`ExplicitCoupling`] implements
-//!   Jacobi and Gauss-Seidel with polynomial extrapolation ([`Extrapolation`]);
-//!   [`ModelBasedCorrection`] adds seed 000's model-based corrector to Jacobi.
-//! - [`Run`]: owns time, calls the algorithm, notifies an [`Observer`]
-//!   (e.g. [`TimeSeriesRecorder`]).
+//! - [`CoupledSystem`]: the modules as FMI-checked subsystems, their coupling graph, and
+//!   the inputs applied and outputs read at the current communication point.
+//! - [`Run`]: the driver. It owns time, asks a [`StepController`] (e.g. [`FixedStep`]) for
+//!   each step, saves and restores [`Checkpoint`]s around attempts that may be rejected,
+//!   calls the [`StepHook`] and the algorithm, and notifies an [`Observer`] (e.g.
+//!   [`TimeSeriesRecorder`]) with a read-only [`SystemView`].
+//! - [`MasterAlgorithm`]: one attempted macro-step at a time; [`ExplicitCoupling`]
+//!   implements Jacobi and Gauss-Seidel with polynomial extrapolation ([`Extrapolation`]);
+//!   [`ModelBasedCorrection`] adds the model-based corrector to Jacobi.
 
 mod algorithm;
+mod checkpoint;
+pub mod correction_tables;
 mod coupled_system;
-mod events;
 mod explicit;
-mod extrapolation;
-mod gauss_seidel;
-mod history;
-mod jacobi;
 mod jacobians;
 mod model_based_correction;
 mod observer;
+pub mod predictor;
 mod run;
+mod state_space_reader;
+mod step_control;
 
-pub use algorithm::{MacroStepOutcome, MasterAlgorithm, RunStart};
-pub use coupled_system::CoupledSystem;
+pub use algorithm::{MacroStepOutcome, MasterAlgorithm, Rejection, RunStart, StepDiagnostics};
+pub use checkpoint::Checkpoint;
+pub use correction_tables::STATE_CORRECTION_WEIGHTS;
+pub use coupled_system::{CoupledSystem, MAX_EVENT_ITERATIONS};
 pub use explicit::{ExplicitCoupling, Scheme};
-pub use extrapolation::{Extrapolation, TaylorWeights, MAX_ORDER};
-pub use history::OutputHistory;
 pub use jacobians::{jacobian_source_for, JacobianRequest, JacobianSource};
-pub use model_based_correction::{ModelBasedCorrection, STATE_CORRECTION_WEIGHTS};
-pub use observer::{LastValues, Observer, TimeSeriesRecorder};
-pub use run::Run;
+pub use model_based_correction::ModelBasedCorrection;
+pub use observer::{LastValues, Observer, StepHook, SystemView, TimeSeriesRecorder};
+pub use predictor::{Extrapolation, InputPredictor, OutputHistory, TaylorWeights, MAX_ORDER};
+pub use run::{Run, RunStats, MAX_ATTEMPTS};
+pub use state_space_reader::StateSpaceReader;
+pub use step_control::{FixedStep, StepController, StepDecision, StepProposal};
 
 #[cfg(test)]
 mod mock;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -12,8 +12,8 @@
 //!    where `P_ext(T_{n+1})` is the extrapolation polynomial at the step end;
 //! 4. updates the constant input offset (digest §2.7, general order):
 //!    `δu_{n+1} = (1 − α) δu_n + α c_q L ∇^{q+1} ȳ_{n+1}`;
-//! 5. exchanges `ȳ` (written into [`CoupledSystem::outputs_mut`], so observers record it)
-//!    and keeps `ȳ`, never the raw `y`, in the extrapolation history (digest §8 item 1).
+//! 5. exchanges `ȳ` (so observers record it) and, once the driver accepts the step, keeps
+//!    `ȳ`, never the raw `y`, in the extrapolation history (digest §8 item 1).
 //!
 //! The next step's inputs are the polynomial through the `ȳ` history, with `δu` added to
 //! the constant term only (digest §8 item 3). During a ramp-up start the order used in a
@@ -27,21 +27,21 @@
 //! allocate. Nonlinear modules need a new matrix exponential and factorisation per step,
 //! and rollback allocates the saved state, as FMI's `fmi3GetFMUState` does.
 
-use super::extrapolation::{Extrapolation, MAX_ORDER};
-use super::history::OutputHistory;
+use super::correction_tables::hold_weights;
+use super::explicit::check_initialized;
 use super::jacobians::{
-    gain_block, hold_weights, select_methods, summarize, JacobianRequest, JacobianSource,
-    ModuleMethod, StateSpaceReader,
+    gain_block, select_methods, summarize, JacobianRequest, JacobianSource, ModuleMethod,
 };
+use super::predictor::{extrapolation, HistoryGrid, InputPredictor, TaylorWeights, MAX_ORDER};
+use super::StateSpaceReader;
 use super::{CoupledSystem, MacroStepOutcome, MasterAlgorithm, RunStart};
 use crate::error::MasterError;
-use crate::module::{ModuleError, Status, StepReport, ValueRef};
+use crate::module::{ModuleError, Status, StepReport};
 use crate::solvers::discretize;
 use alloc::format;
 use alloc::vec;
 use alloc::vec::Vec;
 use nalgebra::{DMatrix, DVector, Dyn, LU};
-pub use output_correction::STATE_CORRECTION_WEIGHTS;
 use output_correction::{factorize, singular};
 
 mod output_correction;
@@ -98,23 +98,16 @@ struct Work {
     alpha: f64,
     methods: Vec<ModuleMethod>,
     readers: Vec<Option<StateSpaceReader>>,
-    /// Corrected outputs ȳ, newest first.
-    history: OutputHistory,
-    /// Digest §3.4 rows per order q: `ΔT^k ũ^(k) = Σ_j rows[q][k][j] ȳ_{n−j}`.
-    rows: [[[f64; N]; N]; N],
+    /// The ȳ history and the predicted inputs.
+    predictor: InputPredictor,
+    /// Uniform-grid weights per order q: `ΔT^k ũ^(k) = Σ_j w[k][j] ȳ_{n−j}`.
+    weights: [TaylorWeights; N],
     l: DMatrix<f64>,
-    source: Vec<usize>,
-    /// First stacked input and input count of the module owning each input.
-    input_block: Vec<(usize, usize)>,
     /// `G_q` for `q = 0..=p` (stacked outputs × stacked inputs, block diagonal).
     g: Vec<DMatrix<f64>>,
     /// Factorisations of `I − G_q L` when every gain is constant.
     lu: Vec<LU<f64, Dyn, Dyn>>,
     constant: bool,
-    u: Vec<f64>,
-    du: Vec<f64>,
-    du_vrs: Vec<ValueRef>,
-    du_orders: Vec<u32>,
     /// Raw outputs, then the right-hand side, then ȳ_{n+1}.
     y: DVector<f64>,
     /// `P_ext(T_{n+1})`, then `∇^{q+1} ȳ_{n+1}` (stacked outputs).
@@ -124,6 +117,8 @@ struct Work {
     delta_u: DVector<f64>,
     gl: DMatrix<f64>,
     fd: FdScratch,
+    /// Extrapolation order used by the attempt awaiting commit.
+    pending_q: usize,
 }
 
 /// Perturbed inputs and outputs of one module for finite differences.
@@ -145,28 +140,24 @@ impl MasterAlgorithm for ModelBasedCorrection {
         sys: &mut CoupledSystem,
         start: &RunStart<'_>,
     ) -> Result<(), MasterError> {
-        if sys.initialized_at() != Some(start.t_start) {
+        check_initialized(sys, start)?;
+        extrapolation(self.order)?;
+        if start.variable_steps {
             return Err(MasterError::InvalidSettings(
-                "the coupled system must be initialised at the start time".into(),
+                "model-based correction needs a fixed macro-step (its gains and difference tables are \
+                 for one step size); use the fixed step controller"
+                    .into(),
             ));
         }
-        let p = Extrapolation::new(self.order)
-            .ok_or_else(|| {
-                MasterError::InvalidSettings(format!(
-                    "extrapolation order {} is not supported (0 to {MAX_ORDER})",
-                    self.order
-                ))
-            })?
-            .order();
         if !(self.alpha.is_finite() && (0.0..=2.0).contains(&self.alpha)) {
             return Err(MasterError::InvalidSettings(format!(
                 "model-based correction: α must be from 0 to 2, got {}",
                 self.alpha
             )));
         }
-        check_input_order(sys, p)?;
+        let predictor = InputPredictor::new(sys, self.order)?;
         let methods = select_methods(sys, self.request)?;
-        let mut work = Work::new(sys, p, start.h, self.alpha, methods);
+        let mut work = Work::new(sys, predictor, start.h, self.alpha, methods);
         work.start_history(sys, start)?;
         work.constant_gains(sys, start.t_start)?;
         self.source = Some(summarize(&work.methods));
@@ -180,76 +171,53 @@ impl MasterAlgorithm for ModelBasedCorrection {
         t: f64,
         h: f64,
     ) -> Result<MacroStepOutcome, MasterError> {
-        let work = self.work.as_mut().ok_or_else(|| {
-            MasterError::InvalidSettings("ModelBasedCorrection::step before prepare".into())
-        })?;
+        let work = self
+            .work
+            .as_mut()
+            .ok_or(MasterError::NotPrepared("ModelBasedCorrection"))?;
         if (h - work.h).abs() > 1e-12 * work.h {
             return Err(MasterError::InvalidSettings(format!(
                 "model-based correction needs a fixed macro-step ({} s), got {h} s at t = {t} s",
                 work.h
             )));
         }
-        let q = work.p.min(work.history.len().saturating_sub(1));
+        let q = work.predictor.effective_order();
         work.fill_inputs(q);
         for m in 0..sys.n_modules() {
             work.advance_module(sys, m, t, q)?;
         }
         work.correct(sys, t + h, q)?;
-        Ok(MacroStepOutcome::Accepted { h_taken: h })
+        Ok(MacroStepOutcome::accepted(h))
     }
-}
 
-/// Extrapolation of order `p` needs `x-maxInputDerivativeOrder ≥ p` (as for
-/// [`super::ExplicitCoupling`]).
-fn check_input_order(sys: &CoupledSystem, p: usize) -> Result<(), MasterError> {
-    const NEEDED: [&str; N] = [
-        "x-maxInputDerivativeOrder ≥ 0",
-        "x-maxInputDerivativeOrder ≥ 1",
-        "x-maxInputDerivativeOrder ≥ 2",
-        "x-maxInputDerivativeOrder ≥ 3",
-        "x-maxInputDerivativeOrder ≥ 4",
-    ];
-    for m in 0..sys.n_modules() {
-        let provided = sys.subsystems[m]
-            .description()
-            .capabilities
-            .x_max_input_derivative_order;
-        if !sys.graph.input_range(m).is_empty() && (provided as usize) < p {
-            return Err(MasterError::MissingCapability {
-                module: sys.names[m].clone(),
-                capability: NEEDED[p],
-                needed_by: format!("extrapolation order {p} (module provides order {provided})"),
-            });
+    fn commit(&mut self, _sys: &CoupledSystem, t_end: f64) {
+        if let Some(work) = self.work.as_mut() {
+            work.commit(t_end);
         }
     }
-    Ok(())
 }
 
 impl Work {
-    fn new(sys: &CoupledSystem, p: usize, h: f64, alpha: f64, methods: Vec<ModuleMethod>) -> Self {
-        let g = &sys.graph;
-        let (n_u, n_y) = (g.n_inputs(), g.n_outputs());
-        let mut du_vrs = Vec::with_capacity(n_u * p);
-        let mut du_orders = Vec::with_capacity(n_u * p);
-        for m in 0..sys.n_modules() {
-            for k in 1..=p {
-                for &vr in g.input_value_refs(m) {
-                    du_vrs.push(vr);
-                    du_orders.push(k as u32);
-                }
-            }
-        }
+    fn new(
+        sys: &CoupledSystem,
+        predictor: InputPredictor,
+        h: f64,
+        alpha: f64,
+        methods: Vec<ModuleMethod>,
+    ) -> Self {
+        let g = sys.graph();
+        let (n_u, n_y, p) = (g.n_inputs(), g.n_outputs(), predictor.order());
         let readers = (0..sys.n_modules())
             .map(|m| {
                 matches!(
                     methods[m],
                     ModuleMethod::Constant | ModuleMethod::Directional
                 )
-                .then(|| StateSpaceReader::new(sys, m))
+                .then(|| StateSpaceReader::new(sys.subsystem(m)))
             })
             .collect();
-        let rows = core::array::from_fn(|q| {
-            Extrapolation::new(q as u32).map_or([[0.0; N]; N], |e| e.uniform_rows())
+        let weights = core::array::from_fn(|q| {
+            TaylorWeights::uniform(q, h).unwrap_or_else(TaylorWeights::hold)
         });
         let max_in = (0..sys.n_modules())
             .map(|m| g.input_range(m).len())
@@ -268,23 +236,12 @@ impl Work {
             alpha,
             methods,
             readers,
-            history: OutputHistory::new(p + 1, n_y),
-            rows,
+            predictor,
+            weights,
             l: g.coupling_matrix(),
-            source: (0..n_u).map(|i| g.source_of_input(i)).collect(),
-            input_block: (0..n_u)
-                .map(|i| {
-                    let r = g.input_range(g.input_module(i));
-                    (r.start, r.len())
-                })
-                .collect(),
             g: vec![DMatrix::zeros(n_y, n_u); p + 1],
             lu: Vec::new(),
             constant,
-            u: vec![0.0; n_u],
-            du: vec![0.0; n_u * p],
-            du_vrs,
-            du_orders,
             y: DVector::zeros(n_y),
             pe: vec![0.0; n_y],
             lp: DVector::zeros(n_u),
@@ -296,6 +253,7 @@ impl Work {
                 y_plus: vec![0.0; max_out],
                 y_minus: vec![0.0; max_out],
             },
+            pending_q: 0,
         }
     }
 
@@ -305,21 +263,7 @@ impl Work {
         sys: &CoupledSystem,
         start: &RunStart<'_>,
     ) -> Result<(), MasterError> {
-        self.history.clear();
-        let count = start.history.len();
-        for (k, (t, y)) in start.history.iter().enumerate() {
-            let expected = start.t_start - (count - k) as f64 * start.h;
-            let uniform = (t - expected).abs() <= 1e-9 * start.h.max(start.t_start.abs());
-            if y.len() != sys.graph.n_outputs() || !uniform || y.iter().any(|v| !v.is_finite()) {
-                return Err(MasterError::InvalidSettings(format!(
-                    "start-up history sample {k} (t = {t} s): model-based correction needs finite samples of \
-                     every output at t_start − k·ΔT ({expected} s)"
-                )));
-            }
-            self.history.push(*t, y);
-        }
-        self.history.push(start.t_start, sys.outputs());
-        Ok(())
+        self.predictor.start(sys, start, HistoryGrid::Uniform)
     }
 
     /// Gains of linear time-invariant modules, read once; the factorisations of `I − G_q L`
@@ -358,7 +302,7 @@ impl Work {
             return Ok(());
         };
         reader
-            .read(&mut sys.subsystems[m])
+            .read(sys.subsystem_mut(m))
             .map_err(|e| sys.module_error(m, t, e))?;
         let disc = discretize(&reader.a, &reader.b, self.h, order).ok_or_else(|| {
             sys.module_error(
@@ -367,7 +311,7 @@ impl Work {
                 ModuleError::numerical("matrix exponential of the Jacobian failed"),
             )
         })?;
-        let (rows, cols) = (sys.graph.output_range(m), sys.graph.input_range(m));
+        let (rows, cols) = (sys.graph().output_range(m), sys.graph().input_range(m));
         for &target in targets(q) {
             let w = hold_weights(target, self.h);
             let block = gain_block(&reader.c, &reader.d, &disc.gamma, &w[..=target]);
@@ -381,32 +325,15 @@ impl Work {
     /// Inputs of the step from `T_n`: the order-`q` polynomial through ȳ_n … ȳ_{n−q},
     /// anchored at `T_n`, plus δu in the value only (digest §8 item 3).
     fn fill_inputs(&mut self, q: usize) {
-        let p = self.p;
-        let rows = &self.rows[q];
-        let mut hk = [1.0; N];
-        for k in 1..N {
-            hk[k] = hk[k - 1] * self.h;
-        }
-        for i in 0..self.u.len() {
-            let o = self.source[i];
-            let history = &self.history;
-            let derivative = |k: usize| -> f64 {
-                (0..=q)
-                    .map(|j| rows[k][j] * history.sample(j)[o])
-                    .sum::<f64>()
-                    / hk[k]
-            };
-            self.u[i] = derivative(0) + self.delta_u[i];
-            let (first, len) = self.input_block[i];
-            for k in 1..=p {
-                self.du[p * first + (k - 1) * len + (i - first)] =
-                    if k <= q { derivative(k) } else { 0.0 };
-            }
+        for i in 0..self.delta_u.len() {
+            let offset = Some(self.delta_u[i]);
+            self.predictor
+                .predict_input(i, &self.weights[q], None, offset);
         }
     }
 
-    /// Sets module `m`'s inputs (`u`, `du` for its stacked inputs), or the perturbed copy in
-    /// the finite-difference scratch when `perturbed`.
+    /// Sets module `m`'s inputs: the prediction, or the perturbed copy in the
+    /// finite-difference scratch when `perturbed`.
     fn set_module_inputs(
         &self,
         sys: &mut CoupledSystem,
@@ -414,22 +341,12 @@ impl Work {
         t: f64,
         perturbed: bool,
     ) -> Result<(), MasterError> {
-        let range = sys.graph.input_range(m);
-        if range.is_empty() {
-            return Ok(());
+        if !perturbed {
+            return self.predictor.apply(sys, m, t);
         }
-        let p = self.p;
-        let b = p * range.start..p * range.end;
-        let (u, du) = if perturbed {
-            (&self.fd.u[..range.len()], &self.fd.du[..p * range.len()])
-        } else {
-            (&self.u[range.clone()], &self.du[b.clone()])
-        };
-        sys.set_inputs(m, t, u)?;
-        if p > 0 {
-            sys.set_input_derivatives(m, t, &self.du_vrs[b.clone()], &self.du_orders[b], du)?;
-        }
-        Ok(())
+        let n = sys.graph().input_range(m).len();
+        let (u, du) = (&self.fd.u[..n], &self.fd.du[..self.p * n]);
+        self.predictor.apply_values(sys, m, t, u, du)
     }
 
     /// Steps module `m` from `t` (finite-difference gains first, from a saved state), reads
@@ -444,11 +361,12 @@ impl Work {
         let h = self.h;
         let rollback = self.methods[m] == ModuleMethod::FiniteDifferences;
         if rollback {
-            let saved = sys.subsystems[m]
+            let saved = sys
+                .subsystem_mut(m)
                 .get_state()
                 .map_err(|e| sys.module_error(m, t, e))?;
             self.finite_difference_gains(sys, m, t, q, &saved)?;
-            sys.subsystems[m]
+            sys.subsystem_mut(m)
                 .set_state(&saved)
                 .map_err(|e| sys.module_error(m, t, e))?;
         }
@@ -463,7 +381,8 @@ impl Work {
     }
 }
 
-/// The fixed-step master accepts only full, successful steps (as [`super::ExplicitCoupling`]).
+/// The corrector accepts only full, successful steps: it cannot repeat a discarded step
+/// (its gains are for one step size) nor handle early return.
 fn check_report(
     sys: &CoupledSystem,
     m: usize,
@@ -471,26 +390,27 @@ fn check_report(
     h: f64,
     report: &StepReport,
 ) -> Result<(), MasterError> {
-    let name = &sys.names[m];
+    let module = || sys.name(m).into();
     if report.status == Status::Discard {
-        return Err(MasterError::InvalidSettings(format!(
-            "module `{name}` discarded the macro-step from t = {t} s (h = {h} s); the model-based corrector \
-             cannot retry a step (try a smaller macro-step)"
-        )));
+        return Err(MasterError::StepDiscarded {
+            module: module(),
+            t,
+            h,
+        });
     }
     if report.terminate_simulation {
         return Err(MasterError::Terminated {
             t: report.last_successful_time,
-            module: name.clone(),
+            module: module(),
         });
     }
     if report.early_return || report.last_successful_time < t + h - 1e-9 * h {
-        return Err(MasterError::InvalidSettings(format!(
-            "module `{name}` returned early at t = {} s instead of {} s; the model-based corrector does not \
-             handle early return",
-            report.last_successful_time,
-            t + h
-        )));
+        return Err(MasterError::EarlyReturnUnsupported {
+            module: module(),
+            t: report.last_successful_time,
+            t_end: t + h,
+            algorithm: "the model-based corrector",
+        });
     }
     Ok(())
 }

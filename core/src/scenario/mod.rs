@@ -23,8 +23,3 @@ pub use parse::{parse, to_json, MAX_SCENARIO_BYTES};
 pub use presets::{preset, presets, Preset, TOPIC_TWO_MASS};
 pub use schema::*;
 pub use validate::{ValidatedScenario, MAX_EXTRAPOLATION_ORDER};
-
-/// The preset tests (in `presets/`) still run presets through `scenario::Simulation`; the
-/// type lives in the composition root, above this layer, so only tests may see it here.
-#[cfg(test)]
-use crate::simulation::Simulation;

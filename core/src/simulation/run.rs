@@ -6,10 +6,12 @@ use super::build_module;
 use crate::analysis::{global_nrmse, LinearBlock, MonolithicReference};
 use crate::error::{CosimError, MasterError};
 use crate::master::{
-    jacobian_source_for, CoupledSystem, ExplicitCoupling, JacobianRequest, JacobianSource,
-    MasterAlgorithm, ModelBasedCorrection, Observer, Run, Scheme,
+    jacobian_source_for, CoupledSystem, ExplicitCoupling, FixedStep, JacobianRequest,
+    JacobianSource, MasterAlgorithm, ModelBasedCorrection, Observer, Run, RunStats, Scheme,
+    StepController, SystemView,
 };
 use crate::scenario::{self, Algorithm, StartUp, ValidatedScenario};
+use crate::time::FixedGrid;
 
 use alloc::boxed::Box;
 use alloc::format;
@@ -40,13 +42,13 @@ pub struct SimulationResult {
 }
 
 impl Observer for SimulationResult {
-    fn on_initialized(&mut self, t: f64, outputs: &[f64]) {
-        self.on_macro_step(t, outputs);
+    fn on_initialized(&mut self, view: &SystemView<'_>) {
+        self.on_macro_step(view);
     }
 
-    fn on_macro_step(&mut self, t: f64, outputs: &[f64]) {
-        self.time.push(t);
-        for (s, &y) in self.signals.iter_mut().zip(outputs) {
+    fn on_macro_step(&mut self, view: &SystemView<'_>) {
+        self.time.push(view.t);
+        for (s, &y) in self.signals.iter_mut().zip(view.outputs()) {
             s.cosim.push(y);
         }
     }
@@ -62,8 +64,18 @@ pub struct Simulation {
 
 impl Simulation {
     /// Instantiates and initialises every module, computes the reference (when the
-    /// scenario is linear) and prepares the master. Nothing is stepped yet.
+    /// scenario is linear) and prepares the master on the scenario's fixed macro-step grid.
+    /// Nothing is stepped yet.
     pub fn new(v: &ValidatedScenario) -> Result<Self, CosimError> {
+        Self::with_controller(v, |grid| Box::new(FixedStep::new(grid)))
+    }
+
+    /// As [`Self::new`], with the step controller `controller(grid)` instead of the plain
+    /// grid (e.g. a test controller that rejects chosen steps).
+    pub fn with_controller(
+        v: &ValidatedScenario,
+        controller: impl FnOnce(FixedGrid) -> Box<dyn StepController>,
+    ) -> Result<Self, CosimError> {
         let s = &v.scenario;
         let mut modules = Vec::with_capacity(s.modules.len());
         for spec in &s.modules {
@@ -82,17 +94,17 @@ impl Simulation {
         let want_reference =
             v.reference_available && (s.reference || s.master.start_up == StartUp::ExactHistory);
         let (reference, history) = if want_reference {
-            let mut blocks = Vec::with_capacity(system.subsystems.len());
-            for (name, sub) in system.names.iter().zip(system.subsystems.iter_mut()) {
+            let mut blocks = Vec::with_capacity(system.n_modules());
+            for (name, sub) in system.modules_mut() {
                 let block =
                     LinearBlock::from_subsystem(sub).map_err(|error| MasterError::Module {
-                        module: name.clone(),
+                        module: name.into(),
                         t: grid.t_start,
                         error,
                     })?;
                 blocks.push(block);
             }
-            let reference = MonolithicReference::new(&blocks, &system.graph.coupling_matrix())?;
+            let reference = MonolithicReference::new(&blocks, &system.graph().coupling_matrix())?;
             let rows = reference.outputs_at_offsets(grid.h, grid.steps)?;
             let history = if s.master.start_up == StartUp::ExactHistory {
                 Some(reference.history(grid.t_start, grid.h, s.master.extrapolation_order)?)
@@ -104,8 +116,8 @@ impl Simulation {
             (None, None)
         };
 
-        let names = system.graph.output_names();
-        let units = system.graph.output_units();
+        let names = system.graph().output_names();
+        let units = system.graph().output_units();
         let signals = names
             .into_iter()
             .zip(units)
@@ -147,7 +159,7 @@ impl Simulation {
             time: Vec::with_capacity(grid.steps as usize + 1),
             signals,
         };
-        let run = Run::new(system, algorithm, grid, history)?;
+        let run = Run::with_controller(system, algorithm, controller(grid), history)?;
         Ok(Simulation {
             run,
             result,
@@ -170,6 +182,11 @@ impl Simulation {
     /// Macro-steps taken so far.
     pub fn steps_done(&self) -> u32 {
         self.run.steps_done()
+    }
+
+    /// Accepted, event and rejected steps and restored module states so far.
+    pub fn stats(&self) -> RunStats {
+        self.run.stats()
     }
 
     /// `(time in s, module name)` if a module ended the run before the stop time (FMI
@@ -252,6 +269,11 @@ pub fn summary(sim: &Simulation) -> String {
         Some(e) => format!("{} macro-steps, global NRMSE {e:.3e}", sim.steps_done()),
         None => format!("{} macro-steps, no reference", sim.steps_done()),
     };
+    let stats = sim.stats();
+    line.push_str(&format!(
+        "; {} off-grid event points; {} rejected attempts rolled back ({} module states restored)",
+        stats.events, stats.rejected, stats.modules_restored
+    ));
     if let Some((t, module)) = sim.terminated_early() {
         line.push_str(&format!("; module `{module}` ended the run at t = {t} s"));
     }

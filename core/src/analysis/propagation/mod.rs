@@ -10,4 +10,4 @@ mod step;
 mod tests;
 
 pub use matrix::{reference_matrix, PropagationMatrix};
-pub use method::{Layout, PropagationMethod, STATE_CORRECTION_WEIGHT};
+pub use method::{Layout, PropagationMethod};

@@ -13,12 +13,13 @@
 //!   general order p in §2.6) and `δu_{n+1} = (1−α) δu_n + α c_p L ∇^{p+1}ȳ_{n+1}`
 //!   (eqns 24/25, §2.7). The history holds the corrected ȳ (digest §8 item 1).
 
-use super::method::{
-    backward_difference_weights, extrapolated_end_weights, true_input_shape, Layout,
-    PropagationMethod, STATE_CORRECTION_WEIGHT,
-};
+use super::method::{Layout, PropagationMethod};
 use crate::analysis::LinearBlock;
 use crate::error::MasterError;
+use crate::master::correction_tables::{
+    backward_difference_weights, extrapolated_end_weights, true_input_shape,
+    STATE_CORRECTION_WEIGHTS,
+};
 use crate::master::{Extrapolation, Scheme, TaylorWeights, MAX_ORDER};
 use crate::solvers::{balance, discretize, one_norm, Discretization};
 use alloc::format;
@@ -79,14 +80,7 @@ pub(super) fn check_shapes(
     blocks: &[LinearBlock],
     l: &DMatrix<f64>,
 ) -> Result<(usize, usize, usize), MasterError> {
-    let consistent = blocks.iter().all(|k| {
-        let (n, m, q) = (k.a.nrows(), k.b.ncols(), k.c.nrows());
-        k.a.ncols() == n
-            && k.b.nrows() == n
-            && k.c.ncols() == n
-            && k.d.shape() == (q, m)
-            && k.x0.len() == n
-    });
+    let consistent = blocks.iter().all(LinearBlock::is_consistent);
     let n_x = blocks.iter().map(|b| b.a.nrows()).sum();
     let n_u = blocks.iter().map(|b| b.b.ncols()).sum();
     let n_y = blocks.iter().map(|b| b.c.nrows()).sum();
@@ -272,7 +266,7 @@ impl StepOperator {
             gp_l,
             g0,
             alpha,
-            cp: STATE_CORRECTION_WEIGHT[p],
+            cp: STATE_CORRECTION_WEIGHTS[p],
             condition,
         })
     }

@@ -2,26 +2,13 @@
 //! corrected outputs from the raw ones, the new constant input offset, and the exchange of
 //! ȳ (history and coupling data) instead of the raw y (digest §8 items 1 to 4).
 
-use super::{Work, N};
+use super::Work;
 use crate::error::MasterError;
+use crate::master::correction_tables::{
+    backward_difference_weights, extrapolated_end_weights, STATE_CORRECTION_WEIGHTS,
+};
 use crate::master::CoupledSystem;
 use nalgebra::{DMatrix, Dyn, LU};
-
-/// `c_p = ∫₀¹ σ(σ+1)…(σ+p) dσ / (p+1)!`, the weight of `L ∇^{p+1} ȳ_{n+1}` in the offset
-/// update (digest §2.7 "\[derived\] General order p"; the Adams–Bashforth error constants).
-/// `c_0 = 1/2` and `c_1 = 5/12` are the paper's eqns (24) and (25).
-pub const STATE_CORRECTION_WEIGHTS: [f64; N] = [
-    1.0 / 2.0,
-    5.0 / 12.0,
-    3.0 / 8.0,
-    251.0 / 720.0,
-    95.0 / 288.0,
-];
-
-/// `C(n, k)` for the small `n ≤ 5` used here.
-fn binomial(n: usize, k: usize) -> f64 {
-    (0..k).fold(1.0, |acc, i| acc * (n - i) as f64 / (i + 1) as f64)
-}
 
 impl Work {
     /// Steps 3 to 5 of the algorithm: corrected outputs, new offset, history and exchange.
@@ -32,16 +19,13 @@ impl Work {
         q: usize,
     ) -> Result<(), MasterError> {
         // P_ext(T_{n+1}) = Σ_j (−1)^j C(q+1, j+1) ȳ_{n−j} (digest §2.6).
+        let end = extrapolated_end_weights(q);
+        let history = self.predictor.history();
         for (o, pe) in self.pe.iter_mut().enumerate() {
-            *pe = (0..=q)
-                .map(|j| {
-                    let sign = if j % 2 == 0 { 1.0 } else { -1.0 };
-                    sign * binomial(q + 1, j + 1) * self.history.sample(j)[o]
-                })
-                .sum();
+            *pe = (0..=q).map(|j| end[j] * history.sample(j)[o]).sum();
         }
         for (i, lp) in self.lp.iter_mut().enumerate() {
-            *lp = self.pe[self.source[i]];
+            *lp = self.pe[self.predictor.source(i)];
         }
         self.y.copy_from_slice(sys.outputs());
         self.y.gemv(-1.0, &self.g[q], &self.lp, 1.0);
@@ -57,26 +41,33 @@ impl Work {
         if let Some(o) = self.y.iter().position(|v| !v.is_finite()) {
             return Err(MasterError::Diverged {
                 t: t_end,
-                signal: sys.graph.output_name(o).into(),
+                signal: sys.graph().output_name(o).into(),
             });
         }
+        sys.exchange_outputs(self.y.as_slice());
+        self.pending_q = q;
+        Ok(())
+    }
+
+    /// After the driver accepted the step ending at `t_end`: the new offset from
+    /// `∇^{q+1} ȳ_{n+1}` and ȳ_{n+1} as the newest history sample.
+    pub(super) fn commit(&mut self, t_end: f64) {
+        let q = self.pending_q;
         // ∇^{q+1} ȳ_{n+1} = Σ_j (−1)^j C(q+1, j) ȳ_{n+1−j} (digest §2.7).
+        let nabla_w = backward_difference_weights(q);
+        let history = self.predictor.history();
         for (o, nabla) in self.pe.iter_mut().enumerate() {
             *nabla = self.y[o]
                 + (1..=q + 1)
-                    .map(|j| {
-                        let sign = if j % 2 == 0 { 1.0 } else { -1.0 };
-                        sign * binomial(q + 1, j) * self.history.sample(j - 1)[o]
-                    })
+                    .map(|j| nabla_w[j] * history.sample(j - 1)[o])
                     .sum::<f64>();
         }
         let c = STATE_CORRECTION_WEIGHTS[q];
         for (i, du) in self.delta_u.iter_mut().enumerate() {
-            *du = (1.0 - self.alpha) * *du + self.alpha * c * self.pe[self.source[i]];
+            let nabla = self.pe[self.predictor.source(i)];
+            *du = (1.0 - self.alpha) * *du + self.alpha * c * nabla;
         }
-        self.history.push(t_end, self.y.as_slice());
-        sys.outputs_mut().copy_from_slice(self.y.as_slice());
-        Ok(())
+        self.predictor.push(t_end, self.y.as_slice());
     }
 }
 

@@ -8,7 +8,7 @@
 
 use super::{check_report, targets, Work};
 use crate::error::MasterError;
-use crate::master::jacobians::hold_weights;
+use crate::master::correction_tables::hold_weights;
 use crate::master::CoupledSystem;
 use crate::module::ModuleState;
 use crate::solvers::FD_REL_STEP;
@@ -26,8 +26,9 @@ impl Work {
         saved: &ModuleState,
     ) -> Result<(), MasterError> {
         let (h, p) = (self.h, self.p);
-        let (inputs, outputs) = (sys.graph.input_range(m), sys.graph.output_range(m));
+        let (inputs, outputs) = (sys.graph().input_range(m), sys.graph().output_range(m));
         let n_local = inputs.len();
+        let block = self.predictor.derivative_block(&inputs);
         for local in 0..n_local {
             let i = inputs.start + local;
             let scale = self.input_scale(i);
@@ -35,13 +36,14 @@ impl Work {
             for &target in targets(q) {
                 let w = hold_weights(target, h);
                 for sign in [1.0, -1.0] {
-                    sys.subsystems[m]
+                    sys.subsystem_mut(m)
                         .set_state(saved)
                         .map_err(|e| sys.module_error(m, t, e))?;
-                    self.fd.u[..n_local].copy_from_slice(&self.u[inputs.clone()]);
+                    let predicted = self.predictor.values();
+                    self.fd.u[..n_local].copy_from_slice(&predicted[inputs.clone()]);
                     self.fd.u[local] += sign * eps * w[0];
                     self.fd.du[..p * n_local]
-                        .copy_from_slice(&self.du[p * inputs.start..p * inputs.end]);
+                        .copy_from_slice(&self.predictor.derivatives()[block.clone()]);
                     for (k, wk) in w.iter().enumerate().take(p + 1).skip(1) {
                         self.fd.du[(k - 1) * n_local + local] += sign * eps * wk;
                     }
@@ -53,9 +55,7 @@ impl Work {
                     } else {
                         &mut self.fd.y_minus
                     };
-                    let r = sys.subsystems[m]
-                        .get_float64(sys.graph.output_value_refs(m), &mut out[..outputs.len()]);
-                    r.map_err(|e| sys.module_error(m, t, e))?;
+                    sys.get_outputs_into(m, t, &mut out[..outputs.len()])?;
                 }
                 for (r, o) in outputs.clone().enumerate() {
                     self.g[target][(o, i)] = (self.fd.y_plus[r] - self.fd.y_minus[r]) / (2.0 * eps);
@@ -65,12 +65,14 @@ impl Work {
         Ok(())
     }
 
-    /// Magnitude of input `i` for the finite-difference step: its value and the ȳ history of
-    /// its source, 1 if all are zero.
+    /// Magnitude of input `i` for the finite-difference step: its value and the newest
+    /// `p + 1` samples of its source's ȳ history, 1 if all are zero.
     fn input_scale(&self, i: usize) -> f64 {
-        let o = self.source[i];
-        let s = (0..self.history.len()).fold(self.u[i].abs(), |s, j| {
-            s.max(self.history.sample(j)[o].abs())
+        let o = self.predictor.source(i);
+        let history = self.predictor.history();
+        let samples = history.len().min(self.p + 1);
+        let s = (0..samples).fold(self.predictor.values()[i].abs(), |s, j| {
+            s.max(history.sample(j)[o].abs())
         });
         if s > 0.0 && s.is_finite() {
             s

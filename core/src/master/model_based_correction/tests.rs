@@ -5,56 +5,21 @@
 //! with directional derivatives, and refuses modules without either before any step.
 
 use super::*;
-use crate::analysis::{LinearBlock, MonolithicReference};
+use crate::analysis::{block_diag, LinearBlock, MonolithicReference};
 use crate::master::jacobian_source_for;
 use crate::master::mock::MockModule;
+use crate::master::tests::two_mass;
 use crate::master::{Run, TimeSeriesRecorder};
-use crate::models::two_mass_oscillator::{mass1_linear, mass2_linear, Mass1Params, Mass2Params};
-use crate::module::Module;
+use crate::module::{Module, ValueRef};
 use crate::time::FixedGrid;
 use alloc::boxed::Box;
 use alloc::string::{String, ToString};
 
-fn two_mass() -> CoupledSystem {
-    let m1 = mass1_linear(&Mass1Params::default()).unwrap();
-    let m2 = mass2_linear(&Mass2Params::default()).unwrap();
-    let modules: Vec<(String, Box<dyn Module>)> = vec![
-        ("mass1".into(), Box::new(m1)),
-        ("mass2".into(), Box::new(m2)),
-    ];
-    let connections: Vec<(String, String)> = [
-        ("mass1.s1", "mass2.s1"),
-        ("mass1.v1", "mass2.v1"),
-        ("mass2.Fk", "mass1.Fk"),
-    ]
-    .iter()
-    .map(|(a, b)| (a.to_string(), b.to_string()))
-    .collect();
-    CoupledSystem::new(modules, &connections).unwrap()
-}
-
-fn block_diag(
-    blocks: &[LinearBlock],
-    pick: impl Fn(&LinearBlock) -> &DMatrix<f64>,
-) -> DMatrix<f64> {
-    let rows = blocks.iter().map(|b| pick(b).nrows()).sum();
-    let cols = blocks.iter().map(|b| pick(b).ncols()).sum();
-    let mut out = DMatrix::zeros(rows, cols);
-    let (mut r, mut c) = (0, 0);
-    for b in blocks {
-        out.view_mut((r, c), pick(b).shape()).copy_from(pick(b));
-        r += pick(b).nrows();
-        c += pick(b).ncols();
-    }
-    out
-}
-
 /// Stacked `(A, B, C, D, x0)` of an initialised system.
 fn stacked(sys: &mut CoupledSystem) -> [DMatrix<f64>; 5] {
     let blocks: Vec<LinearBlock> = sys
-        .subsystems
-        .iter_mut()
-        .map(|s| LinearBlock::from_subsystem(s).unwrap())
+        .modules_mut()
+        .map(|(_, s)| LinearBlock::from_subsystem(s).unwrap())
         .collect();
     let x0 = DMatrix::from_iterator(4, 1, blocks.iter().flat_map(|b| b.x0.iter().copied()));
     [
@@ -114,11 +79,10 @@ fn corrected_run(
     sys.initialize(0.0, grid.time(steps)).unwrap();
     let history = history.then(|| {
         let blocks: Vec<LinearBlock> = sys
-            .subsystems
-            .iter_mut()
-            .map(|s| LinearBlock::from_subsystem(s).unwrap())
+            .modules_mut()
+            .map(|(_, s)| LinearBlock::from_subsystem(s).unwrap())
             .collect();
-        let reference = MonolithicReference::new(&blocks, &sys.graph.coupling_matrix()).unwrap();
+        let reference = MonolithicReference::new(&blocks, &sys.graph().coupling_matrix()).unwrap();
         reference.history(0.0, h, p).unwrap()
     });
     let mut run = Run::new(
@@ -154,7 +118,7 @@ fn zoh_corrector_equals_iterating_the_propagation_matrix_of_eqn_42() {
         let mut sys = two_mass();
         sys.initialize(0.0, 1.0).unwrap();
         let abcd = stacked(&mut sys);
-        let l = sys.graph.coupling_matrix();
+        let l = sys.graph().coupling_matrix();
         let phi = zoh_phi(&abcd, &l, h, alpha);
         let y0 = DVector::from_column_slice(sys.outputs());
         let mut z = DVector::zeros(phi.nrows());
@@ -187,24 +151,25 @@ fn perfect_model_zoh_corrected_outputs_depend_only_on_the_state() {
     sys.initialize(0.0, 1.0).unwrap();
     let abcd = stacked(&mut sys);
     let [a, b, c, d, _] = &abcd;
-    let l = sys.graph.coupling_matrix();
+    let l = sys.graph().coupling_matrix();
     let disc = discretize(a, b, h, 0).unwrap();
     let g = c * &disc.gamma[0] + d;
     let mx = (DMatrix::identity(3, 3) - &g * &l).try_inverse().unwrap() * c * &disc.ad;
-    sys.outputs_mut().copy_from_slice(&[3.0, -7.0, 1e4]);
+    sys.exchange_outputs(&[3.0, -7.0, 1e4]);
     let mut mbc = ModelBasedCorrection::new(0, 1.0, JacobianRequest::Auto);
     mbc.prepare(
         &mut sys,
         &RunStart {
             t_start: 0.0,
             h,
+            variable_steps: false,
             history: &[],
         },
     )
     .unwrap();
     let states: Vec<ValueRef> = (0..2)
         .flat_map(|m| {
-            sys.subsystems[m]
+            sys.subsystem(m)
                 .description()
                 .states()
                 .iter()
@@ -215,14 +180,15 @@ fn perfect_model_zoh_corrected_outputs_depend_only_on_the_state() {
     let mut offsets_seen = 0.0f64;
     for n in 0..50u32 {
         let mut x = DVector::zeros(4);
-        sys.subsystems[0]
+        sys.subsystem_mut(0)
             .get_float64(&states[..2], &mut x.as_mut_slice()[..2])
             .unwrap();
-        sys.subsystems[1]
+        sys.subsystem_mut(1)
             .get_float64(&states[2..], &mut x.as_mut_slice()[2..])
             .unwrap();
         let expected = &mx * &x;
         mbc.step(&mut sys, f64::from(n) * h, h).unwrap();
+        mbc.commit(&sys, f64::from(n) * h + h);
         for (j, y) in sys.outputs().iter().enumerate() {
             assert!(
                 (y - expected[j]).abs() <= 1e-10 * expected[j].abs().max(1e-6),
@@ -245,11 +211,10 @@ fn global_error(p: u32, steps: u32) -> f64 {
     let mut sys = two_mass();
     sys.initialize(0.0, T_END).unwrap();
     let blocks: Vec<LinearBlock> = sys
-        .subsystems
-        .iter_mut()
-        .map(|s| LinearBlock::from_subsystem(s).unwrap())
+        .modules_mut()
+        .map(|(_, s)| LinearBlock::from_subsystem(s).unwrap())
         .collect();
-    let reference = MonolithicReference::new(&blocks, &sys.graph.coupling_matrix()).unwrap();
+    let reference = MonolithicReference::new(&blocks, &sys.graph().coupling_matrix()).unwrap();
     max_relative(&run, &reference.outputs_at_offsets(h, steps).unwrap())
 }
 
@@ -339,6 +304,7 @@ fn modules_without_jacobians_or_rollback_are_refused_before_the_first_step() {
                 &RunStart {
                     t_start: 0.0,
                     h: 0.1,
+                    variable_steps: false,
                     history: &[],
                 },
             )
@@ -347,7 +313,7 @@ fn modules_without_jacobians_or_rollback_are_refused_before_the_first_step() {
             matches!(err, MasterError::MissingCapability { .. }),
             "{err}"
         );
-        assert!(sys2.subsystems.iter().all(|s| s.counts().do_step == 0));
+        assert!((0..sys2.n_modules()).all(|m| sys2.subsystem(m).counts().do_step == 0));
     }
     let err = Run::new(
         sys,
@@ -383,6 +349,7 @@ fn the_jacobian_source_is_reported() {
         &RunStart {
             t_start: 0.0,
             h: 1e-4,
+            variable_steps: false,
             history: &[],
         },
     )
@@ -405,11 +372,10 @@ fn corrector_of_every_order_equals_iterating_the_analysis_propagation_matrix() {
             let mut sys = two_mass();
             sys.initialize(0.0, 1.0).unwrap();
             let blocks: Vec<LinearBlock> = sys
-                .subsystems
-                .iter_mut()
-                .map(|s| LinearBlock::from_subsystem(s).unwrap())
+                .modules_mut()
+                .map(|(_, s)| LinearBlock::from_subsystem(s).unwrap())
                 .collect();
-            let l = sys.graph.coupling_matrix();
+            let l = sys.graph().coupling_matrix();
             let reference = MonolithicReference::new(&blocks, &l).unwrap();
             let past = reference.history(0.0, h, p).unwrap();
             let mut newest_first = vec![DVector::from_column_slice(sys.outputs())];

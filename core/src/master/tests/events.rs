@@ -4,6 +4,7 @@
 //! (the `Subsystem` wrapper would refuse anything else), termination ends the run cleanly.
 
 use super::super::mock::MockModule;
+use super::boxed_system as system;
 use crate::error::MasterError;
 use crate::master::{CoupledSystem, ExplicitCoupling, Run, TimeSeriesRecorder};
 use crate::models::instantiate;
@@ -15,25 +16,12 @@ use alloc::boxed::Box;
 use alloc::collections::BTreeMap;
 use alloc::format;
 use alloc::rc::Rc;
-use alloc::string::{String, ToString};
 use alloc::vec;
 use alloc::vec::Vec;
 use core::cell::RefCell;
 
 fn reference(id: &str) -> Box<dyn Module> {
     instantiate(id, &BTreeMap::new(), &SolverSpec::Default).expect("reference model")
-}
-
-fn system(modules: Vec<(&str, Box<dyn Module>)>, connections: &[(&str, &str)]) -> CoupledSystem {
-    let modules = modules
-        .into_iter()
-        .map(|(n, m)| (n.to_string(), m))
-        .collect();
-    let connections: Vec<(String, String)> = connections
-        .iter()
-        .map(|(a, b)| (a.to_string(), b.to_string()))
-        .collect();
-    CoupledSystem::new(modules, &connections).expect("system builds")
 }
 
 fn run(
@@ -115,7 +103,7 @@ fn early_return_brings_the_other_module_to_the_event_time() {
         );
     }
     let mut sys = run.into_system();
-    assert_eq!(sys.subsystems[1].state(), FmiState::StepMode);
+    assert_eq!(sys.subsystem(1).state(), FmiState::StepMode);
     sys.terminate(3.0).expect("terminate");
 }
 
@@ -173,8 +161,8 @@ fn gauss_seidel_rolls_back_a_module_that_already_passed_the_event() {
     assert!(rec.time.iter().any(|&t| (t - FIRST_BOUNCE).abs() < 1e-12));
     assert_eq!(run.events(), 1);
     let sys = run.into_system();
-    assert_eq!(sys.subsystems[0].counts().set_state, 1);
-    assert_eq!(sys.subsystems[1].counts().set_state, 1);
+    assert_eq!(sys.subsystem(0).counts().set_state, 1);
+    assert_eq!(sys.subsystem(1).counts().set_state, 1);
 }
 
 #[test]
@@ -273,7 +261,7 @@ fn stair_counts_in_event_mode_and_terminates_the_run_cleanly() {
     assert_eq!(ours, expected);
     // Terminated inside Event Mode; fmi3Terminate is legal from there.
     let mut sys = run.into_system();
-    assert_eq!(sys.subsystems[0].state(), FmiState::EventMode);
+    assert_eq!(sys.subsystem(0).state(), FmiState::EventMode);
     sys.terminate(9.0).expect("terminate");
 }
 

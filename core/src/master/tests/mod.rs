@@ -2,6 +2,7 @@
 //! modules whose exact results are known.
 
 mod convergence;
+mod driver;
 mod events;
 mod failures;
 mod feedback;
@@ -12,17 +13,31 @@ mod two_mass;
 use super::mock::MockModule;
 use super::{CoupledSystem, ExplicitCoupling, Run, TimeSeriesRecorder};
 use crate::error::MasterError;
+use crate::models::two_mass_oscillator::{mass1_linear, mass2_linear, Mass1Params, Mass2Params};
 use crate::module::Module;
 use crate::time::FixedGrid;
 use alloc::boxed::Box;
 use alloc::string::{String, ToString};
+use alloc::vec;
 use alloc::vec::Vec;
 
 /// A coupled system of mocks, connections as `("a.y", "b.u")`.
 fn system(modules: Vec<(&str, MockModule)>, connections: &[(&str, &str)]) -> CoupledSystem {
+    let modules = modules
+        .into_iter()
+        .map(|(n, m)| (n, Box::new(m) as Box<dyn Module>))
+        .collect();
+    boxed_system(modules, connections)
+}
+
+/// A coupled system of any modules, connections as `("a.y", "b.u")`.
+pub(super) fn boxed_system(
+    modules: Vec<(&str, Box<dyn Module>)>,
+    connections: &[(&str, &str)],
+) -> CoupledSystem {
     let modules: Vec<(String, Box<dyn Module>)> = modules
         .into_iter()
-        .map(|(n, m)| (n.to_string(), Box::new(m) as Box<dyn Module>))
+        .map(|(n, m)| (n.to_string(), m))
         .collect();
     let connections: Vec<(String, String)> = connections
         .iter()
@@ -32,6 +47,27 @@ fn system(modules: Vec<(&str, MockModule)>, connections: &[(&str, &str)]) -> Cou
         Ok(s) => s,
         Err(e) => panic!("test system does not build: {e}"),
     }
+}
+
+/// Seed 000's linear two-mass oscillator as two exact modules (docs/methods.md §11.1).
+pub(super) fn two_mass() -> CoupledSystem {
+    boxed_system(
+        vec![
+            (
+                "mass1",
+                Box::new(mass1_linear(&Mass1Params::default()).unwrap()),
+            ),
+            (
+                "mass2",
+                Box::new(mass2_linear(&Mass2Params::default()).unwrap()),
+            ),
+        ],
+        &[
+            ("mass1.s1", "mass2.s1"),
+            ("mass1.v1", "mass2.v1"),
+            ("mass2.Fk", "mass1.Fk"),
+        ],
+    )
 }
 
 /// Runs to the end in one call and records every communication point.

@@ -4,47 +4,26 @@
 //! Gauss-Seidel runs on the same system. This checks the master against real modules that
 //! take input derivatives, not only against mocks.
 
+use super::two_mass;
 use crate::analysis::{LinearBlock, MonolithicReference};
-use crate::master::{CoupledSystem, ExplicitCoupling, Run, TimeSeriesRecorder};
-use crate::models::two_mass_oscillator::{mass1_linear, mass2_linear, Mass1Params, Mass2Params};
-use crate::module::Module;
+use crate::master::{ExplicitCoupling, Run, TimeSeriesRecorder};
 use crate::time::FixedGrid;
 use alloc::boxed::Box;
-use alloc::string::{String, ToString};
 use alloc::vec;
 use alloc::vec::Vec;
 
 /// Horizon: about half a period of the fast mode (ω ≈ 1000 rad/s).
 const T_END: f64 = 3e-3;
 
-fn two_mass() -> CoupledSystem {
-    let m1 = mass1_linear(&Mass1Params::default()).unwrap();
-    let m2 = mass2_linear(&Mass2Params::default()).unwrap();
-    let modules: Vec<(String, Box<dyn Module>)> = vec![
-        ("mass1".into(), Box::new(m1)),
-        ("mass2".into(), Box::new(m2)),
-    ];
-    let connections: Vec<(String, String)> = [
-        ("mass1.s1", "mass2.s1"),
-        ("mass1.v1", "mass2.v1"),
-        ("mass2.Fk", "mass1.Fk"),
-    ]
-    .iter()
-    .map(|(a, b)| (a.to_string(), b.to_string()))
-    .collect();
-    CoupledSystem::new(modules, &connections).unwrap()
-}
-
 /// Largest error over the run, per signal relative to its largest reference magnitude.
 fn global_error(algorithm: ExplicitCoupling, p: u32, steps: u32) -> f64 {
     let mut sys = two_mass();
     sys.initialize(0.0, T_END).unwrap();
     let blocks: Vec<LinearBlock> = sys
-        .subsystems
-        .iter_mut()
-        .map(|s| LinearBlock::from_subsystem(s).unwrap())
+        .modules_mut()
+        .map(|(_, s)| LinearBlock::from_subsystem(s).unwrap())
         .collect();
-    let reference = MonolithicReference::new(&blocks, &sys.graph.coupling_matrix()).unwrap();
+    let reference = MonolithicReference::new(&blocks, &sys.graph().coupling_matrix()).unwrap();
     let grid = FixedGrid::covering(0.0, T_END, T_END / f64::from(steps));
     let history = reference.history(0.0, grid.h, p).unwrap();
     let exact = reference.outputs_at_offsets(grid.h, grid.steps).unwrap();

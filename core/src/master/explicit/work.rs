@@ -1,0 +1,137 @@
+//! [`ExplicitWork`]: the buffers of one explicit run (allocated once in `prepare`, so the
+//! macro-step loop does not allocate): the shared [`InputPredictor`] with its history, the
+//! extrapolation and interpolation weights of the current attempt, and which modules
+//! already stepped in it (Gauss-Seidel).
+
+use super::sequence::StepOrder;
+use crate::error::MasterError;
+use crate::master::predictor::{
+    Extrapolation, HistoryGrid, InputPredictor, TaylorWeights, MAX_ORDER,
+};
+use crate::master::{CoupledSystem, RunStart};
+use crate::module::{Status, StepReport};
+use alloc::format;
+use alloc::vec;
+use alloc::vec::Vec;
+
+/// Work buffers, allocated once in `prepare`.
+#[derive(Clone, Debug)]
+pub(super) struct ExplicitWork {
+    predictor: InputPredictor,
+    /// Modules already stepped in this macro-step (Gauss-Seidel only).
+    stepped: Vec<bool>,
+    extrapolation: TaylorWeights,
+    interpolation: TaylorWeights,
+    /// Stepping order and what early return needs.
+    pub(super) order: StepOrder,
+    /// Step reports of the modules stepped in the current attempt.
+    pub(super) reports: Vec<Option<StepReport>>,
+}
+
+impl ExplicitWork {
+    pub(super) fn new(sys: &CoupledSystem, predictor: InputPredictor, order: StepOrder) -> Self {
+        ExplicitWork {
+            predictor,
+            stepped: vec![false; sys.n_modules()],
+            extrapolation: TaylorWeights::hold(),
+            interpolation: TaylorWeights::hold(),
+            order,
+            reports: vec![None; sys.n_modules()],
+        }
+    }
+
+    /// Exact past samples (checked), then the initial outputs at `t_start`.
+    pub(super) fn start_history(
+        &mut self,
+        sys: &CoupledSystem,
+        start: &RunStart<'_>,
+    ) -> Result<(), MasterError> {
+        self.predictor.start(sys, start, HistoryGrid::Increasing)
+    }
+
+    /// Weights for this step: extrapolation through the newest `q + 1` samples and, for
+    /// Gauss-Seidel, interpolation through the new sample at `t + h` and the newest `q` old
+    /// ones.
+    pub(super) fn begin(&mut self, t: f64, h: f64) -> Result<(), MasterError> {
+        let invalid = || {
+            MasterError::InvalidSettings(format!(
+                "macro-step at t = {t} s, h = {h} s: sample times coincide"
+            ))
+        };
+        let history = self.predictor.history();
+        self.extrapolation = Extrapolation::new(self.predictor.order() as u32)
+            .and_then(|e| e.through_history(history, t))
+            .ok_or_else(invalid)?;
+        if self.order.interpolate {
+            let mut times = [0.0; MAX_ORDER + 1];
+            let q = self.predictor.order().min(history.len());
+            times[0] = t + h;
+            for (j, tj) in times.iter_mut().enumerate().take(q + 1).skip(1) {
+                *tj = history.time(j - 1);
+            }
+            self.interpolation = Extrapolation::weights(&times[..=q], t).ok_or_else(invalid)?;
+            self.stepped.iter_mut().for_each(|s| *s = false);
+        }
+        Ok(())
+    }
+
+    /// Marks module `m` as stepped in this macro-step (Gauss-Seidel: its new outputs feed
+    /// the modules after it).
+    pub(super) fn mark_stepped(&mut self, m: usize) {
+        if self.order.interpolate {
+            self.stepped[m] = true;
+        }
+    }
+
+    /// Sets module `m`'s input polynomial, steps it and reads its new outputs; returns its
+    /// step report (early return, events and termination are for the caller), or `None`
+    /// if the module discarded the step.
+    pub(super) fn advance_module(
+        &mut self,
+        sys: &mut CoupledSystem,
+        m: usize,
+        t: f64,
+        h: f64,
+    ) -> Result<Option<StepReport>, MasterError> {
+        let range = sys.graph().input_range(m);
+        if !range.is_empty() {
+            self.fill_inputs(sys, range);
+            self.predictor.apply(sys, m, t)?;
+        }
+        // noSetFMUStatePriorToCurrentPoint: a rollback only ever returns to `t`.
+        let report = sys.do_step(m, t, h, true)?;
+        if report.status == Status::Discard {
+            return Ok(None);
+        }
+        if report.early_return && !sys.instantiate_options(m).early_return_allowed {
+            return Err(MasterError::EarlyReturnNotAllowed {
+                module: sys.name(m).into(),
+                t: report.last_successful_time,
+            });
+        }
+        sys.read_outputs(m, report.last_successful_time.min(t + h))?;
+        self.mark_stepped(m);
+        Ok(Some(report))
+    }
+
+    fn fill_inputs(&mut self, sys: &CoupledSystem, range: core::ops::Range<usize>) {
+        let outputs = sys.outputs();
+        let offsets = sys.input_offsets();
+        for i in range {
+            let from_new = self.order.interpolate && self.stepped[self.predictor.source_module(i)];
+            // Interpolation: through the new output and the old samples.
+            let (w, newest) = if from_new {
+                (&self.interpolation, Some(outputs[self.predictor.source(i)]))
+            } else {
+                (&self.extrapolation, None)
+            };
+            self.predictor
+                .predict_input(i, w, newest, offsets.map(|off| off[i]));
+        }
+    }
+
+    /// Stores the outputs at the end of the accepted macro-step as the newest sample.
+    pub(super) fn commit(&mut self, sys: &CoupledSystem, t_end: f64) {
+        self.predictor.push(t_end, sys.outputs());
+    }
+}
