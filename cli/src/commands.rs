@@ -2,7 +2,8 @@
 
 use crate::analysis;
 use crate::args::{Command, USAGE};
-use cosim_core::scenario::{self, Simulation};
+use cosim_core::scenario;
+use cosim_core::simulation::{self, Simulation};
 use std::io::{Read, Write};
 use std::path::Path;
 
@@ -61,7 +62,7 @@ pub fn execute(command: Command) -> Result<(), String> {
                     .write_all(csv.as_bytes())
                     .map_err(|e| format!("cannot write to standard output: {e}"))?,
             }
-            eprintln!("{}", scenario::summary(&sim));
+            eprintln!("{}", simulation::summary(&sim));
             Ok(())
         }
         Command::Stability(path) => {

@@ -5,7 +5,8 @@
 //! `logMessage` errors reach the message a person sees.
 
 use cosim_core::module::{InstantiateOptions, Subsystem, ValueRef};
-use cosim_core::scenario::{self, Scenario, Simulation};
+use cosim_core::scenario::{self, Scenario};
+use cosim_core::simulation::Simulation;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -5,7 +5,8 @@
 //!
 //! Only `Simulation::advance` is timed: instantiation and the monolithic reference are
 //! setup (the reference is switched off so setup stays cheap).
-use cosim_core::scenario::{self, Simulation, ValidatedScenario};
+use cosim_core::scenario::{self, ValidatedScenario};
+use cosim_core::simulation::Simulation;
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 
 /// Macro-steps per timed run; `www/bench.js` uses the same default.

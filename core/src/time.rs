@@ -4,6 +4,9 @@
 //! index, never by accumulating `t += h`, so the last point of a long run lands on the
 //! stop time to within one rounding of a single multiplication.
 
+/// Most macro-steps one run may take (a bound on memory for the recorded results).
+pub const MAX_MACRO_STEPS: u32 = 2_000_000;
+
 /// A fixed macro-step grid `t_n = t_start + n·h`, `n = 0..=steps`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct FixedGrid {

@@ -11,9 +11,8 @@
 //!   runs measure. With s₁(0) = 0.01 m plain ZOH stays bounded as well: the damping grows
 //!   with the relative velocity, so the instability depends on the amplitude.
 
-use cosim_core::scenario::{
-    self, CorrectionSpec, JacobianSource, Scenario, Simulation, SolverSpec,
-};
+use cosim_core::scenario::{self, CorrectionSpec, JacobianSource, Scenario, SolverSpec};
+use cosim_core::simulation::Simulation;
 
 fn run(s: &Scenario) -> Simulation {
     let v = s.validate().expect("valid scenario");

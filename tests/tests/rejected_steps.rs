@@ -4,7 +4,8 @@
 //! a preset with a module that cannot save its state is refused before the first step.
 
 use cosim_core::master::StepController;
-use cosim_core::scenario::{self, Simulation};
+use cosim_core::scenario;
+use cosim_core::simulation::{self, Simulation};
 use cosim_core::testing::RejectEvery;
 
 #[test]
@@ -37,7 +38,7 @@ fn rejecting_every_third_attempt_gives_the_fixed_run_csv_for_every_preset() {
         assert_eq!(rejecting.to_csv(), plain.to_csv(), "{}", p.id);
         let stats = rejecting.stats();
         assert!(stats.rejected >= plain.stats().rejected + 1, "{}", p.id);
-        assert!(scenario::summary(&rejecting).contains("rejected attempts rolled back"));
+        assert!(simulation::summary(&rejecting).contains("rejected attempts rolled back"));
         compared.push(p.id);
     }
     println!("compared: {compared:?}");

@@ -2,7 +2,8 @@
 //! plain order-p polynomial extrapolation converges with observed order p + 1 in a range
 //! of macro-steps where it is stable; Gauss–Seidel runs too and its error is reported.
 
-use cosim_core::scenario::{self, Algorithm, Scenario, Simulation, StartUp};
+use cosim_core::scenario::{self, Algorithm, Scenario, StartUp};
+use cosim_core::simulation::Simulation;
 
 fn scenario_with(order: u32, h: f64, algorithm: Algorithm) -> Scenario {
     let mut s = scenario::preset("two-mass-oscillator").expect("preset exists");

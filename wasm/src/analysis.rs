@@ -14,6 +14,7 @@ use cosim_core::analysis::{spectrum, PropagationMatrix};
 use cosim_core::master::Scheme;
 use cosim_core::module::Causality;
 use cosim_core::scenario::{self, AxisSpec};
+use cosim_core::simulation;
 use js_sys::{Array, Float64Array, Object, Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
 
@@ -223,7 +224,7 @@ pub fn analysis_parameters(scenario_json: &str) -> Result<Array, JsError> {
         out.push(&o);
     };
     for m in &s.modules {
-        let Ok(module) = scenario::build_module(m) else {
+        let Ok(module) = simulation::build_module(m) else {
             continue;
         };
         for v in module

@@ -1,13 +1,14 @@
 //! [`JsSimulation`]: one running scenario, owned by the page's worker.
 //!
-//! A thin newtype over [`cosim_core::scenario::Simulation`]. The worker calls
+//! A thin newtype over [`cosim_core::simulation::Simulation`]. The worker calls
 //! [`JsSimulation::advance`] in chunks and [`JsSimulation::take_columns`] after each chunk;
 //! columns cross into JS as `Float64Array`s that the worker transfers to the page.
 //! Column layout (same as the CSV): `time`, one co-simulation column per output, then one
 //! reference column per output that has a reference.
 
 use crate::error::to_js;
-use cosim_core::scenario::{self, Simulation};
+use cosim_core::scenario;
+use cosim_core::simulation::Simulation;
 use js_sys::{Array, Float64Array};
 use wasm_bindgen::prelude::*;
 

@@ -5,7 +5,8 @@
 //! Run by `cargo xtask test` (stage "wasm browser tests"); native builds skip this file.
 #![cfg(target_arch = "wasm32")]
 
-use cosim_core::scenario::{self, Simulation};
+use cosim_core::scenario;
+use cosim_core::simulation::Simulation;
 use cosim_wasm::simulation::JsSimulation;
 use js_sys::{Array, Float64Array};
 use wasm_bindgen::JsValue;

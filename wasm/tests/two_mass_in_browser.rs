@@ -5,7 +5,8 @@
 //! Run by `cargo xtask test` (stage "wasm browser tests"); native builds skip this file.
 #![cfg(target_arch = "wasm32")]
 
-use cosim_core::scenario::{self, Simulation};
+use cosim_core::scenario;
+use cosim_core::simulation::Simulation;
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);

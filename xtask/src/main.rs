@@ -18,6 +18,7 @@ mod setup;
 mod shell;
 mod test;
 mod tidy;
+mod tidy_layers;
 mod wasm;
 
 use shell::Result;

@@ -20,8 +20,8 @@
 
 use super::{MonolithicReference, PropagationMatrix};
 use crate::error::MasterError;
-use crate::scenario::MAX_MACRO_STEPS;
 use crate::solvers::expm;
+use crate::time::MAX_MACRO_STEPS;
 use alloc::format;
 use alloc::vec;
 use alloc::vec::Vec;

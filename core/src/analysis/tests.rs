@@ -7,7 +7,7 @@ use crate::models::two_mass_oscillator::{
     exact_outputs, monolithic_a, Mass1Params, Mass2Params, MASS1_ID, MASS2_ID,
 };
 use crate::module::{InstantiateOptions, Subsystem};
-use crate::scenario::SolverSpec;
+use crate::solvers::SolverSpec;
 use alloc::collections::BTreeMap;
 use alloc::string::String;
 use nalgebra::{DMatrix, DVector};

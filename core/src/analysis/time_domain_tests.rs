@@ -1,10 +1,11 @@
-//! Propagation matrices against the time-domain master ([`crate::scenario::Simulation`]):
+//! Propagation matrices against the time-domain master ([`crate::simulation::Simulation`]):
 //! iterating Φ reproduces the run step for step, and `ρ(Φ)` is the growth per step of the
 //! simulated response (style note item 16).
 
 use crate::analysis::sweep::LinearAnalysis;
 use crate::analysis::{spectral_radius, MonolithicReference, PropagationMatrix};
-use crate::scenario::{preset, Algorithm, RunSpec, Scenario, Simulation};
+use crate::scenario::{preset, Algorithm, RunSpec, Scenario};
+use crate::simulation::Simulation;
 use alloc::vec;
 use alloc::vec::Vec;
 use nalgebra::DVector;

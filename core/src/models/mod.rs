@@ -6,10 +6,11 @@
 //!   [`nonlinear_two_mass`]: its subsystem II with the nonlinear damper of seed 000, Sect. 5.
 //! - [`reference_fmus`]: the FMI Reference FMUs (BouncingBall, Dahlquist, ...) with their
 //!   own fixed-step forward-Euler co-simulation wrapper.
-//! - [`catalog`] and [`instantiate`]: what a scenario's `modules[].model` may name.
+//! - [`registry`]: every model a scenario's `modules[].model` may name, one [`ModelEntry`]
+//!   each (id, summary, parameters, solvers, constructor); [`catalog`] lists them as data.
 
 mod builtin;
-mod catalog;
+mod entry;
 pub mod equations;
 mod instance;
 mod layout;
@@ -18,15 +19,17 @@ pub mod nonlinear_two_mass;
 mod ode_module;
 mod parameters;
 pub mod reference_fmus;
+mod registry;
+mod solver_choice;
 pub mod two_mass_oscillator;
 
 #[cfg(test)]
 mod tests;
 
-pub use catalog::{
-    catalog, instantiate, integrator_for, ModelInfo, DEFAULT_ATOL, DEFAULT_RK4_STEP, DEFAULT_RTOL,
-};
+pub use entry::{ModelArgs, ModelEntry, ModelInfo, ParameterList};
 pub use layout::PortSpec;
 pub use linear_state_space::{LinearSpec, LinearStateSpace, MAX_OUTPUT_DERIVATIVE_ORDER};
-pub use ode_module::{OdeModel, OdeModule, FD_REL_STEP};
+pub use ode_module::{OdeModel, OdeModule};
 pub use parameters::{check as check_parameter, ParameterSet, Range};
+pub use registry::{build, catalog, find, instantiate, registry};
+pub use solver_choice::{integrator_for, DEFAULT_ATOL, DEFAULT_RK4_STEP, DEFAULT_RTOL};

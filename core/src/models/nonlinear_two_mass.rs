@@ -26,13 +26,14 @@
 //! clamped constant outside (digest §5.2 "\[not in seed\]": the paper does not say which
 //! linearisation it used; a tangent is the natural reading of eqn (7)).
 
-use super::catalog::{integrator_for, DEFAULT_RK4_STEP};
+use super::entry::{ModelEntry, ParameterList};
 use super::layout::PortSpec;
 use super::ode_module::{OdeModel, OdeModule};
 use super::parameters::{ParameterSet, Range};
+use super::solver_choice::{integrator_for, numeric_solvers, DEFAULT_RK4_STEP};
 use super::two_mass_oscillator::catalog_variables;
 use crate::module::{DependencyKind, Module, ModuleError, Variable};
-use crate::scenario::SolverSpec;
+use crate::solvers::SolverSpec;
 use crate::solvers::{Integrator, Rk4};
 use alloc::boxed::Box;
 use alloc::collections::BTreeMap;
@@ -250,20 +251,17 @@ pub fn mass2_nonlinear(
     OdeModule::new(Mass2NonlinearOde(*p), integrator)
 }
 
-/// Solvers offered: the default is RK4 with [`DEFAULT_RK4_STEP`] (there is no exact
-/// solution of a nonlinear module).
-pub fn solvers() -> Vec<SolverSpec> {
-    vec![
-        SolverSpec::Default,
-        SolverSpec::Rk4 {
-            step: DEFAULT_RK4_STEP,
-        },
-        SolverSpec::Dopri45 {
-            rtol: super::DEFAULT_RTOL,
-            atol: super::DEFAULT_ATOL,
-        },
-    ]
-}
+/// Registry entry: RK4 with [`DEFAULT_RK4_STEP`] by default, or Dopri45 (there is no
+/// exact solution of a nonlinear module).
+pub(super) const ENTRY: ModelEntry = ModelEntry {
+    id: MASS2_NONLINEAR_ID,
+    summary:
+        "Two-mass oscillator, subsystem II with a nonlinear coupling damper (seed 000, eqn 43): \
+              damping clamp(dk*|v2 - v1|^(nd-1), dkmin, dkmax); nd = 1 is the linear Mass2.",
+    parameters: ParameterList::Fixed(variables),
+    solvers: numeric_solvers,
+    construct: |a| instantiate(a.parameters, a.solver),
+};
 
 /// Builds the module from scenario parameters and solver.
 pub fn instantiate(

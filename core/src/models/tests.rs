@@ -4,7 +4,7 @@
 use super::two_mass_oscillator::*;
 use super::*;
 use crate::module::{Module, ModuleErrorKind, ValueRef};
-use crate::scenario::SolverSpec;
+use crate::solvers::SolverSpec;
 use crate::solvers::{Dopri45, Integrator};
 use alloc::boxed::Box;
 use alloc::collections::BTreeMap;

@@ -27,12 +27,15 @@
 //! Coupled by `Fk → Mass1.Fk`, `s1 → Mass2.s1`, `v1 → Mass2.v1`, the two halves form the
 //! monolithic oscillator [`monolithic_a`] (digest §5.1 "\[derived\] Monolithic A*").
 
+use super::entry::{ModelEntry, ParameterList};
 use super::layout::PortSpec;
 use super::linear_state_space::{LinearSpec, LinearStateSpace};
 use super::ode_module::{OdeModel, OdeModule};
 use super::parameters::{check, ParameterSet, Range};
+use super::solver_choice::{integrator_for, linear_solvers};
 use crate::module::{Causality, DependencyKind, ModuleError, Variability, Variable};
 use crate::solvers::Integrator;
+use alloc::boxed::Box;
 use alloc::string::String;
 use alloc::vec;
 use alloc::vec::Vec;
@@ -420,6 +423,40 @@ pub fn mass2_ode(
     check("m2", p.m2, Range::Positive)?;
     OdeModule::new(Mass2Ode(*p), integrator)
 }
+
+/// Registry entry of subsystem I: exact by default, RK4 or Dopri45 on request.
+pub(super) const MASS1_ENTRY: ModelEntry = ModelEntry {
+    id: MASS1_ID,
+    summary: "Two-mass oscillator, subsystem I: mass m1 on spring c1 and damper d1, \
+              driven by the coupling force Fk; outputs position s1 and velocity v1.",
+    parameters: ParameterList::Fixed(mass1_variables),
+    solvers: linear_solvers,
+    construct: |a| {
+        let integrator = integrator_for(a.solver)?;
+        let p = Mass1Params::from_map(a.parameters)?;
+        Ok(match integrator {
+            None => Box::new(mass1_linear(&p)?),
+            Some(i) => Box::new(mass1_ode(&p, i)?),
+        })
+    },
+};
+
+/// Registry entry of subsystem II: exact by default, RK4 or Dopri45 on request.
+pub(super) const MASS2_ENTRY: ModelEntry = ModelEntry {
+    id: MASS2_ID,
+    summary: "Two-mass oscillator, subsystem II: mass m2 on spring c2 and damper d2 plus the \
+              coupling spring ck and damper dk; inputs s1, v1; output coupling force Fk.",
+    parameters: ParameterList::Fixed(mass2_variables),
+    solvers: linear_solvers,
+    construct: |a| {
+        let integrator = integrator_for(a.solver)?;
+        let p = Mass2Params::from_map(a.parameters)?;
+        Ok(match integrator {
+            None => Box::new(mass2_linear(&p)?),
+            Some(i) => Box::new(mass2_ode(&p, i)?),
+        })
+    },
+};
 
 /// Monolithic `C*` for the outputs `[s₁, v₁, F_k]` with `F_k = c_k(s₂ − s₁) + d_k(v₂ − v₁)`
 /// (digest §5.1 "\[derived\] Monolithic A*", C* rows).

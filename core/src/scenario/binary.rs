@@ -87,12 +87,13 @@ mod load {
     use super::super::schema::ModuleSpec;
     use crate::error::ScenarioError;
     use crate::fmu::{BinaryModule, FmuError, RuntimeLimits};
-    use crate::module::{Module, ModuleError};
-    use alloc::boxed::Box;
+    use crate::module::Module;
     use alloc::format;
     use alloc::string::ToString;
 
-    fn load(spec: &ModuleSpec) -> Result<BinaryModule, (&'static str, String)> {
+    /// The module of a `Binary` spec, loaded from its embedded archive; on failure the
+    /// field to fix (`source` or `parameters`) and the message.
+    pub(crate) fn load(spec: &ModuleSpec) -> Result<BinaryModule, (&'static str, String)> {
         let source = spec.source.as_deref().ok_or((
             "source",
             alloc::string::String::from(
@@ -109,14 +110,6 @@ mod load {
     }
 
     use alloc::string::String;
-
-    /// The module of a `Binary` spec (for [`super::super::build_module`]).
-    pub fn build(spec: &ModuleSpec) -> Result<Box<dyn Module>, ModuleError> {
-        match load(spec) {
-            Ok(m) => Ok(Box::new(m)),
-            Err((_, msg)) => Err(ModuleError::invalid(msg)),
-        }
-    }
 
     /// The description of a `Binary` spec, with errors at `modules[i].source` or
     /// `modules[i].parameters.<name>`.
@@ -141,4 +134,6 @@ mod load {
 }
 
 #[cfg(feature = "binary-modules")]
-pub use load::{build, describe};
+pub use load::describe;
+#[cfg(feature = "binary-modules")]
+pub(crate) use load::load;

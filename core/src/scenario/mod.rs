@@ -1,24 +1,25 @@
-//! The scenario format (JSON), its validation, presets and the high-level [`Simulation`]
-//! that the CLI and the page's worker drive.
+//! The scenario format (JSON) as data: the document ([`Scenario`]), parsing, validation
+//! into a [`ValidatedScenario`] with JSON-path errors, presets and share links. Turning a
+//! scenario into running modules is the job of the layer above, the composition root
+//! (`simulation/`).
 
 mod binary;
-mod build;
 mod link;
 mod parse;
 mod presets;
 mod schema;
-mod simulation;
 mod validate;
 
+pub use crate::time::MAX_MACRO_STEPS;
+#[cfg(feature = "binary-modules")]
+pub(crate) use binary::load as load_binary;
 #[cfg(feature = "binary-modules")]
 pub use binary::{data_url, fmu_bytes};
 pub use binary::{is_embedded, BINARY_MODEL};
-pub use build::build_module;
 pub use link::{
     decode_link, decode_link_json, encode_link, LINK_VERSION, MAX_LINK_CHARS, MAX_LINK_JSON_BYTES,
 };
 pub use parse::{parse, to_json, MAX_SCENARIO_BYTES};
 pub use presets::{preset, presets, Preset, TOPIC_TWO_MASS};
 pub use schema::*;
-pub use simulation::{summary, Signal, Simulation, SimulationResult};
-pub use validate::{ValidatedScenario, MAX_EXTRAPOLATION_ORDER, MAX_MACRO_STEPS};
+pub use validate::{ValidatedScenario, MAX_EXTRAPOLATION_ORDER};

@@ -2,10 +2,16 @@
 //! Strings are parsed here and only here; [`super::validate`] turns a [`Scenario`] into a
 //! [`super::ValidatedScenario`] once, with errors that name the JSON path.
 
+use crate::models::ModelArgs;
 use alloc::collections::BTreeMap;
 use alloc::string::String;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
+
+/// The axis of a sweep lives with the sweeps; the scenario format names it here.
+pub use crate::analysis::sweep::AxisSpec;
+/// The solver choice lives with the solvers; the scenario format names it here.
+pub use crate::solvers::SolverSpec;
 
 /// The schema version this build writes. Older versions are migrated on load.
 pub const SCHEMA_VERSION: u32 = 1;
@@ -65,28 +71,15 @@ pub struct ModuleSpec {
     pub source: Option<String>,
 }
 
-/// Integration method inside a module.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "method", rename_all = "snake_case", deny_unknown_fields)]
-pub enum SolverSpec {
-    /// The model's own default (exact for linear models).
-    #[default]
-    Default,
-    /// Exact solution of a linear model over each step (augmented matrix exponential).
-    Exact,
-    /// Classical Runge-Kutta 4 with a fixed micro-step (s); the macro-step is divided into
-    /// the smallest whole number of micro-steps not longer than this.
-    Rk4 {
-        /// Largest micro-step in s.
-        step: f64,
-    },
-    /// Adaptive Dormand-Prince 5(4) with error control.
-    Dopri45 {
-        /// Relative tolerance.
-        rtol: f64,
-        /// Absolute tolerance.
-        atol: f64,
-    },
+impl ModuleSpec {
+    /// What the model's constructor takes from this entry.
+    pub fn model_args(&self) -> ModelArgs<'_> {
+        ModelArgs {
+            parameters: &self.parameters,
+            solver: &self.solver,
+            source: self.source.as_deref(),
+        }
+    }
 }
 
 /// A connection: input `to` takes the value of output `from` (both `module.variable`).
@@ -188,23 +181,6 @@ pub enum AnalysisView {
     ErrorVersusParameter,
     /// Local error against the macro-step, log-log, with fitted slopes (Fig. 8).
     Convergence,
-}
-
-/// One axis of a map or sweep.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct AxisSpec {
-    /// `module.parameter` (e.g. `mass2.ck`) or `master.macro_step`.
-    pub parameter: String,
-    /// First value, in the parameter's unit.
-    pub from: f64,
-    /// Last value.
-    pub to: f64,
-    /// Number of points (≥ 2).
-    pub points: u32,
-    /// Logarithmic spacing.
-    #[serde(default)]
-    pub log: bool,
 }
 
 /// Coupling scheme.

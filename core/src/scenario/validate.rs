@@ -4,15 +4,13 @@
 use super::schema::{Algorithm, Scenario, StartUp};
 use crate::coupling::CouplingGraph;
 use crate::error::{CouplingError, ScenarioError};
-use crate::models;
-use crate::module::{Causality, ModuleDescription};
-use crate::time::FixedGrid;
+use crate::models::{self, ParameterList};
+use crate::module::{ModuleDescription, Variable};
+use crate::time::{FixedGrid, MAX_MACRO_STEPS};
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
-/// Most macro-steps one run may take (a bound on memory for the recorded results).
-pub const MAX_MACRO_STEPS: u32 = 2_000_000;
 /// Highest polynomial extrapolation order.
 pub const MAX_EXTRAPOLATION_ORDER: u32 = 4;
 
@@ -142,8 +140,8 @@ impl Scenario {
                 out.push((spec.name.clone(), super::binary::describe(spec, &path)?));
                 continue;
             }
-            let Some(info) = models::catalog().into_iter().find(|m| m.id == spec.model) else {
-                let known: Vec<&str> = models::catalog().iter().map(|m| m.id).collect();
+            let Some(model) = models::find(&spec.model) else {
+                let known: Vec<&str> = models::registry().iter().map(|m| m.id).collect();
                 return Err(ScenarioError::at(
                     format!("{path}.model"),
                     format!(
@@ -153,19 +151,19 @@ impl Scenario {
                     ),
                 ));
             };
-            let settable: Vec<String> = if spec.model == models::equations::EQUATIONS_ID {
-                equation_names(spec.source.as_deref(), &path)?
-            } else {
-                if spec.source.is_some() {
-                    return Err(ScenarioError::at(
-                        format!("{path}.source"),
-                        format!(
-                            "only model `{}` takes a source",
-                            models::equations::EQUATIONS_ID
-                        ),
-                    ));
+            let settable: Vec<String> = match model.parameters {
+                ParameterList::FromSource { settable, .. } => {
+                    source_names(model.id, settable, spec.source.as_deref(), &path)?
                 }
-                info.parameters.iter().map(|p| p.name.clone()).collect()
+                ParameterList::Fixed(list) => {
+                    if spec.source.is_some() {
+                        return Err(ScenarioError::at(
+                            format!("{path}.source"),
+                            format!("only model {} takes a source", source_models()),
+                        ));
+                    }
+                    list().into_iter().map(|p| p.name).collect()
+                }
             };
             for (name, value) in &spec.parameters {
                 if !settable.contains(name) {
@@ -181,7 +179,7 @@ impl Scenario {
                     ));
                 }
             }
-            let module = super::build::build_module(spec).map_err(|e| {
+            let module = model.build(&spec.model_args()).map_err(|e| {
                 let msg = e.to_string();
                 let field = spec
                     .parameters
@@ -308,26 +306,31 @@ impl Scenario {
     }
 }
 
-/// Parameter and state names an equation module's `parameters` may set; errors in the
-/// source are reported at `modules[i].source` with their line and column.
-fn equation_names(source: Option<&str>, path: &str) -> Result<Vec<String>, ScenarioError> {
+/// Parameter and state names a model written in a source lets `parameters` set; errors in
+/// the source are reported at `modules[i].source` with their line and column.
+fn source_names(
+    id: &str,
+    settable: fn(&str) -> Result<Vec<Variable>, String>,
+    source: Option<&str>,
+    path: &str,
+) -> Result<Vec<String>, ScenarioError> {
     let at = || format!("{path}.source");
     let source = source.ok_or_else(|| {
         ScenarioError::at(
             at(),
-            "model `Equations` needs a `source` with its equations",
+            format!("model `{id}` needs a `source` with its equations"),
         )
     })?;
-    let desc = models::equations::describe_equations(source)
-        .map_err(|e| ScenarioError::at(at(), e.to_string()))?;
-    let settable = |v: &&crate::module::Variable| {
-        v.causality == Causality::Parameter
-            || (v.causality == Causality::Local && !v.name.starts_with("der("))
-    };
-    Ok(desc
-        .variables
+    let variables = settable(source).map_err(|e| ScenarioError::at(at(), e))?;
+    Ok(variables.into_iter().map(|v| v.name).collect())
+}
+
+/// The models that take a source, as `` `A` `` or `` `A` or `B` ``.
+fn source_models() -> String {
+    let names: Vec<String> = models::registry()
         .iter()
-        .filter(settable)
-        .map(|v| v.name.clone())
-        .collect())
+        .filter(|m| matches!(m.parameters, ParameterList::FromSource { .. }))
+        .map(|m| format!("`{}`", m.id))
+        .collect();
+    names.join(" or ")
 }

@@ -5,23 +5,28 @@
 //! - [`discretize`]: exact step of `x' = A x + B u` with polynomial input (Van Loan).
 //! - [`TaylorInput`]: polynomial inputs `u(t0 + s) = Σ u^(k) s^k / k!`.
 //! - [`Rk4`], [`Dopri45`]: integrators over an [`OdeSystem`], writing into caller buffers
-//!   with a reusable [`Workspace`].
+//!   with a reusable [`Workspace`]; [`SolverSpec`] chooses one as a scenario writes it.
+//! - [`FD_REL_STEP`]: the relative step of central finite differences.
 
 mod discretize;
 mod dopri45;
 mod eigenvalues;
 mod expm;
+mod finite_difference;
 mod integrator;
 mod ode;
 mod polynomial;
 mod rk4;
+mod solver_spec;
 
 pub use discretize::{discretize, Discretization, MAX_INPUT_ORDER};
 pub use dopri45::{Dopri45, MAX_FACTOR, MAX_STEPS, MIN_FACTOR, PI_BETA, SAFETY};
 pub use eigenvalues::eigenvalues;
 pub(crate) use expm::balance;
 pub use expm::{expm, one_norm};
+pub use finite_difference::FD_REL_STEP;
 pub use integrator::Integrator;
 pub use ode::{IntegrationStats, OdeSystem, SolverError, Workspace};
 pub use polynomial::TaylorInput;
 pub use rk4::Rk4;
+pub use solver_spec::SolverSpec;

@@ -1,13 +1,34 @@
-//! [`Axis`]: a swept parameter with its sample values, from a scenario [`AxisSpec`].
+//! [`AxisSpec`]: one axis of a map or sweep as a person writes it (the scenario format's
+//! `analysis.x`/`analysis.y`, the CLI's `--x`), and [`Axis`]: its parameter resolved and
+//! its sample values.
 
 use super::{LinearAnalysis, Parameter};
 use crate::error::ScenarioError;
-use crate::scenario::AxisSpec;
 use alloc::format;
+use alloc::string::String;
 use alloc::vec::Vec;
+use serde::{Deserialize, Serialize};
 
 /// Most points on one axis (a 4096 × 4096 map is already 16.7 M cells).
 pub const MAX_AXIS_POINTS: u32 = 4096;
+
+/// One axis of a map or sweep.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AxisSpec {
+    /// `module.parameter` (e.g. `mass2.ck`), `master.macro_step` or
+    /// `master.correction.alpha`.
+    pub parameter: String,
+    /// First value, in the parameter's unit.
+    pub from: f64,
+    /// Last value.
+    pub to: f64,
+    /// Number of points (≥ 2).
+    pub points: u32,
+    /// Logarithmic spacing.
+    #[serde(default)]
+    pub log: bool,
+}
 
 /// A parameter and the values it takes.
 #[derive(Clone, Debug, PartialEq)]

@@ -5,10 +5,9 @@
 //! neighbours is refined by bisection inside that interval only. Crossings closer together
 //! than one grid interval are not resolved: choose the grid accordingly.
 
-use super::{Axis, Cell, CellStatus, LinearAnalysis, MapMetric, Parameter};
+use super::{Axis, AxisSpec, Cell, CellStatus, LinearAnalysis, MapMetric, Parameter};
 use crate::analysis::STABILITY_TOLERANCE;
 use crate::error::ScenarioError;
-use crate::scenario::AxisSpec;
 use alloc::vec::Vec;
 
 /// Bisection steps per bracket (relative width of a log bracket shrinks by 2⁻⁴⁸).

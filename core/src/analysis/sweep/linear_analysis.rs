@@ -1,24 +1,22 @@
-//! [`LinearAnalysis`]: a validated scenario as linear blocks, coupling matrix, method,
-//! macro-step and horizon, ready to be evaluated at any point of a parameter sweep.
-//! Blocks are built exactly as a run builds its modules ([`crate::scenario::build_module`],
-//! [`Subsystem`], [`LinearBlock::from_subsystem`]); a point rebuilds only the modules whose
-//! parameters it changes.
+//! [`LinearAnalysis`]: linear blocks, coupling matrix, method, macro-step and horizon,
+//! ready to be evaluated at any point of a parameter sweep. A point reads again only the
+//! blocks of the modules whose parameters it changes, through the [`ModuleFactory`] that
+//! built them ([`Subsystem`], [`LinearBlock::from_subsystem`]).
 
 use super::cell::{Cell, CellStatus, MapMetric};
 use super::live::LiveModules;
 use super::parameter::Parameter;
+use super::ModuleFactory;
 use crate::analysis::accuracy::error_measures;
 use crate::analysis::{
     spectrum, LinearBlock, MonolithicReference, PropagationMatrix, PropagationMethod,
 };
-use crate::coupling::CouplingGraph;
-use crate::error::{CosimError, MasterError, ScenarioError};
-use crate::master::Scheme;
-use crate::module::{InstantiateOptions, ModuleDescription, Subsystem};
-use crate::scenario::{build_module, Algorithm, ModuleSpec, ValidatedScenario};
+use crate::error::{MasterError, ScenarioError};
 use crate::solvers::{discretize, Discretization};
+use crate::time::FixedGrid;
 use alloc::format;
 use alloc::string::String;
+use alloc::sync::Arc;
 use alloc::vec::Vec;
 use nalgebra::DMatrix;
 
@@ -26,14 +24,16 @@ use nalgebra::DMatrix;
 /// [`CellStatus::IllConditioned`]: rounding in ȳ is then amplified beyond ~1e-6.
 pub const CORRECTOR_CONDITION_LIMIT: f64 = 1e10;
 
-/// A linear scenario prepared for propagation-matrix analysis.
+/// A linear coupled system prepared for propagation-matrix analysis. The composition root
+/// builds one from a validated scenario (`LinearAnalysis::new`); [`LinearAnalysis::from_blocks`]
+/// takes the parts.
 #[derive(Clone, Debug)]
 pub struct LinearAnalysis {
-    specs: Vec<ModuleSpec>,
+    modules: Arc<dyn ModuleFactory>,
     names: Vec<String>,
     t_start: f64,
     blocks: Vec<LinearBlock>,
-    /// `blocks[i]` discretised at the scenario's macro-step and order (`None` if that
+    /// `blocks[i]` discretised at `macro_step` and the method's order (`None` if that
     /// failed): points that leave a block unchanged reuse it.
     discretized: Vec<Option<Discretization>>,
     l: DMatrix<f64>,
@@ -43,57 +43,32 @@ pub struct LinearAnalysis {
 }
 
 impl LinearAnalysis {
-    /// Reads the blocks at the modules' start values. Every module must be linear with
-    /// exposed states and directional derivatives (error at `modules`).
-    pub fn new(v: &ValidatedScenario) -> Result<Self, CosimError> {
-        let s = &v.scenario;
-        if !v.reference_available {
-            return Err(ScenarioError::at(
-                "modules",
-                "propagation-matrix analysis needs every module linear time-invariant, with exposed states \
-                 and directional derivatives",
-            )
-            .into());
-        }
-        let t_start = v.grid.t_start;
-        let mut blocks = Vec::with_capacity(s.modules.len());
-        let mut descriptions: Vec<(String, ModuleDescription)> =
-            Vec::with_capacity(s.modules.len());
-        for (i, spec) in s.modules.iter().enumerate() {
-            let at = |e| ScenarioError::at(format!("modules[{i}]"), e);
-            let mut sub = initialised(spec, t_start).map_err(at)?;
-            blocks.push(read_block(&mut sub).map_err(at)?);
-            descriptions.push((spec.name.clone(), sub.description().clone()));
-        }
-        let pairs: Vec<(String, String)> = s
-            .connections
-            .iter()
-            .map(|c| (c.from.clone(), c.to.clone()))
-            .collect();
-        let graph = CouplingGraph::build(&descriptions, &pairs)?;
-        let scheme = match s.master.algorithm {
-            Algorithm::Jacobi => Scheme::Jacobi,
-            Algorithm::GaussSeidel => Scheme::GaussSeidel(v.sequence.clone()),
-        };
-        let method = PropagationMethod {
-            scheme,
-            order: s.master.extrapolation_order,
-            correction: s.master.correction.as_ref().map(|c| c.alpha),
-        };
-        Ok(LinearAnalysis {
-            specs: s.modules.clone(),
-            names: s.modules.iter().map(|m| m.name.clone()).collect(),
-            t_start,
-            discretized: discretize_all(&blocks, s.master.macro_step, method.order),
+    /// The analysis of `blocks` (read at `grid.t_start`, in the order of `names`) coupled
+    /// by `coupling` (rows: stacked inputs, columns: stacked outputs) under `method`, at the
+    /// grid's macro-step, with error measures over the grid's length. `modules` rebuilds
+    /// a module for the points that change its parameters.
+    pub fn from_blocks(
+        modules: Arc<dyn ModuleFactory>,
+        names: Vec<String>,
+        blocks: Vec<LinearBlock>,
+        coupling: DMatrix<f64>,
+        method: PropagationMethod,
+        grid: FixedGrid,
+    ) -> Self {
+        LinearAnalysis {
+            modules,
+            names,
+            t_start: grid.t_start,
+            discretized: discretize_all(&blocks, grid.h, method.order),
             blocks,
-            l: graph.coupling_matrix(),
+            l: coupling,
             method,
-            macro_step: s.master.macro_step,
-            horizon: v.grid.time(v.grid.steps) - t_start,
-        })
+            macro_step: grid.h,
+            horizon: grid.time(grid.steps) - grid.t_start,
+        }
     }
 
-    /// Blocks at the scenario's parameter values, in module order.
+    /// Blocks at the modules' own parameter values, in module order.
     pub fn blocks(&self) -> &[LinearBlock] {
         &self.blocks
     }
@@ -103,12 +78,12 @@ impl LinearAnalysis {
         &self.l
     }
 
-    /// The scenario's method.
+    /// The method.
     pub fn method(&self) -> &PropagationMethod {
         &self.method
     }
 
-    /// The scenario's macro-step in s.
+    /// The macro-step in s.
     pub fn macro_step(&self) -> f64 {
         self.macro_step
     }
@@ -137,19 +112,8 @@ impl LinearAnalysis {
                 module,
                 name: param,
             } => {
-                let mut spec = self.specs[*module].clone();
-                if !spec.parameters.contains_key(param) {
-                    // Probe with a harmless value only to learn whether the name exists.
-                    let probe = build_module(&spec).ok().and_then(|m| {
-                        m.description()
-                            .variables
-                            .iter()
-                            .find(|v| v.name == *param)
-                            .and_then(|v| v.start)
-                    });
-                    spec.parameters.insert(param.clone(), probe.unwrap_or(1.0));
-                }
-                build_module(&spec)
+                self.modules
+                    .check_parameter(*module, param)
                     .map_err(|e| ScenarioError::at(path, format!("`{name}`: {e}")))?;
             }
             Parameter::Alpha if self.method.correction.is_none() => {
@@ -194,17 +158,15 @@ impl LinearAnalysis {
                 })
                 .collect();
             if let Some(live) = live.as_deref_mut() {
-                if let Some(block) = live.read(m, &self.specs[m], self.t_start, &params) {
+                if let Some(block) = live.read(m, &*self.modules, self.t_start, &params) {
                     blocks[m] = block;
                     continue;
                 }
             }
-            let mut spec = self.specs[m].clone();
-            for (name, v) in params {
-                spec.parameters.insert(name.into(), v);
-            }
-            blocks[m] = initialised(&spec, self.t_start)
-                .and_then(|mut sub| read_block(&mut sub))
+            blocks[m] = self
+                .modules
+                .read(m, self.t_start, &params)
+                .map(|(_, block)| block)
                 .map_err(|e| {
                     MasterError::InvalidSettings(format!("module `{}`: {e}", self.names[m]))
                 })?;
@@ -226,7 +188,7 @@ impl LinearAnalysis {
         (h, method)
     }
 
-    /// `metric` at the scenario's own parameter values.
+    /// `metric` at the modules' own parameter values.
     pub fn evaluate(&self, metric: MapMetric) -> Cell {
         self.evaluate_blocks(metric, &self.blocks, &[])
     }
@@ -311,23 +273,4 @@ fn discretize_all(blocks: &[LinearBlock], h: f64, order: u32) -> Vec<Option<Disc
         .iter()
         .map(|b| discretize(&b.a, &b.b, h, order as usize))
         .collect()
-}
-
-/// Builds and instantiates one module (Instantiated state).
-pub(super) fn instantiated(spec: &ModuleSpec) -> Result<Subsystem, String> {
-    let module = build_module(spec).map_err(|e| format!("{e}"))?;
-    Subsystem::instantiate(module, InstantiateOptions::default()).map_err(|e| format!("{e}"))
-}
-
-/// Builds, instantiates and initialises one module.
-fn initialised(spec: &ModuleSpec, t_start: f64) -> Result<Subsystem, String> {
-    let mut sub = instantiated(spec)?;
-    sub.enter_initialization_mode(None, t_start, None)
-        .map_err(|e| format!("{e}"))?;
-    Ok(sub)
-}
-
-/// The module's linear block (directional derivatives at its start values).
-fn read_block(sub: &mut Subsystem) -> Result<LinearBlock, String> {
-    LinearBlock::from_subsystem(sub).map_err(|e| format!("{e}"))
 }

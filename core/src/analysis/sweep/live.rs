@@ -1,12 +1,11 @@
 //! [`LiveModules`]: module instances kept from one sweep point to the next. A point resets
 //! the instance, sets its parameter values (settable before initialisation, like FMI
 //! `fixed` parameters) and reads the block again, instead of building the module anew;
-//! a module that refuses is rebuilt from its spec at every point.
+//! a module that refuses is rebuilt by its [`ModuleFactory`] at every point.
 
-use super::linear_analysis::instantiated;
+use super::ModuleFactory;
 use crate::analysis::LinearBlock;
 use crate::module::{Subsystem, ValueRef};
-use crate::scenario::ModuleSpec;
 use alloc::vec::Vec;
 
 enum Slot {
@@ -18,7 +17,7 @@ enum Slot {
     Refused,
 }
 
-/// One slot per scenario module; kept by one tile (or one sweep) and never shared.
+/// One slot per module; kept by one tile (or one sweep) and never shared.
 pub(super) struct LiveModules(Vec<Slot>);
 
 impl LiveModules {
@@ -26,19 +25,19 @@ impl LiveModules {
         LiveModules((0..modules).map(|_| Slot::Empty).collect())
     }
 
-    /// Block of module `m` (built from `spec`) with `params` set, or `None` when the
-    /// caller must rebuild the module (refused, or this point's values were rejected:
+    /// Block of module `m` (instantiated by `modules`) with `params` set, or `None` when
+    /// the caller must rebuild the module (refused, or this point's values were rejected:
     /// the rebuild then reports why).
     pub(super) fn read(
         &mut self,
         m: usize,
-        spec: &ModuleSpec,
+        modules: &dyn ModuleFactory,
         t_start: f64,
         params: &[(&str, f64)],
     ) -> Option<LinearBlock> {
         let slot = &mut self.0[m];
         if matches!(slot, Slot::Empty) {
-            *slot = match instantiated(spec) {
+            *slot = match modules.instantiate(m, &[]) {
                 Ok(sub) => Slot::Ready { sub, proven: false },
                 Err(_) => Slot::Refused,
             };

@@ -2,9 +2,8 @@
 //! can spread tiles over threads (CLI) or Web Workers (page) and draw each as it arrives.
 
 use super::live::LiveModules;
-use super::{Axis, Cell, CellStatus, LinearAnalysis, MapMetric};
+use super::{Axis, AxisSpec, Cell, CellStatus, LinearAnalysis, MapMetric};
 use crate::error::ScenarioError;
-use crate::scenario::AxisSpec;
 use alloc::vec::Vec;
 use core::ops::Range;
 

@@ -10,8 +10,8 @@ use super::{check_report, targets, Work};
 use crate::error::MasterError;
 use crate::master::correction_tables::hold_weights;
 use crate::master::CoupledSystem;
-use crate::models::FD_REL_STEP;
 use crate::module::ModuleState;
+use crate::solvers::FD_REL_STEP;
 
 impl Work {
     /// Columns of module `m`'s blocks of `G_q` and `G_0` as central differences of the step

@@ -61,6 +61,9 @@ mod tests;
 
 pub use compile::{Program, Tape};
 pub use error::SourceError;
+pub(super) use module::ENTRY;
 pub use module::{build, EquationModule};
 pub use parser::{MAX_DEPTH, MAX_TREE_DEPTH};
-pub use pipeline::{describe_equations, EQUATIONS_ID, EXAMPLE_SOURCE, MAX_SOURCE_BYTES};
+pub use pipeline::{
+    describe_equations, settable_variables, EQUATIONS_ID, EXAMPLE_SOURCE, MAX_SOURCE_BYTES,
+};

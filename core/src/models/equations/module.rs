@@ -6,18 +6,19 @@
 //! so they are exact (no finite-difference step).
 
 use super::compile::{Program, Slots, Tape};
-use super::pipeline::{compile_source, Compiled};
+use super::pipeline::{compile_source, settable_variables, Compiled, EQUATIONS_ID, EXAMPLE_SOURCE};
 use crate::models::builtin::{
     check_order_lengths, output_index, seed_direction, BuiltinModule, Stepper,
 };
+use crate::models::entry::{ModelEntry, ParameterList};
 use crate::models::instance::Instance;
 use crate::models::layout::VarKind;
 use crate::models::parameters::{check, Range};
-use crate::models::{integrator_for, DEFAULT_ATOL, DEFAULT_RTOL};
+use crate::models::solver_choice::{integrator_for, numeric_solvers, DEFAULT_ATOL, DEFAULT_RTOL};
 use crate::module::{
     DirectionalDerivatives, Module, ModuleDescription, ModuleError, OutputDerivatives, ValueRef,
 };
-use crate::scenario::SolverSpec;
+use crate::solvers::SolverSpec;
 use crate::solvers::{Dopri45, Integrator, OdeSystem, TaylorInput};
 use alloc::boxed::Box;
 use alloc::collections::BTreeMap;
@@ -52,6 +53,24 @@ pub fn build(
         source, overrides, integrator,
     )?))
 }
+
+/// Registry entry: written in the scenario's `source`; Dopri45 by default, or RK4.
+pub(in crate::models) const ENTRY: ModelEntry = ModelEntry {
+    id: EQUATIONS_ID,
+    summary: "Equation module: parameters, inputs, states, der() equations and outputs written as \
+              text (scenario field `source`); exact Jacobians by automatic differentiation.",
+    parameters: ParameterList::FromSource {
+        settable: settable_variables,
+        example: EXAMPLE_SOURCE,
+    },
+    solvers: numeric_solvers,
+    construct: |a| {
+        let source = a.source.ok_or_else(|| {
+            ModuleError::invalid("model `Equations` needs a `source` with its equations")
+        })?;
+        build(source, a.parameters, a.solver)
+    },
+};
 
 /// A module defined by equations.
 #[derive(Clone, Debug)]

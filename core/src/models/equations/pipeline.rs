@@ -1,6 +1,6 @@
 //! The whole front end in one call: source → tokens → statements → checked [`Model`] →
 //! [`Program`] and [`Structure`], plus the description a page's editor shows
-//! ([`describe_equations`]) and the catalog's example source.
+//! ([`describe_equations`], [`settable_variables`]) and the catalog's example source.
 
 use super::check::check;
 use super::compile::{compile, Program};
@@ -10,8 +10,9 @@ use super::resolved::{Decl, Model};
 use super::structure::{analyse, Structure};
 use crate::models::instance::INPUT_ORDER;
 use crate::models::layout::{describe, Layout, PortSpec, Signature};
-use crate::module::{Capabilities, ModuleDescription};
+use crate::module::{Capabilities, Causality, ModuleDescription, Variable};
 use alloc::format;
+use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 /// Model id of equation modules in scenarios (`modules[].model`) and their `modelName`.
@@ -145,6 +146,17 @@ pub fn describe_equations(source: &str) -> Result<ModuleDescription, SourceError
     let params: Vec<f64> = c.model.params.iter().map(|p| p.start).collect();
     let starts: Vec<f64> = c.model.states.iter().map(|s| s.start).collect();
     Ok(c.describe(&params, &starts)?.0)
+}
+
+/// The variables an equation module with this source lets a scenario set: its parameters
+/// and state start values (not the `der()` variables); the first error in the source as text.
+pub fn settable_variables(source: &str) -> Result<Vec<Variable>, String> {
+    let desc = describe_equations(source).map_err(|e| e.to_string())?;
+    let settable = |v: &Variable| {
+        v.causality == Causality::Parameter
+            || (v.causality == Causality::Local && !v.name.starts_with("der("))
+    };
+    Ok(desc.variables.into_iter().filter(settable).collect())
 }
 
 #[cfg(test)]

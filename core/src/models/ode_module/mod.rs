@@ -13,17 +13,13 @@ use crate::module::{
     Capabilities, DependencyKind, DirectionalDerivatives, ModuleDescription, ModuleError,
     OutputDerivatives, ValueRef,
 };
-use crate::solvers::{Integrator, OdeSystem, TaylorInput};
+use crate::solvers::{Integrator, OdeSystem, TaylorInput, FD_REL_STEP};
 use alloc::vec;
 use alloc::vec::Vec;
 use nalgebra::DVector;
 
 #[cfg(test)]
 mod tests;
-
-/// Relative finite-difference step: the cube root of machine epsilon (≈ 6.06e-6), optimal
-/// for central differences (truncation O(ε²) against rounding O(eps/ε)).
-pub const FD_REL_STEP: f64 = 6.055_454_452_393_343e-6;
 
 /// The equations of an ODE module.
 pub trait OdeModel {

@@ -28,15 +28,14 @@ mod van_der_pol;
 #[cfg(test)]
 mod tests;
 
-use super::catalog::ModelInfo;
+use super::entry::{ModelArgs, ModelEntry, ParameterList};
 use super::parameters::{check, Range};
+use super::solver_choice::default_only;
 use crate::module::{Capabilities, Causality, Module, ModuleError, Variability, Variable};
-use crate::scenario::SolverSpec;
+use crate::solvers::SolverSpec;
 use alloc::boxed::Box;
-use alloc::collections::BTreeMap;
 use alloc::format;
 use alloc::string::String;
-use alloc::vec;
 use alloc::vec::Vec;
 use engine::{RefFmu, RefModel};
 
@@ -93,81 +92,66 @@ fn settable<M: RefModel>() -> Vec<Variable> {
         .collect()
 }
 
-fn info<M: RefModel>(id: &'static str, summary: &'static str) -> ModelInfo {
-    ModelInfo {
+/// The registry entry of one Reference FMU equivalent: its own solver only.
+const fn entry<M: RefModel>(id: &'static str, summary: &'static str) -> ModelEntry {
+    ModelEntry {
         id,
         summary,
-        parameters: settable::<M>(),
-        solvers: vec![SolverSpec::Default],
+        parameters: ParameterList::Fixed(settable::<M>),
+        solvers: default_only,
+        construct: build::<M>,
     }
 }
 
-/// Catalog entries of the Reference FMU equivalents.
-pub(super) fn infos() -> Vec<ModelInfo> {
-    vec![
-        info::<bouncing_ball::BouncingBall>(
-            BOUNCING_BALL_ID,
-            "Reference FMU BouncingBall: a ball dropped from 1 m bounces with restitution e; state event \
-             at h = 0 located to the 1 ms Euler step, early return and Event Mode; outputs h, v.",
-        ),
-        info::<dahlquist::Dahlquist>(
-            DAHLQUIST_ID,
-            "Reference FMU Dahlquist: der(x) = -k x integrated by forward Euler with a fixed 0.1 s step \
-             (x(n 0.1) = 0.9^n); output x.",
-        ),
-        info::<van_der_pol::VanDerPol>(
-            VAN_DER_POL_ID,
-            "Reference FMU VanDerPol: the Van der Pol oscillator (mu = 1) by forward Euler with a fixed \
-             10 ms step; exact directional derivatives; outputs x0, x1.",
-        ),
-        info::<stair::Stair>(
-            STAIR_ID,
-            "Reference FMU Stair: a counter incremented by a time event every second; asks to terminate \
-             the simulation at 10; output counter.",
-        ),
-        info::<feedthrough::Feedthrough>(
-            FEEDTHROUGH_ID,
-            "Reference FMU Feedthrough (Float64 part): each output equals its input immediately \
-             (direct feedthrough); continuous and discrete pairs.",
-        ),
-        info::<state_space::StateSpace>(
-            STATE_SPACE_ID,
-            "Reference FMU StateSpace: der(x) = A x + B u, y = C x + D u with A = B = C = D = I3, \
-             u = [1, 2, 3], forward Euler with a fixed 1 ms step.",
-        ),
-    ]
-}
+/// Registry entry of BouncingBall.
+pub(super) const BOUNCING_BALL_ENTRY: ModelEntry = entry::<bouncing_ball::BouncingBall>(
+    BOUNCING_BALL_ID,
+    "Reference FMU BouncingBall: a ball dropped from 1 m bounces with restitution e; state event \
+     at h = 0 located to the 1 ms Euler step, early return and Event Mode; outputs h, v.",
+);
+/// Registry entry of Dahlquist.
+pub(super) const DAHLQUIST_ENTRY: ModelEntry = entry::<dahlquist::Dahlquist>(
+    DAHLQUIST_ID,
+    "Reference FMU Dahlquist: der(x) = -k x integrated by forward Euler with a fixed 0.1 s step \
+     (x(n 0.1) = 0.9^n); output x.",
+);
+/// Registry entry of VanDerPol.
+pub(super) const VAN_DER_POL_ENTRY: ModelEntry = entry::<van_der_pol::VanDerPol>(
+    VAN_DER_POL_ID,
+    "Reference FMU VanDerPol: the Van der Pol oscillator (mu = 1) by forward Euler with a fixed \
+     10 ms step; exact directional derivatives; outputs x0, x1.",
+);
+/// Registry entry of Stair.
+pub(super) const STAIR_ENTRY: ModelEntry = entry::<stair::Stair>(
+    STAIR_ID,
+    "Reference FMU Stair: a counter incremented by a time event every second; asks to terminate \
+     the simulation at 10; output counter.",
+);
+/// Registry entry of Feedthrough.
+pub(super) const FEEDTHROUGH_ENTRY: ModelEntry = entry::<feedthrough::Feedthrough>(
+    FEEDTHROUGH_ID,
+    "Reference FMU Feedthrough (Float64 part): each output equals its input immediately \
+     (direct feedthrough); continuous and discrete pairs.",
+);
+/// Registry entry of StateSpace.
+pub(super) const STATE_SPACE_ENTRY: ModelEntry = entry::<state_space::StateSpace>(
+    STATE_SPACE_ID,
+    "Reference FMU StateSpace: der(x) = A x + B u, y = C x + D u with A = B = C = D = I3, \
+     u = [1, 2, 3], forward Euler with a fixed 1 ms step.",
+);
 
-/// Builds one model from its parameter map.
-type Builder = fn(&BTreeMap<String, f64>) -> Result<Box<dyn Module>, ModuleError>;
-
-/// The module for a Reference FMU id, or `None` if `id` is not one. Parameters are
-/// checked by name (finite; `e` of BouncingBall within 0.5…1 as the FMU declares).
-pub(super) fn instantiate(
-    id: &str,
-    params: &BTreeMap<String, f64>,
-    solver: &SolverSpec,
-) -> Option<Result<Box<dyn Module>, ModuleError>> {
-    let build: Builder = match id {
-        BOUNCING_BALL_ID => build::<bouncing_ball::BouncingBall>,
-        DAHLQUIST_ID => build::<dahlquist::Dahlquist>,
-        VAN_DER_POL_ID => build::<van_der_pol::VanDerPol>,
-        STAIR_ID => build::<stair::Stair>,
-        FEEDTHROUGH_ID => build::<feedthrough::Feedthrough>,
-        STATE_SPACE_ID => build::<state_space::StateSpace>,
-        _ => return None,
-    };
-    if *solver != SolverSpec::Default {
-        return Some(Err(ModuleError::invalid(format!(
-            "{id} integrates with its own fixed-step forward Euler (like the Reference FMU); \
-             its solver must be `default`"
-        ))));
-    }
-    Some(build(params))
-}
-
-fn build<M: RefModel>(params: &BTreeMap<String, f64>) -> Result<Box<dyn Module>, ModuleError> {
+/// Builds one model from a scenario entry. Parameters are checked by name (finite; `e` of
+/// BouncingBall within 0.5…1 as the FMU declares); the solver must be `default`.
+fn build<M: RefModel>(args: &ModelArgs<'_>) -> Result<Box<dyn Module>, ModuleError> {
     let d = M::description();
+    if *args.solver != SolverSpec::Default {
+        return Err(ModuleError::invalid(format!(
+            "{} integrates with its own fixed-step forward Euler (like the Reference FMU); \
+             its solver must be `default`",
+            d.model_name
+        )));
+    }
+    let params = args.parameters;
     let allowed = settable::<M>();
     let mut overrides = Vec::with_capacity(params.len());
     for (name, &value) in params {

@@ -9,8 +9,11 @@
 //! event mode, early return, rollback, serialisation).
 
 use super::*;
+use crate::models::{instantiate, registry};
 use crate::module::{FmiState, InstantiateOptions, StepReport, Subsystem, ValueRef};
+use alloc::collections::BTreeMap;
 use alloc::string::ToString;
+use alloc::vec;
 
 macro_rules! reference_csv {
     ($name:literal) => {
@@ -35,10 +38,8 @@ struct Experiment {
 }
 
 fn module(id: &str) -> Box<dyn Module> {
-    match instantiate(id, &BTreeMap::new(), &SolverSpec::Default) {
-        Some(Ok(m)) => m,
-        _ => panic!("{id} instantiates"),
-    }
+    instantiate(id, &BTreeMap::new(), &SolverSpec::Default)
+        .unwrap_or_else(|e| panic!("{id} instantiates: {e}"))
 }
 
 fn vr_of(sub: &Subsystem, name: &str) -> ValueRef {
@@ -383,26 +384,26 @@ fn rollback_and_serialised_state_repeat_a_step_exactly() {
 #[test]
 fn reference_models_refuse_other_solvers_and_bad_parameters() {
     let rk4 = SolverSpec::Rk4 { step: 1e-3 };
-    assert!(matches!(
-        instantiate(DAHLQUIST_ID, &BTreeMap::new(), &rk4),
-        Some(Err(_))
-    ));
+    let e = instantiate(DAHLQUIST_ID, &BTreeMap::new(), &rk4)
+        .err()
+        .expect("rk4 refused");
+    assert!(
+        e.to_string().contains("its solver must be `default`"),
+        "{e}"
+    );
     let mut p = BTreeMap::new();
     p.insert(String::from("e"), 0.2);
-    assert!(matches!(
-        instantiate(BOUNCING_BALL_ID, &p, &SolverSpec::Default),
-        Some(Err(_))
-    ));
+    assert!(instantiate(BOUNCING_BALL_ID, &p, &SolverSpec::Default).is_err());
     let mut p = BTreeMap::new();
     p.insert(String::from("v_min"), 0.2);
-    assert!(matches!(
-        instantiate(BOUNCING_BALL_ID, &p, &SolverSpec::Default),
-        Some(Err(_))
-    ));
-    assert!(instantiate(
-        "TwoMassOscillator.Mass1",
-        &BTreeMap::new(),
-        &SolverSpec::Default
-    )
-    .is_none());
+    assert!(instantiate(BOUNCING_BALL_ID, &p, &SolverSpec::Default).is_err());
+    // The registry offers each of them with its own solver only.
+    let reference: Vec<_> = registry()
+        .iter()
+        .filter(|m| m.id.starts_with("ReferenceFMU."))
+        .collect();
+    assert_eq!(reference.len(), 6);
+    for m in reference {
+        assert_eq!((m.solvers)(), vec![SolverSpec::Default], "{}", m.id);
+    }
 }

@@ -7,7 +7,8 @@ use crate::models::equations::{EQUATIONS_ID, EXAMPLE_SOURCE};
 use crate::models::reference_fmus::{
     BOUNCING_BALL_ID, DAHLQUIST_ID, FEEDTHROUGH_ID, STAIR_ID, STATE_SPACE_ID, VAN_DER_POL_ID,
 };
-use crate::scenario::{to_json, Simulation, BINARY_MODEL};
+use crate::scenario::{to_json, BINARY_MODEL};
+use crate::simulation::Simulation;
 use alloc::collections::BTreeSet;
 use alloc::format;
 use alloc::vec;

@@ -7,7 +7,8 @@
 use super::*;
 use crate::analysis::sweep::{stability_crossings, LinearAnalysis};
 use crate::models::reference_fmus::FEEDTHROUGH_ID;
-use crate::scenario::{Algorithm, ConnectionSpec, Simulation};
+use crate::scenario::{Algorithm, ConnectionSpec};
+use crate::simulation::Simulation;
 use alloc::format;
 use alloc::vec;
 

@@ -4,7 +4,8 @@
 
 use super::super::EXAMPLE_SOURCE;
 use super::MASS2_SOURCE;
-use crate::scenario::{parse, preset, to_json, Scenario, Simulation, SimulationResult, SolverSpec};
+use crate::scenario::{parse, preset, to_json, Scenario, SolverSpec};
+use crate::simulation::{Simulation, SimulationResult};
 
 fn run(s: &Scenario) -> (SimulationResult, Option<f64>) {
     let v = s.validate().unwrap_or_else(|e| panic!("{e}"));

@@ -2,8 +2,7 @@
 //! its recorded outputs and the monolithic reference. This is what the CLI and the page's
 //! worker drive.
 
-use super::schema::{Algorithm, StartUp};
-use super::validate::ValidatedScenario;
+use super::build_module;
 use crate::analysis::{global_nrmse, LinearBlock, MonolithicReference};
 use crate::error::{CosimError, MasterError};
 use crate::master::{
@@ -11,6 +10,7 @@ use crate::master::{
     JacobianSource, MasterAlgorithm, ModelBasedCorrection, Observer, Run, RunStats, Scheme,
     StepController, SystemView,
 };
+use crate::scenario::{self, Algorithm, StartUp, ValidatedScenario};
 use crate::time::FixedGrid;
 
 use alloc::boxed::Box;
@@ -79,7 +79,7 @@ impl Simulation {
         let s = &v.scenario;
         let mut modules = Vec::with_capacity(s.modules.len());
         for spec in &s.modules {
-            let m = super::build::build_module(spec)?;
+            let m = build_module(spec)?;
             modules.push((spec.name.clone(), m));
         }
         let connections: Vec<(String, String)> = s
@@ -131,10 +131,7 @@ impl Simulation {
                     .map(|rows| rows.iter().map(|r| r[j]).collect()),
             })
             .collect();
-        let scheme = match s.master.algorithm {
-            Algorithm::Jacobi => Scheme::Jacobi,
-            Algorithm::GaussSeidel => Scheme::GaussSeidel(v.sequence.clone()),
-        };
+        let scheme = scheme(v);
         // `master.correction` selects seed 000's model-based corrector (Jacobi only, checked
         // by validation); its Jacobian source is known from the capability flags already.
         let order = s.master.extrapolation_order;
@@ -142,11 +139,11 @@ impl Simulation {
         {
             Some(c) => {
                 let request = match c.jacobians {
-                    super::schema::JacobianSource::Auto => JacobianRequest::Auto,
-                    super::schema::JacobianSource::DirectionalDerivatives => {
+                    scenario::JacobianSource::Auto => JacobianRequest::Auto,
+                    scenario::JacobianSource::DirectionalDerivatives => {
                         JacobianRequest::DirectionalDerivatives
                     }
-                    super::schema::JacobianSource::FiniteDifferences => {
+                    scenario::JacobianSource::FiniteDifferences => {
                         JacobianRequest::FiniteDifferences
                     }
                 };
@@ -255,6 +252,14 @@ impl Simulation {
             out.push('\n');
         }
         out
+    }
+}
+
+/// The coupling scheme of a scenario's master (the Gauss-Seidel order as module indices).
+pub(super) fn scheme(v: &ValidatedScenario) -> Scheme {
+    match v.scenario.master.algorithm {
+        Algorithm::Jacobi => Scheme::Jacobi,
+        Algorithm::GaussSeidel => Scheme::GaussSeidel(v.sequence.clone()),
     }
 }
 

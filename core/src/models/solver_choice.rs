@@ -1,0 +1,76 @@
+//! How a model turns the scenario's [`SolverSpec`] into an [`Integrator`]: the suggested
+//! settings the catalog offers and the checks of the numbers a person wrote.
+
+use super::parameters::{check, Range};
+use crate::module::{ModuleError, ModuleErrorKind};
+use crate::solvers::{Dopri45, Integrator, Rk4, SolverSpec};
+use alloc::format;
+use alloc::vec;
+use alloc::vec::Vec;
+
+/// Suggested RK4 micro-step in s: 1/20 of the fastest period of the default oscillator
+/// (ω ≈ 1.0e3 rad/s, T ≈ 6.2 ms) keeps RK4's error well below plotting resolution.
+pub const DEFAULT_RK4_STEP: f64 = 1e-5;
+/// Suggested Dopri45 relative tolerance.
+pub const DEFAULT_RTOL: f64 = 1e-8;
+/// Suggested Dopri45 absolute tolerance.
+pub const DEFAULT_ATOL: f64 = 1e-12;
+
+/// Solvers of a linear model: its default (exact), exact, and both integrators.
+pub(super) fn linear_solvers() -> Vec<SolverSpec> {
+    vec![
+        SolverSpec::Default,
+        SolverSpec::Exact,
+        SolverSpec::Rk4 {
+            step: DEFAULT_RK4_STEP,
+        },
+        SolverSpec::Dopri45 {
+            rtol: DEFAULT_RTOL,
+            atol: DEFAULT_ATOL,
+        },
+    ]
+}
+
+/// Solvers of a model without an exact solution: its default and both integrators.
+pub(super) fn numeric_solvers() -> Vec<SolverSpec> {
+    vec![
+        SolverSpec::Default,
+        SolverSpec::Rk4 {
+            step: DEFAULT_RK4_STEP,
+        },
+        SolverSpec::Dopri45 {
+            rtol: DEFAULT_RTOL,
+            atol: DEFAULT_ATOL,
+        },
+    ]
+}
+
+/// Only the model's own default (models that integrate themselves).
+pub(super) fn default_only() -> Vec<SolverSpec> {
+    vec![SolverSpec::Default]
+}
+
+/// The integrator for a numeric solver; `None` for `Default` and `Exact`.
+pub fn integrator_for(solver: &SolverSpec) -> Result<Option<Integrator>, ModuleError> {
+    let named = |what: &str, e: ModuleError| match e.kind {
+        ModuleErrorKind::InvalidArgument(m) => ModuleError::invalid(format!("solver {what}{m}")),
+        _ => e,
+    };
+    match *solver {
+        SolverSpec::Default | SolverSpec::Exact => Ok(None),
+        SolverSpec::Rk4 { step } => {
+            check("step", step, Range::Positive).map_err(|e| named("", e))?;
+            Ok(Some(Integrator::Rk4(Rk4 { max_step: step })))
+        }
+        SolverSpec::Dopri45 { rtol, atol } => {
+            check("rtol", rtol, Range::NonNegative).map_err(|e| named("", e))?;
+            check("atol", atol, Range::NonNegative).map_err(|e| named("", e))?;
+            if rtol + atol <= 0.0 {
+                return Err(ModuleError::invalid(
+                    "solver parameters `rtol` and `atol`: at least one must be positive",
+                ));
+            }
+            Ok(Some(Integrator::Dopri45(Dopri45 { rtol, atol })))
+        }
+    }
+}

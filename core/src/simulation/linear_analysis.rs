@@ -1,0 +1,100 @@
+//! A validated scenario as a [`LinearAnalysis`]: its blocks read exactly as a run builds
+//! its modules ([`build_module`], [`Subsystem`], `LinearBlock::from_subsystem`), with the
+//! module specs as the [`ModuleFactory`] that sweeps rebuild modules from.
+
+use super::build_module;
+use super::run::scheme;
+use crate::analysis::sweep::{LinearAnalysis, ModuleFactory};
+use crate::analysis::PropagationMethod;
+use crate::coupling::CouplingGraph;
+use crate::error::{CosimError, ScenarioError};
+use crate::module::{InstantiateOptions, ModuleDescription, Subsystem};
+use crate::scenario::{ModuleSpec, ValidatedScenario};
+use alloc::format;
+use alloc::string::String;
+use alloc::sync::Arc;
+use alloc::vec::Vec;
+
+/// The scenario's module specs, rebuilt with a sweep point's parameter values.
+#[derive(Debug)]
+struct SpecModules(Vec<ModuleSpec>);
+
+impl ModuleFactory for SpecModules {
+    fn instantiate(&self, m: usize, params: &[(&str, f64)]) -> Result<Subsystem, String> {
+        let own = &self.0[m];
+        let module = if params.is_empty() {
+            build_module(own)
+        } else {
+            let mut spec = own.clone();
+            for (name, v) in params {
+                spec.parameters.insert((*name).into(), *v);
+            }
+            build_module(&spec)
+        }
+        .map_err(|e| format!("{e}"))?;
+        Subsystem::instantiate(module, InstantiateOptions::default()).map_err(|e| format!("{e}"))
+    }
+
+    fn check_parameter(&self, m: usize, name: &str) -> Result<(), String> {
+        let mut spec = self.0[m].clone();
+        if !spec.parameters.contains_key(name) {
+            // Probe with a harmless value only to learn whether the name exists.
+            let probe = build_module(&spec).ok().and_then(|m| {
+                m.description()
+                    .variables
+                    .iter()
+                    .find(|v| v.name == name)
+                    .and_then(|v| v.start)
+            });
+            spec.parameters.insert(name.into(), probe.unwrap_or(1.0));
+        }
+        build_module(&spec).map(|_| ()).map_err(|e| format!("{e}"))
+    }
+}
+
+impl LinearAnalysis {
+    /// Reads the blocks at the modules' start values. Every module must be linear with
+    /// exposed states and directional derivatives (error at `modules`).
+    pub fn new(v: &ValidatedScenario) -> Result<Self, CosimError> {
+        let s = &v.scenario;
+        if !v.reference_available {
+            return Err(ScenarioError::at(
+                "modules",
+                "propagation-matrix analysis needs every module linear time-invariant, with exposed states \
+                 and directional derivatives",
+            )
+            .into());
+        }
+        let modules = SpecModules(s.modules.clone());
+        let mut blocks = Vec::with_capacity(s.modules.len());
+        let mut descriptions: Vec<(String, ModuleDescription)> =
+            Vec::with_capacity(s.modules.len());
+        for (i, spec) in s.modules.iter().enumerate() {
+            let (sub, block) = modules
+                .read(i, v.grid.t_start, &[])
+                .map_err(|e| ScenarioError::at(format!("modules[{i}]"), e))?;
+            blocks.push(block);
+            descriptions.push((spec.name.clone(), sub.description().clone()));
+        }
+        let pairs: Vec<(String, String)> = s
+            .connections
+            .iter()
+            .map(|c| (c.from.clone(), c.to.clone()))
+            .collect();
+        let graph = CouplingGraph::build(&descriptions, &pairs)?;
+        let method = PropagationMethod {
+            scheme: scheme(v),
+            order: s.master.extrapolation_order,
+            correction: s.master.correction.as_ref().map(|c| c.alpha),
+        };
+        let names = s.modules.iter().map(|m| m.name.clone()).collect();
+        Ok(LinearAnalysis::from_blocks(
+            Arc::new(modules),
+            names,
+            blocks,
+            graph.coupling_matrix(),
+            method,
+            v.grid,
+        ))
+    }
+}

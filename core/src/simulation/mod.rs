@@ -1,0 +1,20 @@
+//! The composition root: where a validated scenario becomes a running system. It is the
+//! only layer that knows both the scenario format and the parts it assembles.
+//!
+//! - [`build_module`]: a module spec into a module (built-in models from the registry,
+//!   binary modules from their archive).
+//! - [`Simulation`]: the modules coupled, initialised and stepped by the scenario's master,
+//!   with recorded outputs and the monolithic reference; what the CLI and the page's
+//!   worker drive.
+//! - `LinearAnalysis::new`: the scenario's linear blocks, coupling and method for
+//!   propagation-matrix analysis, with the module specs as the sweeps' [`ModuleFactory`]
+//!   (defined here, on the analysis type, because only this layer can read a scenario).
+//!
+//! [`ModuleFactory`]: crate::analysis::sweep::ModuleFactory
+
+mod build;
+mod linear_analysis;
+mod run;
+
+pub use build::build_module;
+pub use run::{summary, Signal, Simulation, SimulationResult};
