@@ -41,6 +41,4 @@ pub use state_space_reader::StateSpaceReader;
 pub use step_control::{FixedStep, StepController, StepDecision, StepProposal};
 
 #[cfg(test)]
-mod mock;
-#[cfg(test)]
 pub(crate) mod tests;

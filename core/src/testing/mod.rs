@@ -1,8 +1,11 @@
 //! Test doubles every layer's tests, `tests/` and the benches can use (feature `testing`;
-//! always on in this crate's own tests): step controllers that reject chosen attempts, so
-//! the driver's rollback path is exercised against runs that never tried them.
+//! always on in this crate's own tests):
+//! - [`mock::MockModule`]: a module built from closures with exactly predictable outputs;
+//! - step controllers that reject chosen attempts, so the driver's rollback path is
+//!   exercised against runs that never tried them.
 
 mod controllers;
+pub mod mock;
 
 pub use controllers::{
     EveryNth, LargerFirst, RejectEvery, RejectFirstTry, Rejecting, RejectionPolicy,

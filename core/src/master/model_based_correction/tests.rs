@@ -7,10 +7,10 @@
 use super::*;
 use crate::analysis::{block_diag, LinearBlock, MonolithicReference};
 use crate::master::jacobian_source_for;
-use crate::master::mock::MockModule;
 use crate::master::tests::two_mass;
 use crate::master::{Run, TimeSeriesRecorder};
 use crate::module::{Module, ValueRef};
+use crate::testing::mock::MockModule;
 use crate::time::FixedGrid;
 use alloc::boxed::Box;
 use alloc::string::{String, ToString};

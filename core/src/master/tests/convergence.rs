@@ -2,9 +2,9 @@
 //! feeds an integrator that integrates its input polynomial exactly, so the only error is
 //! the extrapolation's (local O(h^(p+2)), summed over 1/h steps).
 
-use super::super::mock::{integrator, source};
 use super::{run_all, system};
 use crate::master::ExplicitCoupling;
+use crate::testing::mock::{integrator, source};
 use crate::time::FixedGrid;
 use alloc::vec;
 use alloc::vec::Vec;

@@ -5,7 +5,6 @@
 //! view of applied inputs, the step hook's offsets, and the up-front refusal of a
 //! controller that may reject when a module cannot save its state.
 
-use super::super::mock::MockModule;
 use super::{boxed_system as system, two_mass};
 use crate::error::MasterError;
 use crate::master::{
@@ -17,6 +16,7 @@ use crate::models::instantiate;
 use crate::models::reference_fmus::{BOUNCING_BALL_ID, DAHLQUIST_ID};
 use crate::module::Module;
 use crate::scenario::SolverSpec;
+use crate::testing::mock::MockModule;
 use crate::testing::{RejectEvery, RejectFirstTry};
 use crate::time::FixedGrid;
 use alloc::boxed::Box;

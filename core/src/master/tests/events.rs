@@ -3,7 +3,6 @@
 //! event time (shortened step or rollback), events go through a legal Event Mode sequence
 //! (the `Subsystem` wrapper would refuse anything else), termination ends the run cleanly.
 
-use super::super::mock::MockModule;
 use super::boxed_system as system;
 use crate::error::MasterError;
 use crate::master::{CoupledSystem, ExplicitCoupling, Run, TimeSeriesRecorder};
@@ -11,6 +10,7 @@ use crate::models::instantiate;
 use crate::models::reference_fmus::{BOUNCING_BALL_ID, DAHLQUIST_ID, STAIR_ID};
 use crate::module::{FmiState, Module, StepReport};
 use crate::scenario::SolverSpec;
+use crate::testing::mock::MockModule;
 use crate::time::FixedGrid;
 use alloc::boxed::Box;
 use alloc::collections::BTreeMap;

@@ -1,11 +1,11 @@
 //! Refusals before the first step and failures during the run, each with a message that
 //! names the module or signal.
 
-use super::super::mock::{integrator, source, CallLog};
 use super::{run_all, system};
 use crate::error::MasterError;
 use crate::master::{ExplicitCoupling, Run, TimeSeriesRecorder};
 use crate::module::StepReport;
+use crate::testing::mock::{integrator, source, CallLog};
 use crate::time::FixedGrid;
 use alloc::boxed::Box;
 use alloc::format;

@@ -4,9 +4,9 @@
 //! - Jacobi with order-p extrapolation is the (p+1)-step Adams-Bashforth method;
 //! - Gauss-Seidel with zero-order hold is symplectic Euler.
 
-use super::super::mock::{integrator, MockModule};
 use super::{run_all, system};
 use crate::master::ExplicitCoupling;
+use crate::testing::mock::{integrator, MockModule};
 use crate::time::FixedGrid;
 use alloc::vec;
 use alloc::vec::Vec;

@@ -1,9 +1,9 @@
 //! Initialisation propagates initial outputs through direct feedthrough in dependency
 //! order, whatever the module order.
 
-use super::super::mock::{source, CallLog, MockModule};
 use super::system;
 use crate::master::{ExplicitCoupling, Run, TimeSeriesRecorder};
+use crate::testing::mock::{source, CallLog, MockModule};
 use crate::time::FixedGrid;
 use alloc::boxed::Box;
 use alloc::vec;

@@ -10,11 +10,11 @@ mod initialize;
 mod sequence;
 mod two_mass;
 
-use super::mock::MockModule;
 use super::{CoupledSystem, ExplicitCoupling, Run, TimeSeriesRecorder};
 use crate::error::MasterError;
 use crate::models::two_mass_oscillator::{mass1_linear, mass2_linear, Mass1Params, Mass2Params};
 use crate::module::Module;
+use crate::testing::mock::MockModule;
 use crate::time::FixedGrid;
 use alloc::boxed::Box;
 use alloc::string::{String, ToString};

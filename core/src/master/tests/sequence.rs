@@ -1,9 +1,9 @@
 //! Gauss-Seidel: the sequence is honoured (call log and exactly known results), new
 //! outputs of modules stepped earlier are used, and no get follows a set without a step.
 
-use super::super::mock::{integrator, source, CallLog, MockModule};
 use super::{run_all, system};
 use crate::master::{ExplicitCoupling, Run, TimeSeriesRecorder};
+use crate::testing::mock::{integrator, source, CallLog, MockModule};
 use crate::time::FixedGrid;
 use alloc::boxed::Box;
 use alloc::string::String;

@@ -20,9 +20,12 @@ const K: usize = 5;
 
 /// What the closures see: time, states, and per input its Taylor coefficients at `t`
 /// (`u[i][0]` value, `u[i][k]` k-th derivative).
-pub(crate) struct MockCtx<'a> {
+pub struct MockCtx<'a> {
+    /// Time in s.
     pub t: f64,
+    /// States.
     pub x: &'a [f64],
+    /// Per input: value and derivatives at `t`.
     pub u: &'a [[f64; K]],
 }
 
@@ -44,9 +47,10 @@ type StepFn = Box<dyn FnMut(&MockCtx<'_>, f64, &mut [f64])>;
 type ReportFn = Box<dyn Fn(f64, f64) -> StepReport>;
 
 /// Shared call log entries like `"A.set"`, `"A.step"`, `"A.get"`, `"A.der"`.
-pub(crate) type CallLog = Rc<RefCell<Vec<String>>>;
+pub type CallLog = Rc<RefCell<Vec<String>>>;
 
-pub(crate) struct MockModule {
+/// A module whose outputs and steps are closures (see the module docs).
+pub struct MockModule {
     desc: ModuleDescription,
     n_in: usize,
     n_out: usize,
@@ -304,12 +308,12 @@ impl InputDerivatives for MockModule {
 }
 
 /// A source emitting `f(t)` on output `y` (no inputs, no states).
-pub(crate) fn source(f: impl Fn(f64) -> f64 + 'static) -> MockModule {
+pub fn source(f: impl Fn(f64) -> f64 + 'static) -> MockModule {
     MockModule::new(&[], &[("y", "")]).output(move |c, y| y[0] = f(c.t))
 }
 
 /// `x' = u`, `y = x`, integrating the input polynomial of order ≤ `order` exactly.
-pub(crate) fn integrator(x0: f64, order: u32) -> MockModule {
+pub fn integrator(x0: f64, order: u32) -> MockModule {
     MockModule::new(&[("u", "")], &[("y", "")])
         .states(&[x0])
         .input_derivative_order(order)
