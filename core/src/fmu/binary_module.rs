@@ -15,10 +15,10 @@ use crate::module::{
 };
 use alloc::collections::BTreeMap;
 use alloc::format;
-use alloc::rc::Rc;
 use alloc::string::String;
+use alloc::sync::Arc;
 use alloc::vec::Vec;
-use core::cell::RefCell;
+use core::sync::atomic::{AtomicI32, Ordering};
 
 /// A binary (wasm32) FMI 3.0 co-simulation module.
 pub struct BinaryModule {
@@ -28,21 +28,20 @@ pub struct BinaryModule {
     parameters: Vec<(ValueRef, f64)>,
     /// The `fmi3Instance` pointer; 0 before `fmi3InstantiateCoSimulation`.
     instance: i32,
-    /// Handles of dropped [`ModuleState`]s, freed with `fmi3FreeFMUState` on the next call.
-    pub(super) released: Rc<RefCell<Vec<i32>>>,
+    /// Every `fmi3FMUState` this instance handed out, shared with the [`SavedState`] that
+    /// holds it. One that only this list still holds was dropped: its handle is freed with
+    /// `fmi3FreeFMUState` on the next call.
+    pub(super) states: Vec<Arc<AtomicI32>>,
 }
 
-/// An `fmi3FMUState` handle; dropping it queues `fmi3FreeFMUState`.
-pub(super) struct SavedState {
-    pub(super) handle: i32,
-    pub(super) released: Rc<RefCell<Vec<i32>>>,
-}
+/// An `fmi3FMUState` handle inside a [`crate::module::ModuleState`]. The handle is shared
+/// with the module's list rather than queued on drop, so the state is `Send` without a
+/// lock; it changes only when `fmi3GetFMUState` overwrites the state in place.
+pub(super) struct SavedState(pub(super) Arc<AtomicI32>);
 
-impl Drop for SavedState {
-    fn drop(&mut self) {
-        if let Ok(mut q) = self.released.try_borrow_mut() {
-            q.push(self.handle);
-        }
+impl SavedState {
+    pub(super) fn handle(&self) -> i32 {
+        self.0.load(Ordering::Relaxed)
     }
 }
 
@@ -118,7 +117,7 @@ impl BinaryModule {
             md,
             parameters,
             instance: 0,
-            released: Rc::new(RefCell::new(Vec::new())),
+            states: Vec::new(),
         })
     }
 
@@ -178,14 +177,15 @@ impl BinaryModule {
         }
     }
 
-    /// Frees the handles of states dropped since the last call.
+    /// Frees the handles of states dropped since the last call. (A state dropped while
+    /// this runs on another thread is freed next time: the count only falls.)
     pub(super) fn free_released(&mut self) -> Result<(), ModuleError> {
-        let pending: Vec<i32> = self.released.borrow_mut().drain(..).collect();
         let Some((_, _, free)) = self.fmi.state else {
             return Ok(());
         };
-        let inst = self.instance()?;
-        for handle in pending {
+        while let Some(k) = self.states.iter().position(|h| Arc::strong_count(h) == 1) {
+            let handle = self.states.swap_remove(k).load(Ordering::Relaxed);
+            let inst = self.instance()?;
             let p = self.rt.scratch(8)?;
             self.rt.write(p, &handle.to_le_bytes())?;
             let code = self.rt.call("fmi3FreeFMUState", &free, (inst, p as i32))?;

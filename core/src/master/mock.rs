@@ -9,11 +9,13 @@ use crate::module::{
 };
 use alloc::boxed::Box;
 use alloc::format;
-use alloc::rc::Rc;
 use alloc::string::String;
+use alloc::sync::Arc;
 use alloc::vec;
 use alloc::vec::Vec;
-use core::cell::RefCell;
+
+// Test-only: a lock for values the test shares with its (`Send`) mocks.
+extern crate std;
 
 /// Highest input derivative order a mock stores.
 const K: usize = 5;
@@ -39,12 +41,28 @@ impl MockCtx<'_> {
     }
 }
 
-type OutputFn = Box<dyn Fn(&MockCtx<'_>, &mut [f64])>;
-type StepFn = Box<dyn FnMut(&MockCtx<'_>, f64, &mut [f64])>;
-type ReportFn = Box<dyn Fn(f64, f64) -> StepReport>;
+type OutputFn = Box<dyn Fn(&MockCtx<'_>, &mut [f64]) + Send>;
+type StepFn = Box<dyn FnMut(&MockCtx<'_>, f64, &mut [f64]) + Send>;
+type ReportFn = Box<dyn Fn(f64, f64) -> StepReport + Send>;
+
+/// A value a test shares with its mocks, which must be `Send` like every module.
+#[derive(Debug, Default)]
+pub(crate) struct Shared<T>(std::sync::Mutex<T>);
+
+impl<T> Shared<T> {
+    /// The value, to read (a panic in another test thread does not hide it).
+    pub fn borrow(&self) -> std::sync::MutexGuard<'_, T> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The value, to change.
+    pub fn borrow_mut(&self) -> std::sync::MutexGuard<'_, T> {
+        self.borrow()
+    }
+}
 
 /// Shared call log entries like `"A.set"`, `"A.step"`, `"A.get"`, `"A.der"`.
-pub(crate) type CallLog = Rc<RefCell<Vec<String>>>;
+pub(crate) type CallLog = Arc<Shared<Vec<String>>>;
 
 pub(crate) struct MockModule {
     desc: ModuleDescription,
@@ -146,20 +164,23 @@ impl MockModule {
     }
 
     /// Outputs as a function of time, states and inputs.
-    pub fn output(mut self, f: impl Fn(&MockCtx<'_>, &mut [f64]) + 'static) -> Self {
+    pub fn output(mut self, f: impl Fn(&MockCtx<'_>, &mut [f64]) + Send + 'static) -> Self {
         self.output_fn = Box::new(f);
         self
     }
 
     /// State update over a step of `h` (states in/out).
-    pub fn on_step(mut self, f: impl FnMut(&MockCtx<'_>, f64, &mut [f64]) + 'static) -> Self {
+    pub fn on_step(
+        mut self,
+        f: impl FnMut(&MockCtx<'_>, f64, &mut [f64]) + Send + 'static,
+    ) -> Self {
         self.step_fn = Box::new(f);
         self
     }
 
     /// Replaces the report of `do_step(t, h)` (the step itself still happens unless the
     /// report is a discard).
-    pub fn report(mut self, f: impl Fn(f64, f64) -> StepReport + 'static) -> Self {
+    pub fn report(mut self, f: impl Fn(f64, f64) -> StepReport + Send + 'static) -> Self {
         self.report_fn = Some(Box::new(f));
         self
     }
@@ -304,7 +325,7 @@ impl InputDerivatives for MockModule {
 }
 
 /// A source emitting `f(t)` on output `y` (no inputs, no states).
-pub(crate) fn source(f: impl Fn(f64) -> f64 + 'static) -> MockModule {
+pub(crate) fn source(f: impl Fn(f64) -> f64 + Send + 'static) -> MockModule {
     MockModule::new(&[], &[("y", "")]).output(move |c, y| y[0] = f(c.t))
 }
 

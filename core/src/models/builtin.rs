@@ -5,6 +5,7 @@
 
 use super::instance::{Instance, Snapshot};
 use super::layout::{Layout, VarKind};
+pub(crate) use crate::module::{check_order_lengths, check_seed_lengths};
 use crate::module::{
     DirectionalDerivatives, InputDerivatives, Module, ModuleDescription, ModuleError, ModuleState,
     OutputDerivatives, StateSnapshot, StepReport, ValueRef,
@@ -19,7 +20,7 @@ use nalgebra::DVector;
 /// The part of a built-in module that is its own; [`Module`], [`StateSnapshot`] and
 /// [`InputDerivatives`] follow from it. Directional and output derivatives are computed
 /// differently by each type (exact, finite differences, AD), so each implements them.
-pub(crate) trait BuiltinModule: DirectionalDerivatives + OutputDerivatives {
+pub(crate) trait BuiltinModule: DirectionalDerivatives + OutputDerivatives + Send {
     /// Static description (what [`Module::description`] returns).
     fn module_description(&self) -> &ModuleDescription;
     /// Time, states and inputs.
@@ -233,21 +234,6 @@ impl Stepper {
     }
 }
 
-/// `fmi3GetDirectionalDerivative`: the lengths of `seed` and `sensitivity` fit.
-pub(crate) fn check_seed_lengths(
-    unknowns: &[ValueRef],
-    knowns: &[ValueRef],
-    seed: &[f64],
-    sensitivity: &[f64],
-) -> Result<(), ModuleError> {
-    if seed.len() != knowns.len() || sensitivity.len() != unknowns.len() {
-        return Err(ModuleError::invalid(
-            "seed/sensitivity lengths do not match knowns/unknowns",
-        ));
-    }
-    Ok(())
-}
-
 /// The role of a known of a directional derivative: a state or an input.
 pub(crate) fn known_kind(layout: &Layout, vr: ValueRef) -> Result<VarKind, ModuleError> {
     match layout.classify(vr)? {
@@ -293,20 +279,6 @@ pub(crate) fn seed_direction(
         unknown_kind(layout, *u)?;
     }
     Ok((dx, du))
-}
-
-/// `vrs`, `orders` and `values` of an output or input derivative call have one length.
-pub(crate) fn check_order_lengths(
-    vrs: usize,
-    orders: usize,
-    values: usize,
-) -> Result<(), ModuleError> {
-    if vrs != orders || vrs != values {
-        return Err(ModuleError::invalid(
-            "lengths of vrs, orders and values differ",
-        ));
-    }
-    Ok(())
 }
 
 /// The index of output `vr` for `fmi3GetOutputDerivatives`.

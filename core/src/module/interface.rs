@@ -19,7 +19,10 @@ pub struct InstantiateOptions {
 ///
 /// Implementors may assume the calls arrive in a legal FMI order: the [`super::Subsystem`]
 /// wrapper checks the order before forwarding.
-pub trait Module {
+///
+/// `Send`, so an executor may step the modules of one sweep on other threads: every
+/// implementation is checked for it where it is written.
+pub trait Module: Send {
     /// Static description: variables, capability flags, feedthrough structure.
     fn description(&self) -> &ModuleDescription;
 
@@ -89,8 +92,38 @@ pub trait Module {
 }
 
 /// An opaque saved module state (`fmi3FMUState`). Built-in modules store a plain value;
-/// binary modules store the handle their `fmi3GetFMUState` returned.
-pub struct ModuleState(pub Box<dyn Any>);
+/// binary modules store the handle their `fmi3GetFMUState` returned. `Send`, like the
+/// modules that save it.
+pub struct ModuleState(pub Box<dyn Any + Send>);
+
+impl ModuleState {
+    /// A state holding `value`.
+    pub fn new<T: Any + Send>(value: T) -> Self {
+        ModuleState(Box::new(value))
+    }
+
+    /// A slot that holds no module's state yet (no allocation): the first
+    /// [`StateSnapshot::save_state_into`] fills it.
+    pub fn empty() -> Self {
+        ModuleState(Box::new(()))
+    }
+
+    /// The saved value, if it is a `T`.
+    pub fn downcast_ref<T: Any>(&self) -> Option<&T> {
+        self.0.downcast_ref()
+    }
+
+    /// The saved value to overwrite in place, if it is a `T`.
+    pub fn downcast_mut<T: Any>(&mut self) -> Option<&mut T> {
+        self.0.downcast_mut()
+    }
+}
+
+impl Default for ModuleState {
+    fn default() -> Self {
+        Self::empty()
+    }
+}
 
 impl core::fmt::Debug for ModuleState {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
@@ -100,8 +133,17 @@ impl core::fmt::Debug for ModuleState {
 
 /// `fmi3GetFMUState` / `fmi3SetFMUState` / (de)serialisation: rollback.
 pub trait StateSnapshot {
-    /// `fmi3GetFMUState`: the full state, including inputs and parameters (FMI 3.0).
+    /// `fmi3GetFMUState` into a new state: the full state, including inputs and parameters
+    /// (FMI 3.0).
     fn get_state(&mut self) -> Result<ModuleState, ModuleError>;
+    /// `fmi3GetFMUState` into `slot`, overwriting what it holds. When `slot` holds a state
+    /// this module saved, its storage is reused (FMI: a non-NULL `*FMUState` is
+    /// overwritten), so a driver that saves every step allocates only the first time.
+    /// The default saves a new state.
+    fn save_state_into(&mut self, slot: &mut ModuleState) -> Result<(), ModuleError> {
+        *slot = self.get_state()?;
+        Ok(())
+    }
     /// `fmi3SetFMUState`: continue from `state`; `state` may be restored again later.
     fn set_state(&mut self, state: &ModuleState) -> Result<(), ModuleError>;
     /// `fmi3SerializeFMUState` (only with `canSerializeFMUState`).
@@ -122,6 +164,35 @@ pub trait DirectionalDerivatives {
         seed: &[f64],
         sensitivity: &mut [f64],
     ) -> Result<(), ModuleError>;
+}
+
+/// `fmi3GetDirectionalDerivative`: `seed` fits `knowns` and `sensitivity` fits `unknowns`.
+pub(crate) fn check_seed_lengths(
+    unknowns: &[ValueRef],
+    knowns: &[ValueRef],
+    seed: &[f64],
+    sensitivity: &[f64],
+) -> Result<(), ModuleError> {
+    if seed.len() != knowns.len() || sensitivity.len() != unknowns.len() {
+        return Err(ModuleError::invalid(
+            "seed/sensitivity lengths do not match knowns/unknowns",
+        ));
+    }
+    Ok(())
+}
+
+/// `vrs`, `orders` and `values` of an output or input derivative call have one length.
+pub(crate) fn check_order_lengths(
+    vrs: usize,
+    orders: usize,
+    values: usize,
+) -> Result<(), ModuleError> {
+    if vrs != orders || vrs != values {
+        return Err(ModuleError::invalid(
+            "lengths of vrs, orders and values differ",
+        ));
+    }
+    Ok(())
 }
 
 /// `fmi3GetOutputDerivatives`: time derivatives of outputs at the module's current time.

@@ -20,6 +20,7 @@ mod variable;
 
 pub use capabilities::{Capabilities, CapabilityFlag};
 pub use description::{DependencyKind, ModuleDescription, OutputDependency};
+pub(crate) use interface::{check_order_lengths, check_seed_lengths};
 pub use interface::{
     DirectionalDerivatives, DiscreteStatesUpdate, EventMode, InputDerivatives, InstantiateOptions,
     Module, ModuleState, OutputDerivatives, StateSnapshot,
@@ -27,6 +28,15 @@ pub use interface::{
 pub use status::{ModuleError, ModuleErrorKind, Status, StepReport};
 pub use subsystem::{FmiState, Subsystem};
 pub use variable::{Causality, ValueRef, Variability, Variable};
+
+// Every module and saved state may move to another thread (an executor stepping the
+// modules of one sweep at once); `Module: Send` makes each implementation prove it.
+const _: () = {
+    const fn assert_send<T: Send + ?Sized>() {}
+    assert_send::<dyn Module>();
+    assert_send::<Subsystem>();
+    assert_send::<ModuleState>();
+};
 
 #[cfg(test)]
 mod tests;

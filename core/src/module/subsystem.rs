@@ -2,6 +2,7 @@
 //! enforced (seed-004 digest §2.1). An illegal call returns an `Error` status and, as in
 //! FMI, leaves the instance Terminated; nothing panics.
 
+use super::interface::{check_order_lengths, check_seed_lengths};
 use super::{
     DiscreteStatesUpdate, InstantiateOptions, Module, ModuleDescription, ModuleError,
     ModuleErrorKind, ModuleState, Status, StepReport, ValueRef,
@@ -118,9 +119,22 @@ impl Subsystem {
     }
 
     fn unsupported<T>(&mut self, capability: &'static str) -> Result<T, ModuleError> {
-        let err = ModuleError::error(ModuleErrorKind::Unsupported(capability));
+        let err = ModuleError::unsupported(capability);
         self.fail(&err);
         Err(err)
+    }
+
+    /// The result of a call through a capability accessor: `None` (the module lacks the
+    /// capability `flag` names) is `Unsupported`; errors leave the instance Terminated.
+    fn through<T>(
+        &mut self,
+        r: Option<Result<T, ModuleError>>,
+        flag: &'static str,
+    ) -> Result<T, ModuleError> {
+        match r {
+            Some(r) => self.checked(r),
+            None => self.unsupported(flag),
+        }
     }
 
     /// `fmi3EnterInitializationMode`.
@@ -277,11 +291,8 @@ impl Subsystem {
         if !self.options.event_mode_used {
             return self.unsupported("eventModeUsed");
         }
-        let r = match self.module.event_mode() {
-            Some(e) => e.enter_event_mode(),
-            None => return self.unsupported("hasEventMode"),
-        };
-        self.checked(r)?;
+        let r = self.module.event_mode().map(|e| e.enter_event_mode());
+        self.through(r, "hasEventMode")?;
         self.state = FmiState::EventMode;
         self.event_pending = false;
         Ok(())
@@ -290,21 +301,15 @@ impl Subsystem {
     /// `fmi3UpdateDiscreteStates`.
     pub fn update_discrete_states(&mut self) -> Result<DiscreteStatesUpdate, ModuleError> {
         self.require("fmi3UpdateDiscreteStates", &[FmiState::EventMode])?;
-        let r = match self.module.event_mode() {
-            Some(e) => e.update_discrete_states(),
-            None => return self.unsupported("hasEventMode"),
-        };
-        self.checked(r)
+        let r = self.module.event_mode().map(|e| e.update_discrete_states());
+        self.through(r, "hasEventMode")
     }
 
     /// `fmi3EnterStepMode`.
     pub fn enter_step_mode(&mut self) -> Result<(), ModuleError> {
         self.require("fmi3EnterStepMode", &[FmiState::EventMode])?;
-        let r = match self.module.event_mode() {
-            Some(e) => e.enter_step_mode(),
-            None => return self.unsupported("hasEventMode"),
-        };
-        self.checked(r)?;
+        let r = self.module.event_mode().map(|e| e.enter_step_mode());
+        self.through(r, "hasEventMode")?;
         self.state = FmiState::StepMode;
         self.set_since_step = false;
         Ok(())
@@ -349,14 +354,23 @@ impl Subsystem {
         FmiState::Terminated,
     ];
 
-    /// `fmi3GetFMUState`.
+    /// `fmi3GetFMUState` into a new state.
     pub fn get_state(&mut self) -> Result<ModuleState, ModuleError> {
         self.require("fmi3GetFMUState", &Self::SETTABLE)?;
-        let r = match self.module.state_snapshot() {
-            Some(s) => s.get_state(),
-            None => return self.unsupported("canGetAndSetFMUState"),
-        };
-        self.checked(r)
+        let r = self.module.state_snapshot().map(|s| s.get_state());
+        self.through(r, "canGetAndSetFMUState")
+    }
+
+    /// `fmi3GetFMUState` into `slot`, reusing its storage when it holds a state this
+    /// module saved ([`super::StateSnapshot::save_state_into`]): a checkpoint per step
+    /// without an allocation per step.
+    pub fn save_state_into(&mut self, slot: &mut ModuleState) -> Result<(), ModuleError> {
+        self.require("fmi3GetFMUState", &Self::SETTABLE)?;
+        let r = self
+            .module
+            .state_snapshot()
+            .map(|s| s.save_state_into(slot));
+        self.through(r, "canGetAndSetFMUState")
     }
 
     /// `fmi3SetFMUState`: rollback. The saved state includes inputs (FMI 3.0), so outputs
@@ -364,51 +378,43 @@ impl Subsystem {
     pub fn set_state(&mut self, state: &ModuleState) -> Result<(), ModuleError> {
         self.require("fmi3SetFMUState", &Self::SETTABLE)?;
         self.counts.set_state += 1;
-        let r = match self.module.state_snapshot() {
-            Some(s) => s.set_state(state),
-            None => return self.unsupported("canGetAndSetFMUState"),
-        };
-        self.checked(r)?;
+        let r = self.module.state_snapshot().map(|s| s.set_state(state));
+        self.through(r, "canGetAndSetFMUState")?;
         self.set_since_step = false;
         // An event reported by a step that the rollback undid is gone with it.
         self.event_pending = false;
         Ok(())
     }
 
+    /// `call` is legal now and the module declares `canSerializeFMUState`.
+    fn require_serialize(&mut self, call: &'static str) -> Result<(), ModuleError> {
+        self.require(call, &Self::SETTABLE)?;
+        let caps = &self.module.description().capabilities;
+        if caps.can_serialize_fmu_state {
+            Ok(())
+        } else {
+            self.unsupported("canSerializeFMUState")
+        }
+    }
+
     /// `fmi3SerializeFMUState`.
     pub fn serialize_state(&mut self, state: &ModuleState) -> Result<Vec<u8>, ModuleError> {
-        self.require("fmi3SerializeFMUState", &Self::SETTABLE)?;
-        if !self
+        self.require_serialize("fmi3SerializeFMUState")?;
+        let r = self
             .module
-            .description()
-            .capabilities
-            .can_serialize_fmu_state
-        {
-            return self.unsupported("canSerializeFMUState");
-        }
-        let r = match self.module.state_snapshot() {
-            Some(s) => s.serialize_state(state),
-            None => return self.unsupported("canGetAndSetFMUState"),
-        };
-        self.checked(r)
+            .state_snapshot()
+            .map(|s| s.serialize_state(state));
+        self.through(r, "canGetAndSetFMUState")
     }
 
     /// `fmi3DeserializeFMUState`.
     pub fn deserialize_state(&mut self, bytes: &[u8]) -> Result<ModuleState, ModuleError> {
-        self.require("fmi3DeserializeFMUState", &Self::SETTABLE)?;
-        if !self
+        self.require_serialize("fmi3DeserializeFMUState")?;
+        let r = self
             .module
-            .description()
-            .capabilities
-            .can_serialize_fmu_state
-        {
-            return self.unsupported("canSerializeFMUState");
-        }
-        let r = match self.module.state_snapshot() {
-            Some(s) => s.deserialize_state(bytes),
-            None => return self.unsupported("canGetAndSetFMUState"),
-        };
-        self.checked(r)
+            .state_snapshot()
+            .map(|s| s.deserialize_state(bytes));
+        self.through(r, "canGetAndSetFMUState")
     }
 
     /// `fmi3GetDirectionalDerivative`.
@@ -424,16 +430,30 @@ impl Subsystem {
             "fmi3GetDirectionalDerivative",
             &[InitializationMode, StepMode, EventMode, Terminated],
         )?;
-        if seed.len() != knowns.len() || sensitivity.len() != unknowns.len() {
-            return self.checked(Err(ModuleError::invalid(
-                "seed/sensitivity lengths do not match knowns/unknowns",
-            )));
-        }
+        let lengths = check_seed_lengths(unknowns, knowns, seed, sensitivity);
+        self.checked(lengths)?;
         self.counts.directional_derivative += 1;
-        let r = match self.module.directional_derivatives() {
-            Some(d) => d.directional_derivative(unknowns, knowns, seed, sensitivity),
-            None => return self.unsupported("providesDirectionalDerivatives"),
-        };
+        let r = self
+            .module
+            .directional_derivatives()
+            .map(|d| d.directional_derivative(unknowns, knowns, seed, sensitivity));
+        self.through(r, "providesDirectionalDerivatives")
+    }
+
+    /// The arguments of an output or input derivative call: one length, and every order
+    /// in `1..=max` (`out_of_range` is the error otherwise).
+    fn check_orders(
+        &mut self,
+        (vrs, orders, values): (usize, &[u32], usize),
+        max: u32,
+        out_of_range: &'static str,
+    ) -> Result<(), ModuleError> {
+        let r = check_order_lengths(vrs, orders.len(), values).and_then(|()| {
+            match orders.iter().any(|&k| k == 0 || k > max) {
+                true => Err(ModuleError::invalid(out_of_range)),
+                false => Ok(()),
+            }
+        });
         self.checked(r)
     }
 
@@ -448,26 +468,17 @@ impl Subsystem {
             "fmi3GetOutputDerivatives",
             &[FmiState::StepMode, FmiState::Terminated],
         )?;
-        let max = self
+        let max = self.description().capabilities.max_output_derivative_order;
+        self.check_orders(
+            (vrs.len(), orders, values.len()),
+            max,
+            "output derivative order outside 1..=maxOutputDerivativeOrder",
+        )?;
+        let r = self
             .module
-            .description()
-            .capabilities
-            .max_output_derivative_order;
-        if vrs.len() != orders.len() || vrs.len() != values.len() {
-            return self.checked(Err(ModuleError::invalid(
-                "lengths of vrs, orders and values differ",
-            )));
-        }
-        if orders.iter().any(|&k| k == 0 || k > max) {
-            return self.checked(Err(ModuleError::invalid(
-                "output derivative order outside 1..=maxOutputDerivativeOrder",
-            )));
-        }
-        let r = match self.module.output_derivatives() {
-            Some(d) => d.get_output_derivatives(vrs, orders, values),
-            None => return self.unsupported("maxOutputDerivativeOrder"),
-        };
-        self.checked(r)
+            .output_derivatives()
+            .map(|d| d.get_output_derivatives(vrs, orders, values));
+        self.through(r, "maxOutputDerivativeOrder")
     }
 
     /// Extension: input derivatives for the next step (`x-maxInputDerivativeOrder`).
@@ -481,26 +492,17 @@ impl Subsystem {
             "x-setInputDerivatives",
             &[FmiState::InitializationMode, FmiState::StepMode],
         )?;
-        let max = self
+        let max = self.description().capabilities.x_max_input_derivative_order;
+        self.check_orders(
+            (vrs.len(), orders, values.len()),
+            max,
+            "input derivative order outside 1..=x-maxInputDerivativeOrder",
+        )?;
+        let r = self
             .module
-            .description()
-            .capabilities
-            .x_max_input_derivative_order;
-        if vrs.len() != orders.len() || vrs.len() != values.len() {
-            return self.checked(Err(ModuleError::invalid(
-                "lengths of vrs, orders and values differ",
-            )));
-        }
-        if orders.iter().any(|&k| k == 0 || k > max) {
-            return self.checked(Err(ModuleError::invalid(
-                "input derivative order outside 1..=x-maxInputDerivativeOrder",
-            )));
-        }
-        let r = match self.module.input_derivatives() {
-            Some(d) => d.set_input_derivatives(vrs, orders, values),
-            None => return self.unsupported("x-maxInputDerivativeOrder"),
-        };
-        self.checked(r)?;
+            .input_derivatives()
+            .map(|d| d.set_input_derivatives(vrs, orders, values));
+        self.through(r, "x-maxInputDerivativeOrder")?;
         if self.state == FmiState::StepMode {
             self.set_since_step = true;
         }

@@ -25,8 +25,8 @@ mod tests;
 /// for central differences (truncation O(ε²) against rounding O(eps/ε)).
 pub const FD_REL_STEP: f64 = 6.055_454_452_393_343e-6;
 
-/// The equations of an ODE module.
-pub trait OdeModel {
+/// The equations of an ODE module (`Send`, as every [`crate::module::Module`] is).
+pub trait OdeModel: Send {
     /// FMI `modelName`.
     fn model_name(&self) -> &str;
     /// Parameters with their current values in `start`.

@@ -37,7 +37,7 @@ pub(super) struct EventCtx {
 }
 
 /// One Reference FMU's equations, as associated functions over the value slots.
-pub(super) trait RefModel: 'static {
+pub(super) trait RefModel: Send + 'static {
     /// `FIXED_SOLVER_STEP` of the model's `config.h`, in s.
     const FIXED_SOLVER_STEP: f64;
     /// Number of continuous states.
