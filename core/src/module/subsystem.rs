@@ -1,14 +1,15 @@
 //! [`Subsystem`]: a module as masters see it, with the FMI 3.0 co-simulation state machine
 //! enforced (seed-004 digest §2.1). An illegal call returns an `Error` status and, as in
-//! FMI, leaves the instance Terminated; nothing panics.
+//! FMI, leaves the instance Terminated; nothing panics. The optional-capability calls
+//! (FMU state, derivatives) are in `subsystem/capabilities.rs`.
 
-use super::interface::{check_order_lengths, check_seed_lengths};
 use super::{
     DiscreteStatesUpdate, InstantiateOptions, Module, ModuleDescription, ModuleError,
-    ModuleErrorKind, ModuleState, Status, StepReport, ValueRef,
+    ModuleErrorKind, Status, StepReport, ValueRef,
 };
 use alloc::boxed::Box;
-use alloc::vec::Vec;
+
+mod capabilities;
 
 /// FMI 3.0 co-simulation states (configuration modes and clocks are not modelled).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -118,20 +119,36 @@ impl Subsystem {
         r
     }
 
+    /// Every state but `Fatal`: where reads, resets and FMU state calls are legal.
+    const ALIVE: [FmiState; 5] = [
+        FmiState::Instantiated,
+        FmiState::InitializationMode,
+        FmiState::StepMode,
+        FmiState::EventMode,
+        FmiState::Terminated,
+    ];
+
+    /// A call that succeeded moves the instance to `to`; one that failed ends it.
+    fn transition(&mut self, r: Result<(), ModuleError>, to: FmiState) -> Result<(), ModuleError> {
+        self.checked(r)?;
+        self.state = to;
+        Ok(())
+    }
+
     fn unsupported<T>(&mut self, capability: &'static str) -> Result<T, ModuleError> {
         let err = ModuleError::unsupported(capability);
         self.fail(&err);
         Err(err)
     }
 
-    /// The result of a call through a capability accessor: `None` (the module lacks the
-    /// capability `flag` names) is `Unsupported`; errors leave the instance Terminated.
+    /// `call` through one of the module's capability accessors: `None` (the module lacks
+    /// the capability `flag` names) is `Unsupported`; errors leave the instance Terminated.
     fn through<T>(
         &mut self,
-        r: Option<Result<T, ModuleError>>,
         flag: &'static str,
+        call: impl FnOnce(&mut dyn Module) -> Option<Result<T, ModuleError>>,
     ) -> Result<T, ModuleError> {
-        match r {
+        match call(self.module.as_mut()) {
             Some(r) => self.checked(r),
             None => self.unsupported(flag),
         }
@@ -152,9 +169,7 @@ impl Subsystem {
         let r = self
             .module
             .enter_initialization_mode(tolerance, start_time, stop_time);
-        self.checked(r)?;
-        self.state = FmiState::InitializationMode;
-        Ok(())
+        self.transition(r, FmiState::InitializationMode)
     }
 
     /// `fmi3ExitInitializationMode`: to Step Mode, or Event Mode with `eventModeUsed`.
@@ -163,13 +178,12 @@ impl Subsystem {
             "fmi3ExitInitializationMode",
             &[FmiState::InitializationMode],
         )?;
-        let r = self.module.exit_initialization_mode();
-        self.checked(r)?;
-        self.state = if self.options.event_mode_used {
-            FmiState::EventMode
-        } else {
-            FmiState::StepMode
+        let to = match self.options.event_mode_used {
+            true => FmiState::EventMode,
+            false => FmiState::StepMode,
         };
+        let r = self.module.exit_initialization_mode();
+        self.transition(r, to)?;
         self.set_since_step = false;
         Ok(())
     }
@@ -217,23 +231,13 @@ impl Subsystem {
 
     /// `fmi3GetFloat64`. Forbidden in Step Mode after a set without a step in between.
     pub fn get_float64(&mut self, vrs: &[ValueRef], values: &mut [f64]) -> Result<(), ModuleError> {
-        use FmiState::*;
-        self.require(
-            "fmi3GetFloat64",
-            &[
-                Instantiated,
-                InitializationMode,
-                StepMode,
-                EventMode,
-                Terminated,
-            ],
-        )?;
+        self.require("fmi3GetFloat64", &Self::ALIVE)?;
         if vrs.len() != values.len() {
             return self.checked(Err(ModuleError::invalid(
                 "value references and values differ in length",
             )));
         }
-        if self.state == StepMode && self.set_since_step {
+        if self.state == FmiState::StepMode && self.set_since_step {
             return self.checked(Err(ModuleError::error(ModuleErrorKind::GetAfterSet)));
         }
         let r = self.module.get_float64(vrs, values);
@@ -291,8 +295,9 @@ impl Subsystem {
         if !self.options.event_mode_used {
             return self.unsupported("eventModeUsed");
         }
-        let r = self.module.event_mode().map(|e| e.enter_event_mode());
-        self.through(r, "hasEventMode")?;
+        self.through("hasEventMode", |m| {
+            m.event_mode().map(|e| e.enter_event_mode())
+        })?;
         self.state = FmiState::EventMode;
         self.event_pending = false;
         Ok(())
@@ -301,15 +306,17 @@ impl Subsystem {
     /// `fmi3UpdateDiscreteStates`.
     pub fn update_discrete_states(&mut self) -> Result<DiscreteStatesUpdate, ModuleError> {
         self.require("fmi3UpdateDiscreteStates", &[FmiState::EventMode])?;
-        let r = self.module.event_mode().map(|e| e.update_discrete_states());
-        self.through(r, "hasEventMode")
+        self.through("hasEventMode", |m| {
+            m.event_mode().map(|e| e.update_discrete_states())
+        })
     }
 
     /// `fmi3EnterStepMode`.
     pub fn enter_step_mode(&mut self) -> Result<(), ModuleError> {
         self.require("fmi3EnterStepMode", &[FmiState::EventMode])?;
-        let r = self.module.event_mode().map(|e| e.enter_step_mode());
-        self.through(r, "hasEventMode")?;
+        self.through("hasEventMode", |m| {
+            m.event_mode().map(|e| e.enter_step_mode())
+        })?;
         self.state = FmiState::StepMode;
         self.set_since_step = false;
         Ok(())
@@ -319,193 +326,17 @@ impl Subsystem {
     pub fn terminate(&mut self) -> Result<(), ModuleError> {
         self.require("fmi3Terminate", &[FmiState::StepMode, FmiState::EventMode])?;
         let r = self.module.terminate();
-        self.checked(r)?;
-        self.state = FmiState::Terminated;
-        Ok(())
+        self.transition(r, FmiState::Terminated)
     }
 
     /// `fmi3Reset`: back to Instantiated.
     pub fn reset(&mut self) -> Result<(), ModuleError> {
-        use FmiState::*;
-        self.require(
-            "fmi3Reset",
-            &[
-                Instantiated,
-                InitializationMode,
-                StepMode,
-                EventMode,
-                Terminated,
-            ],
-        )?;
+        self.require("fmi3Reset", &Self::ALIVE)?;
         let r = self.module.reset();
-        self.checked(r)?;
-        self.state = Instantiated;
+        self.transition(r, FmiState::Instantiated)?;
         self.set_since_step = false;
         self.event_pending = false;
         self.last_h = None;
-        Ok(())
-    }
-
-    const SETTABLE: [FmiState; 5] = [
-        FmiState::Instantiated,
-        FmiState::InitializationMode,
-        FmiState::StepMode,
-        FmiState::EventMode,
-        FmiState::Terminated,
-    ];
-
-    /// `fmi3GetFMUState` into a new state.
-    pub fn get_state(&mut self) -> Result<ModuleState, ModuleError> {
-        self.require("fmi3GetFMUState", &Self::SETTABLE)?;
-        let r = self.module.state_snapshot().map(|s| s.get_state());
-        self.through(r, "canGetAndSetFMUState")
-    }
-
-    /// `fmi3GetFMUState` into `slot`, reusing its storage when it holds a state this
-    /// module saved ([`super::StateSnapshot::save_state_into`]): a checkpoint per step
-    /// without an allocation per step.
-    pub fn save_state_into(&mut self, slot: &mut ModuleState) -> Result<(), ModuleError> {
-        self.require("fmi3GetFMUState", &Self::SETTABLE)?;
-        let r = self
-            .module
-            .state_snapshot()
-            .map(|s| s.save_state_into(slot));
-        self.through(r, "canGetAndSetFMUState")
-    }
-
-    /// `fmi3SetFMUState`: rollback. The saved state includes inputs (FMI 3.0), so outputs
-    /// may be read again right after.
-    pub fn set_state(&mut self, state: &ModuleState) -> Result<(), ModuleError> {
-        self.require("fmi3SetFMUState", &Self::SETTABLE)?;
-        self.counts.set_state += 1;
-        let r = self.module.state_snapshot().map(|s| s.set_state(state));
-        self.through(r, "canGetAndSetFMUState")?;
-        self.set_since_step = false;
-        // An event reported by a step that the rollback undid is gone with it.
-        self.event_pending = false;
-        Ok(())
-    }
-
-    /// `call` is legal now and the module declares `canSerializeFMUState`.
-    fn require_serialize(&mut self, call: &'static str) -> Result<(), ModuleError> {
-        self.require(call, &Self::SETTABLE)?;
-        let caps = &self.module.description().capabilities;
-        if caps.can_serialize_fmu_state {
-            Ok(())
-        } else {
-            self.unsupported("canSerializeFMUState")
-        }
-    }
-
-    /// `fmi3SerializeFMUState`.
-    pub fn serialize_state(&mut self, state: &ModuleState) -> Result<Vec<u8>, ModuleError> {
-        self.require_serialize("fmi3SerializeFMUState")?;
-        let r = self
-            .module
-            .state_snapshot()
-            .map(|s| s.serialize_state(state));
-        self.through(r, "canGetAndSetFMUState")
-    }
-
-    /// `fmi3DeserializeFMUState`.
-    pub fn deserialize_state(&mut self, bytes: &[u8]) -> Result<ModuleState, ModuleError> {
-        self.require_serialize("fmi3DeserializeFMUState")?;
-        let r = self
-            .module
-            .state_snapshot()
-            .map(|s| s.deserialize_state(bytes));
-        self.through(r, "canGetAndSetFMUState")
-    }
-
-    /// `fmi3GetDirectionalDerivative`.
-    pub fn directional_derivative(
-        &mut self,
-        unknowns: &[ValueRef],
-        knowns: &[ValueRef],
-        seed: &[f64],
-        sensitivity: &mut [f64],
-    ) -> Result<(), ModuleError> {
-        use FmiState::*;
-        self.require(
-            "fmi3GetDirectionalDerivative",
-            &[InitializationMode, StepMode, EventMode, Terminated],
-        )?;
-        let lengths = check_seed_lengths(unknowns, knowns, seed, sensitivity);
-        self.checked(lengths)?;
-        self.counts.directional_derivative += 1;
-        let r = self
-            .module
-            .directional_derivatives()
-            .map(|d| d.directional_derivative(unknowns, knowns, seed, sensitivity));
-        self.through(r, "providesDirectionalDerivatives")
-    }
-
-    /// The arguments of an output or input derivative call: one length, and every order
-    /// in `1..=max` (`out_of_range` is the error otherwise).
-    fn check_orders(
-        &mut self,
-        (vrs, orders, values): (usize, &[u32], usize),
-        max: u32,
-        out_of_range: &'static str,
-    ) -> Result<(), ModuleError> {
-        let r = check_order_lengths(vrs, orders.len(), values).and_then(|()| {
-            match orders.iter().any(|&k| k == 0 || k > max) {
-                true => Err(ModuleError::invalid(out_of_range)),
-                false => Ok(()),
-            }
-        });
-        self.checked(r)
-    }
-
-    /// `fmi3GetOutputDerivatives`.
-    pub fn get_output_derivatives(
-        &mut self,
-        vrs: &[ValueRef],
-        orders: &[u32],
-        values: &mut [f64],
-    ) -> Result<(), ModuleError> {
-        self.require(
-            "fmi3GetOutputDerivatives",
-            &[FmiState::StepMode, FmiState::Terminated],
-        )?;
-        let max = self.description().capabilities.max_output_derivative_order;
-        self.check_orders(
-            (vrs.len(), orders, values.len()),
-            max,
-            "output derivative order outside 1..=maxOutputDerivativeOrder",
-        )?;
-        let r = self
-            .module
-            .output_derivatives()
-            .map(|d| d.get_output_derivatives(vrs, orders, values));
-        self.through(r, "maxOutputDerivativeOrder")
-    }
-
-    /// Extension: input derivatives for the next step (`x-maxInputDerivativeOrder`).
-    pub fn set_input_derivatives(
-        &mut self,
-        vrs: &[ValueRef],
-        orders: &[u32],
-        values: &[f64],
-    ) -> Result<(), ModuleError> {
-        self.require(
-            "x-setInputDerivatives",
-            &[FmiState::InitializationMode, FmiState::StepMode],
-        )?;
-        let max = self.description().capabilities.x_max_input_derivative_order;
-        self.check_orders(
-            (vrs.len(), orders, values.len()),
-            max,
-            "input derivative order outside 1..=x-maxInputDerivativeOrder",
-        )?;
-        let r = self
-            .module
-            .input_derivatives()
-            .map(|d| d.set_input_derivatives(vrs, orders, values));
-        self.through(r, "x-maxInputDerivativeOrder")?;
-        if self.state == FmiState::StepMode {
-            self.set_since_step = true;
-        }
         Ok(())
     }
 }
