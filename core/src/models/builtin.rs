@@ -11,7 +11,6 @@ use crate::module::{
     OutputDerivatives, StateSnapshot, StepReport, ValueRef,
 };
 use crate::solvers::{Integrator, OdeSystem, Workspace};
-use alloc::boxed::Box;
 use alloc::format;
 use alloc::vec;
 use alloc::vec::Vec;
@@ -153,10 +152,16 @@ impl<T: BuiltinModule> Module for T {
 
 impl<T: BuiltinModule> StateSnapshot for T {
     fn get_state(&mut self) -> Result<ModuleState, ModuleError> {
-        let params = (0..self.instance().layout.np)
-            .map(|i| self.parameter(i))
-            .collect();
-        Ok(self.instance().snapshot(params, self.step_hint()))
+        let mut slot = ModuleState::empty();
+        self.save_state_into(&mut slot)?;
+        Ok(slot)
+    }
+
+    /// Without allocating once `slot` holds a snapshot of a module of this shape.
+    fn save_state_into(&mut self, slot: &mut ModuleState) -> Result<(), ModuleError> {
+        self.instance()
+            .save_into(slot, |i| self.parameter(i), self.step_hint());
+        Ok(())
     }
 
     fn set_state(&mut self, state: &ModuleState) -> Result<(), ModuleError> {
@@ -165,17 +170,13 @@ impl<T: BuiltinModule> StateSnapshot for T {
     }
 
     fn serialize_state(&mut self, state: &ModuleState) -> Result<Vec<u8>, ModuleError> {
-        let s = state
-            .0
-            .downcast_ref::<Snapshot>()
-            .ok_or_else(|| ModuleError::invalid("the state was not saved by a built-in module"))?;
-        Ok(s.to_bytes())
+        Ok(Snapshot::of(state)?.to_bytes())
     }
 
     fn deserialize_state(&mut self, bytes: &[u8]) -> Result<ModuleState, ModuleError> {
         let inst = self.instance();
         let s = Snapshot::from_bytes(bytes, inst.shape(), inst.layout.np)?;
-        Ok(ModuleState(Box::new(s)))
+        Ok(ModuleState::new(s))
     }
 }
 

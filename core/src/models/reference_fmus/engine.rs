@@ -12,14 +12,14 @@
 
 use crate::module::{
     Causality, DirectionalDerivatives, DiscreteStatesUpdate, EventMode, InstantiateOptions, Module,
-    ModuleDescription, ModuleError, ModuleErrorKind, ModuleState, OutputDerivatives, StateSnapshot,
-    Status, StepReport, ValueRef, Variability,
+    ModuleDescription, ModuleError, ModuleErrorKind, OutputDerivatives, StateSnapshot, Status,
+    StepReport, ValueRef, Variability,
 };
-use alloc::boxed::Box;
 use alloc::format;
-use alloc::vec;
 use alloc::vec::Vec;
 use core::marker::PhantomData;
+
+mod state;
 
 /// Most continuous states / event indicators of any Reference FMU here (StateSpace: 3).
 const MAX_N: usize = 3;
@@ -90,7 +90,7 @@ pub(super) fn is_close(a: f64, b: f64) -> bool {
 }
 
 /// Everything that changes during a run: the saved FMU state.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Debug, PartialEq)]
 struct Core {
     values: Vec<f64>,
     time: f64,
@@ -445,91 +445,5 @@ impl<M: RefModel> DirectionalDerivatives for RefFmu<M> {
             }
         }
         Ok(())
-    }
-}
-
-/// Serialised form: magic, slot count, then little-endian f64 words.
-const MAGIC: &[u8; 4] = b"CSRF";
-/// Scalars before the value slots.
-const HEAD: usize = 7 + MAX_N;
-
-impl Core {
-    fn words(&self) -> Vec<f64> {
-        let mut w = vec![
-            self.time,
-            self.start_time,
-            self.stop_time.unwrap_or(f64::NAN),
-            self.n_steps as f64,
-            self.next_communication_point,
-            self.next_event_time.unwrap_or(f64::NAN),
-            f64::from(u8::from(self.terminate)),
-        ];
-        w.extend_from_slice(&self.prez);
-        w.extend_from_slice(&self.values);
-        w
-    }
-
-    fn from_words(w: &[f64]) -> Self {
-        let opt = |v: f64| if v.is_nan() { None } else { Some(v) };
-        let mut prez = [0.0; MAX_N];
-        prez.copy_from_slice(&w[7..HEAD]);
-        Core {
-            time: w[0],
-            start_time: w[1],
-            stop_time: opt(w[2]),
-            n_steps: w[3] as u64,
-            next_communication_point: w[4],
-            next_event_time: opt(w[5]),
-            terminate: w[6] != 0.0,
-            prez,
-            values: w[HEAD..].to_vec(),
-        }
-    }
-}
-
-impl<M: RefModel> StateSnapshot for RefFmu<M> {
-    fn get_state(&mut self) -> Result<ModuleState, ModuleError> {
-        Ok(ModuleState(Box::new(self.core.clone())))
-    }
-
-    fn set_state(&mut self, state: &ModuleState) -> Result<(), ModuleError> {
-        let core = state
-            .0
-            .downcast_ref::<Core>()
-            .filter(|c| c.values.len() == self.core.values.len());
-        let core = core.ok_or_else(|| {
-            ModuleError::invalid("the state was not saved by this Reference FMU model")
-        })?;
-        self.core.clone_from(core);
-        Ok(())
-    }
-
-    fn serialize_state(&mut self, state: &ModuleState) -> Result<Vec<u8>, ModuleError> {
-        let core = state.0.downcast_ref::<Core>();
-        let core = core.ok_or_else(|| {
-            ModuleError::invalid("the state was not saved by this Reference FMU model")
-        })?;
-        let mut out = Vec::from(&MAGIC[..]);
-        out.extend_from_slice(&(core.values.len() as u32).to_le_bytes());
-        for w in core.words() {
-            out.extend_from_slice(&w.to_le_bytes());
-        }
-        Ok(out)
-    }
-
-    fn deserialize_state(&mut self, bytes: &[u8]) -> Result<ModuleState, ModuleError> {
-        let n = self.core.values.len();
-        let bad = || ModuleError::invalid("serialized state is corrupt or from another model");
-        if bytes.len() != 8 + 8 * (HEAD + n) || &bytes[..4] != MAGIC {
-            return Err(bad());
-        }
-        if u32::from_le_bytes([bytes[4], bytes[5], bytes[6], bytes[7]]) as usize != n {
-            return Err(bad());
-        }
-        let words: Vec<f64> = bytes[8..]
-            .chunks_exact(8)
-            .map(|c| f64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]))
-            .collect();
-        Ok(ModuleState(Box::new(Core::from_words(&words))))
     }
 }
