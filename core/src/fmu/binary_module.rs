@@ -3,7 +3,7 @@
 //! `modelDescription.xml` declares. Every call copies value references and values into a
 //! scratch buffer the module `malloc`ed, calls the export, and copies results back.
 
-use super::abi::{resolve, Fmi3};
+use super::abi::{resolve, Float64Access, Fmi3};
 use super::archive::Archive;
 use super::model_description::{self, ModelDescription};
 use super::runtime::{Runtime, RuntimeLimits};
@@ -217,6 +217,29 @@ impl BinaryModule {
         Ok(u32::from_le_bytes(b))
     }
 
+    /// `fmi3SetFloat64` / `fmi3GetFloat64` through scratch memory: `vrs`, then room for
+    /// `n` values (filled from `set` when given). Returns where the values are.
+    fn float64_call(
+        &mut self,
+        call: &'static str,
+        f: Float64Access,
+        vrs: &[ValueRef],
+        (n, set): (usize, Option<&[f64]>),
+    ) -> Result<u32, ModuleError> {
+        let inst = self.instance()?;
+        let ([pv, px], len) = layout([4 * vrs.len(), 8 * n]);
+        let base = self.rt.scratch(len)?;
+        self.rt.write(base + pv, &vr_bytes(vrs))?;
+        if let Some(values) = set {
+            self.rt.write(base + px, &f64_bytes(values))?;
+        }
+        let (vrs_at, values_at) = ((base + pv) as i32, (base + px) as i32);
+        let args = (inst, vrs_at, to_i32(vrs.len())?, values_at, to_i32(n)?);
+        let code = self.rt.call(call, &f, args)?;
+        self.check(call, code)?;
+        Ok(base + px)
+    }
+
     pub(super) fn instance_call(
         &mut self,
         call: &'static str,
@@ -327,39 +350,16 @@ impl Module for BinaryModule {
     }
 
     fn set_float64(&mut self, vrs: &[ValueRef], values: &[f64]) -> Result<(), ModuleError> {
-        let inst = self.instance()?;
-        let ([pv, px], len) = layout([4 * vrs.len(), 8 * values.len()]);
-        let base = self.rt.scratch(len)?;
-        self.rt.write(base + pv, &vr_bytes(vrs))?;
-        self.rt.write(base + px, &f64_bytes(values))?;
         let f = self.fmi.set_float64;
-        let args = (
-            inst,
-            (base + pv) as i32,
-            to_i32(vrs.len())?,
-            (base + px) as i32,
-            to_i32(values.len())?,
-        );
-        let code = self.rt.call("fmi3SetFloat64", &f, args)?;
-        self.check("fmi3SetFloat64", code)
+        let n = values.len();
+        self.float64_call("fmi3SetFloat64", f, vrs, (n, Some(values)))?;
+        Ok(())
     }
 
     fn get_float64(&mut self, vrs: &[ValueRef], values: &mut [f64]) -> Result<(), ModuleError> {
-        let inst = self.instance()?;
-        let ([pv, px], len) = layout([4 * vrs.len(), 8 * values.len()]);
-        let base = self.rt.scratch(len)?;
-        self.rt.write(base + pv, &vr_bytes(vrs))?;
         let f = self.fmi.get_float64;
-        let args = (
-            inst,
-            (base + pv) as i32,
-            to_i32(vrs.len())?,
-            (base + px) as i32,
-            to_i32(values.len())?,
-        );
-        let code = self.rt.call("fmi3GetFloat64", &f, args)?;
-        self.check("fmi3GetFloat64", code)?;
-        self.read_f64s(base + px, values)
+        let at = self.float64_call("fmi3GetFloat64", f, vrs, (values.len(), None))?;
+        self.read_f64s(at, values)
     }
 
     fn do_step(
@@ -415,31 +415,20 @@ impl Module for BinaryModule {
     }
 
     fn state_snapshot(&mut self) -> Option<&mut dyn StateSnapshot> {
-        self.fmi
-            .state
-            .is_some()
-            .then_some(self as &mut dyn StateSnapshot)
+        self.fmi.state.is_some().then_some(self as _)
     }
 
     fn directional_derivatives(&mut self) -> Option<&mut dyn DirectionalDerivatives> {
-        self.fmi
-            .directional_derivative
-            .is_some()
-            .then_some(self as &mut dyn DirectionalDerivatives)
+        let exported = self.fmi.directional_derivative.is_some();
+        exported.then_some(self as _)
     }
 
     fn output_derivatives(&mut self) -> Option<&mut dyn OutputDerivatives> {
-        self.fmi
-            .output_derivatives
-            .is_some()
-            .then_some(self as &mut dyn OutputDerivatives)
+        self.fmi.output_derivatives.is_some().then_some(self as _)
     }
 
     fn event_mode(&mut self) -> Option<&mut dyn EventMode> {
-        self.fmi
-            .event_mode
-            .is_some()
-            .then_some(self as &mut dyn EventMode)
+        self.fmi.event_mode.is_some().then_some(self as _)
     }
 }
 

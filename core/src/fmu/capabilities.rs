@@ -6,8 +6,8 @@
 use super::binary_module::{f64_bytes, layout, to_i32, vr_bytes, SavedState};
 use super::BinaryModule;
 use crate::module::{
-    DirectionalDerivatives, DiscreteStatesUpdate, EventMode, ModuleError, ModuleState,
-    OutputDerivatives, StateSnapshot, ValueRef,
+    Derivatives, DirectionalDerivatives, DiscreteStatesUpdate, EventMode, JacobianProduct,
+    ModuleError, ModuleState, OutputDerivatives, StateSnapshot,
 };
 use alloc::sync::Arc;
 use alloc::vec::Vec;
@@ -123,13 +123,8 @@ impl StateSnapshot for BinaryModule {
 }
 
 impl DirectionalDerivatives for BinaryModule {
-    fn directional_derivative(
-        &mut self,
-        unknowns: &[ValueRef],
-        knowns: &[ValueRef],
-        seed: &[f64],
-        sensitivity: &mut [f64],
-    ) -> Result<(), ModuleError> {
+    fn directional_derivative(&mut self, p: JacobianProduct<'_>) -> Result<(), ModuleError> {
+        let (unknowns, knowns, seed) = (p.unknowns, p.knowns, p.seed);
         let inst = self.instance()?;
         let f = need(
             &self.fmi.directional_derivative,
@@ -139,7 +134,7 @@ impl DirectionalDerivatives for BinaryModule {
             4 * unknowns.len(),
             4 * knowns.len(),
             8 * seed.len(),
-            8 * sensitivity.len(),
+            8 * p.sensitivity.len(),
         ]);
         let base = self.rt.scratch(len)?;
         self.rt.write(base + pu, &vr_bytes(unknowns))?;
@@ -154,21 +149,20 @@ impl DirectionalDerivatives for BinaryModule {
             (base + ps) as i32,
             to_i32(seed.len())?,
             (base + px) as i32,
-            to_i32(sensitivity.len())?,
+            to_i32(p.sensitivity.len())?,
         );
         let code = self.rt.call("fmi3GetDirectionalDerivative", &f, args)?;
         self.check("fmi3GetDirectionalDerivative", code)?;
-        self.read_f64s(base + px, sensitivity)
+        self.read_f64s(base + px, p.sensitivity)
     }
 }
 
 impl OutputDerivatives for BinaryModule {
     fn get_output_derivatives(
         &mut self,
-        vrs: &[ValueRef],
-        orders: &[u32],
-        values: &mut [f64],
+        d: Derivatives<'_, &mut [f64]>,
     ) -> Result<(), ModuleError> {
+        let (vrs, orders, values) = (d.vrs, d.orders, d.values);
         let inst = self.instance()?;
         let f = need(&self.fmi.output_derivatives, "maxOutputDerivativeOrder")?;
         let ([pv, po, px], len) = layout([4 * vrs.len(), 4 * orders.len(), 8 * values.len()]);

@@ -4,8 +4,8 @@
 //! call into a shared list to check call order.
 
 use crate::module::{
-    Capabilities, Causality, DependencyKind, InputDerivatives, Module, ModuleDescription,
-    ModuleError, OutputDependency, StepReport, ValueRef, Variability, Variable,
+    Capabilities, Causality, DependencyKind, Derivatives, InputDerivatives, Module,
+    ModuleDescription, ModuleError, OutputDependency, StepReport, ValueRef, Variability, Variable,
 };
 use alloc::boxed::Box;
 use alloc::format;
@@ -306,19 +306,14 @@ impl Module for MockModule {
 }
 
 impl InputDerivatives for MockModule {
-    fn set_input_derivatives(
-        &mut self,
-        vrs: &[ValueRef],
-        orders: &[u32],
-        values: &[f64],
-    ) -> Result<(), ModuleError> {
+    fn set_input_derivatives(&mut self, d: Derivatives<'_, &[f64]>) -> Result<(), ModuleError> {
         self.note("der");
-        for ((vr, &k), v) in vrs.iter().zip(orders).zip(values) {
+        for (vr, k, v) in d.iter() {
             let i = vr.0 as usize;
             if i >= self.n_in || k == 0 || k as usize >= K {
                 return Err(ModuleError::invalid("mock: bad input derivative"));
             }
-            self.u[i][k as usize] = *v;
+            self.u[i][k as usize] = v;
         }
         Ok(())
     }

@@ -5,10 +5,10 @@
 
 use super::instance::{Instance, Snapshot};
 use super::layout::{Layout, VarKind};
-pub(crate) use crate::module::{check_order_lengths, check_seed_lengths};
 use crate::module::{
-    DirectionalDerivatives, InputDerivatives, Module, ModuleDescription, ModuleError, ModuleState,
-    OutputDerivatives, StateSnapshot, StepReport, ValueRef,
+    Derivatives, DirectionalDerivatives, InputDerivatives, JacobianProduct, Module,
+    ModuleDescription, ModuleError, ModuleState, OutputDerivatives, StateSnapshot, StepReport,
+    ValueRef,
 };
 use crate::solvers::{Integrator, OdeSystem, Workspace};
 use alloc::format;
@@ -181,14 +181,8 @@ impl<T: BuiltinModule> StateSnapshot for T {
 }
 
 impl<T: BuiltinModule> InputDerivatives for T {
-    fn set_input_derivatives(
-        &mut self,
-        vrs: &[ValueRef],
-        orders: &[u32],
-        values: &[f64],
-    ) -> Result<(), ModuleError> {
-        self.instance_mut()
-            .set_input_derivatives(vrs, orders, values)
+    fn set_input_derivatives(&mut self, d: Derivatives<'_, &[f64]>) -> Result<(), ModuleError> {
+        self.instance_mut().set_input_derivatives(&d)
     }
 }
 
@@ -235,48 +229,52 @@ impl Stepper {
     }
 }
 
+/// The role of `vr` if `accepts` it; otherwise an error naming it as the `side` of a
+/// directional derivative that is not `expected`.
+fn role_of(
+    layout: &Layout,
+    vr: ValueRef,
+    accepts: fn(&VarKind) -> bool,
+    (side, expected): (&str, &str),
+) -> Result<VarKind, ModuleError> {
+    let kind = layout.classify(vr)?;
+    if accepts(&kind) {
+        return Ok(kind);
+    }
+    Err(ModuleError::invalid(format!(
+        "{side} {} is not {expected}",
+        vr.0
+    )))
+}
+
 /// The role of a known of a directional derivative: a state or an input.
 pub(crate) fn known_kind(layout: &Layout, vr: ValueRef) -> Result<VarKind, ModuleError> {
-    match layout.classify(vr)? {
-        kind @ (VarKind::State(_) | VarKind::Input(_)) => Ok(kind),
-        _ => Err(ModuleError::invalid(format!(
-            "known {} is not a state or an input",
-            vr.0
-        ))),
-    }
+    let accepts = |k: &VarKind| matches!(k, VarKind::State(_) | VarKind::Input(_));
+    role_of(layout, vr, accepts, ("known", "a state or an input"))
 }
 
 /// The role of an unknown of a directional derivative: `der(state)` or an output.
 pub(crate) fn unknown_kind(layout: &Layout, vr: ValueRef) -> Result<VarKind, ModuleError> {
-    match layout.classify(vr)? {
-        kind @ (VarKind::Derivative(_) | VarKind::Output(_)) => Ok(kind),
-        _ => Err(ModuleError::invalid(format!(
-            "unknown {} is not an output or der(state)",
-            vr.0
-        ))),
-    }
+    let accepts = |k: &VarKind| matches!(k, VarKind::Derivative(_) | VarKind::Output(_));
+    role_of(layout, vr, accepts, ("unknown", "an output or der(state)"))
 }
 
-/// Checks the arguments of a directional derivative and sums the seed into a direction
-/// `(dx, du)` in states and inputs.
+/// Checks the unknowns and knowns of a directional derivative and sums the seed into a
+/// direction `(dx, du)` in states and inputs.
 pub(crate) fn seed_direction(
     layout: &Layout,
-    unknowns: &[ValueRef],
-    knowns: &[ValueRef],
-    seed: &[f64],
-    sensitivity: &[f64],
+    p: &JacobianProduct<'_>,
 ) -> Result<(Vec<f64>, Vec<f64>), ModuleError> {
-    check_seed_lengths(unknowns, knowns, seed, sensitivity)?;
     let mut dx = vec![0.0; layout.nx];
     let mut du = vec![0.0; layout.nu];
-    for (k, s) in knowns.iter().zip(seed) {
+    for (k, s) in p.knowns.iter().zip(p.seed) {
         match known_kind(layout, *k)? {
             VarKind::State(j) => dx[j] += s,
             VarKind::Input(j) => du[j] += s,
             _ => {}
         }
     }
-    for u in unknowns {
+    for u in p.unknowns {
         unknown_kind(layout, *u)?;
     }
     Ok((dx, du))

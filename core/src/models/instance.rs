@@ -1,9 +1,8 @@
 //! Per-instance values every built-in module keeps (time, states, polynomial inputs), the
 //! FMI rules for setting them, and the saved state used for rollback and serialisation.
 
-use super::builtin::check_order_lengths;
 use super::layout::{Layout, VarKind};
-use crate::module::{ModuleError, ModuleErrorKind, ModuleState, ValueRef};
+use crate::module::{Derivatives, ModuleError, ModuleErrorKind, ModuleState, ValueRef};
 use crate::solvers::TaylorInput;
 use alloc::format;
 use alloc::vec;
@@ -89,12 +88,9 @@ impl Instance {
     /// `x-setInputDerivatives`: stores `u^(k)` for the next step.
     pub fn set_input_derivatives(
         &mut self,
-        vrs: &[ValueRef],
-        orders: &[u32],
-        values: &[f64],
+        d: &Derivatives<'_, &[f64]>,
     ) -> Result<(), ModuleError> {
-        check_order_lengths(vrs.len(), orders.len(), values.len())?;
-        for ((vr, &k), &v) in vrs.iter().zip(orders).zip(values) {
+        for (vr, k, v) in d.iter() {
             let k = k as usize;
             if k == 0 || k > INPUT_ORDER {
                 return Err(ModuleError::invalid(format!(
@@ -107,7 +103,7 @@ impl Instance {
                     vr.0
                 )));
             }
-            match self.layout.classify(*vr)? {
+            match self.layout.classify(vr)? {
                 VarKind::Input(i) => self.u.set(i, k, v),
                 _ => {
                     return Err(ModuleError::invalid(format!(

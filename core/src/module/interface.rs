@@ -1,7 +1,7 @@
 //! The traits a module implements: the base [`Module`] and one small trait per optional
 //! capability (FMI 3.0 names in the docs; seed-004 digest §4.3).
 
-use super::{ModuleDescription, ModuleError, StepReport, ValueRef};
+use super::{Derivatives, JacobianProduct, ModuleDescription, ModuleError, StepReport, ValueRef};
 use alloc::boxed::Box;
 use alloc::vec::Vec;
 use core::any::Any;
@@ -152,58 +152,19 @@ pub trait StateSnapshot {
     fn deserialize_state(&mut self, bytes: &[u8]) -> Result<ModuleState, ModuleError>;
 }
 
-/// `fmi3GetDirectionalDerivative`: `sensitivity = J(unknowns, knowns) · seed` at the
-/// current point. Unknowns are outputs or state derivatives `der(x)`; knowns are inputs or
-/// exposed states. These are instantaneous derivatives, not step sensitivities.
+/// `fmi3GetDirectionalDerivative`: instantaneous derivatives of outputs and `der(x)` with
+/// respect to inputs and exposed states at the current point, not step sensitivities.
 pub trait DirectionalDerivatives {
-    /// `sensitivity.len() == unknowns.len()`, `seed.len() == knowns.len()`.
-    fn directional_derivative(
-        &mut self,
-        unknowns: &[ValueRef],
-        knowns: &[ValueRef],
-        seed: &[f64],
-        sensitivity: &mut [f64],
-    ) -> Result<(), ModuleError>;
-}
-
-/// `fmi3GetDirectionalDerivative`: `seed` fits `knowns` and `sensitivity` fits `unknowns`.
-pub(crate) fn check_seed_lengths(
-    unknowns: &[ValueRef],
-    knowns: &[ValueRef],
-    seed: &[f64],
-    sensitivity: &[f64],
-) -> Result<(), ModuleError> {
-    if seed.len() != knowns.len() || sensitivity.len() != unknowns.len() {
-        return Err(ModuleError::invalid(
-            "seed/sensitivity lengths do not match knowns/unknowns",
-        ));
-    }
-    Ok(())
-}
-
-/// `vrs`, `orders` and `values` of an output or input derivative call have one length.
-pub(crate) fn check_order_lengths(
-    vrs: usize,
-    orders: usize,
-    values: usize,
-) -> Result<(), ModuleError> {
-    if vrs != orders || vrs != values {
-        return Err(ModuleError::invalid(
-            "lengths of vrs, orders and values differ",
-        ));
-    }
-    Ok(())
+    /// Writes `p.sensitivity = J(p.unknowns, p.knowns) · p.seed`.
+    fn directional_derivative(&mut self, p: JacobianProduct<'_>) -> Result<(), ModuleError>;
 }
 
 /// `fmi3GetOutputDerivatives`: time derivatives of outputs at the module's current time.
 pub trait OutputDerivatives {
-    /// `values[i]` is the `orders[i]`-th derivative (1 ≤ order ≤ max) of output `vrs[i]`.
-    fn get_output_derivatives(
-        &mut self,
-        vrs: &[ValueRef],
-        orders: &[u32],
-        values: &mut [f64],
-    ) -> Result<(), ModuleError>;
+    /// Writes `d.values[i]`, the `d.orders[i]`-th derivative (1 ≤ order ≤ max) of output
+    /// `d.vrs[i]`.
+    fn get_output_derivatives(&mut self, d: Derivatives<'_, &mut [f64]>)
+        -> Result<(), ModuleError>;
 }
 
 /// Extension `x-maxInputDerivativeOrder` (FMI 2.0 `fmi2SetRealInputDerivatives`
@@ -211,13 +172,8 @@ pub trait OutputDerivatives {
 /// `u(t + s) = Σ_k u^(k) s^k / k!` anchored at the next `do_step`'s communication point.
 /// Derivatives not set since the last step are zero.
 pub trait InputDerivatives {
-    /// `values[i]` is the `orders[i]`-th derivative (≥ 1) of input `vrs[i]`.
-    fn set_input_derivatives(
-        &mut self,
-        vrs: &[ValueRef],
-        orders: &[u32],
-        values: &[f64],
-    ) -> Result<(), ModuleError>;
+    /// Stores `d.values[i]`, the `d.orders[i]`-th derivative (≥ 1) of input `d.vrs[i]`.
+    fn set_input_derivatives(&mut self, d: Derivatives<'_, &[f64]>) -> Result<(), ModuleError>;
 }
 
 /// Result of `fmi3UpdateDiscreteStates`.

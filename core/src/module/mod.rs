@@ -11,6 +11,7 @@
 //! FMI 3.0 state machine and the rule "no get after set without a step", returning
 //! [`Status::Error`] for an illegal call instead of panicking.
 
+mod arguments;
 mod capabilities;
 mod description;
 mod interface;
@@ -18,9 +19,9 @@ mod status;
 mod subsystem;
 mod variable;
 
+pub use arguments::{Derivatives, JacobianProduct};
 pub use capabilities::{Capabilities, CapabilityFlag};
 pub use description::{DependencyKind, ModuleDescription, OutputDependency};
-pub(crate) use interface::{check_order_lengths, check_seed_lengths};
 pub use interface::{
     DirectionalDerivatives, DiscreteStatesUpdate, EventMode, InputDerivatives, InstantiateOptions,
     Module, ModuleState, OutputDerivatives, StateSnapshot,

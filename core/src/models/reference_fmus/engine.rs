@@ -11,9 +11,9 @@
 //! variable `k`), so a saved state is that vector plus the wrapper's few scalars.
 
 use crate::module::{
-    Causality, DirectionalDerivatives, DiscreteStatesUpdate, EventMode, InstantiateOptions, Module,
-    ModuleDescription, ModuleError, ModuleErrorKind, OutputDerivatives, StateSnapshot, Status,
-    StepReport, ValueRef, Variability,
+    Causality, Derivatives, DirectionalDerivatives, DiscreteStatesUpdate, EventMode,
+    InstantiateOptions, JacobianProduct, Module, ModuleDescription, ModuleError, ModuleErrorKind,
+    OutputDerivatives, StateSnapshot, Status, StepReport, ValueRef, Variability,
 };
 use alloc::format;
 use alloc::vec::Vec;
@@ -348,35 +348,23 @@ impl<M: RefModel> Module for RefFmu<M> {
     }
 
     fn state_snapshot(&mut self) -> Option<&mut dyn StateSnapshot> {
-        if self.desc.capabilities.can_get_and_set_fmu_state {
-            Some(self)
-        } else {
-            None
-        }
+        let caps = &self.desc.capabilities;
+        caps.can_get_and_set_fmu_state.then_some(self as _)
     }
 
     fn directional_derivatives(&mut self) -> Option<&mut dyn DirectionalDerivatives> {
-        if self.desc.capabilities.provides_directional_derivatives {
-            Some(self)
-        } else {
-            None
-        }
+        let caps = &self.desc.capabilities;
+        caps.provides_directional_derivatives.then_some(self as _)
     }
 
     fn output_derivatives(&mut self) -> Option<&mut dyn OutputDerivatives> {
-        if self.desc.capabilities.max_output_derivative_order > 0 {
-            Some(self)
-        } else {
-            None
-        }
+        let caps = &self.desc.capabilities;
+        (caps.max_output_derivative_order > 0).then_some(self as _)
     }
 
     fn event_mode(&mut self) -> Option<&mut dyn EventMode> {
-        if self.desc.capabilities.has_event_mode {
-            Some(self)
-        } else {
-            None
-        }
+        let caps = &self.desc.capabilities;
+        caps.has_event_mode.then_some(self as _)
     }
 }
 
@@ -407,12 +395,10 @@ impl<M: RefModel> EventMode for RefFmu<M> {
 impl<M: RefModel> OutputDerivatives for RefFmu<M> {
     fn get_output_derivatives(
         &mut self,
-        vrs: &[ValueRef],
-        orders: &[u32],
-        values: &mut [f64],
+        mut d: Derivatives<'_, &mut [f64]>,
     ) -> Result<(), ModuleError> {
-        for ((vr, &k), out) in vrs.iter().zip(orders).zip(values.iter_mut()) {
-            *out = M::output_derivative(&self.core.values, *vr, k).ok_or_else(|| {
+        for (vr, k, out) in d.iter_mut() {
+            *out = M::output_derivative(&self.core.values, vr, k).ok_or_else(|| {
                 ModuleError::invalid(format!(
                     "output derivative of order {k} for value reference {} is not available",
                     vr.0
@@ -424,17 +410,11 @@ impl<M: RefModel> OutputDerivatives for RefFmu<M> {
 }
 
 impl<M: RefModel> DirectionalDerivatives for RefFmu<M> {
-    fn directional_derivative(
-        &mut self,
-        unknowns: &[ValueRef],
-        knowns: &[ValueRef],
-        seed: &[f64],
-        sensitivity: &mut [f64],
-    ) -> Result<(), ModuleError> {
+    fn directional_derivative(&mut self, p: JacobianProduct<'_>) -> Result<(), ModuleError> {
         M::calculate(&mut self.core.values);
-        for (u, s) in unknowns.iter().zip(sensitivity.iter_mut()) {
+        for (u, s) in p.unknowns.iter().zip(p.sensitivity.iter_mut()) {
             *s = 0.0;
-            for (k, &w) in knowns.iter().zip(seed) {
+            for (k, &w) in p.knowns.iter().zip(p.seed) {
                 let d = M::partial_derivative(&self.core.values, *u, *k).ok_or_else(|| {
                     ModuleError::invalid(format!(
                         "no partial derivative of {} with respect to {}",

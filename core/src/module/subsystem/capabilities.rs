@@ -3,8 +3,9 @@
 //! through the module's capability accessor; a missing capability is `Unsupported`.
 
 use super::{FmiState, Subsystem};
-use crate::module::interface::{check_order_lengths, check_seed_lengths};
-use crate::module::{Capabilities, Module, ModuleError, ModuleState, ValueRef};
+use crate::module::{
+    Capabilities, Derivatives, JacobianProduct, ModuleError, ModuleState, ValueRef,
+};
 use alloc::vec::Vec;
 
 impl Subsystem {
@@ -80,34 +81,31 @@ impl Subsystem {
             "fmi3GetDirectionalDerivative",
             &[InitializationMode, StepMode, EventMode, Terminated],
         )?;
-        let lengths = check_seed_lengths(unknowns, knowns, seed, sensitivity);
-        self.checked(lengths)?;
+        let p = JacobianProduct::new(unknowns, knowns, seed, sensitivity);
+        let p = self.checked(p)?;
         self.counts.directional_derivative += 1;
         self.through("providesDirectionalDerivatives", |m| {
             m.directional_derivatives()
-                .map(|d| d.directional_derivative(unknowns, knowns, seed, sensitivity))
+                .map(|d| d.directional_derivative(p))
         })
     }
 
-    /// An output or input derivative call: legal now, one length for `vrs`, `orders` and
-    /// `values`, every order within what the module declares; then `f` through the
-    /// module's accessor.
-    fn derivative_call(
+    /// The arguments of an output or input derivative call, if it is legal now, they have
+    /// one length and every order is within what the module declares.
+    fn derivatives<'a, V: AsRef<[f64]>>(
         &mut self,
         call: &DerivativeCall,
-        (vrs, orders, values): (usize, &[u32], usize),
-        f: impl FnOnce(&mut dyn Module) -> Option<Result<(), ModuleError>>,
-    ) -> Result<(), ModuleError> {
+        (vrs, orders, values): (&'a [ValueRef], &'a [u32], V),
+    ) -> Result<Derivatives<'a, V>, ModuleError> {
         self.require(call.name, call.allowed)?;
         let max = (call.max_order)(&self.description().capabilities);
-        let r = check_order_lengths(vrs, orders.len(), values).and_then(|()| {
+        let d = Derivatives::checked(vrs, orders, values).and_then(|d| {
             match orders.iter().any(|&k| k == 0 || k > max) {
                 true => Err(ModuleError::invalid(call.out_of_range)),
-                false => Ok(()),
+                false => Ok(d),
             }
         });
-        self.checked(r)?;
-        self.through(call.flag, f)
+        self.checked(d)
     }
 
     /// `fmi3GetOutputDerivatives`.
@@ -117,10 +115,10 @@ impl Subsystem {
         orders: &[u32],
         values: &mut [f64],
     ) -> Result<(), ModuleError> {
-        let lengths = (vrs.len(), orders, values.len());
-        self.derivative_call(&OUTPUT_DERIVATIVES, lengths, |m| {
-            m.output_derivatives()
-                .map(|d| d.get_output_derivatives(vrs, orders, values))
+        let call = &OUTPUT_DERIVATIVES;
+        let d = self.derivatives(call, (vrs, orders, values))?;
+        self.through(call.flag, |m| {
+            m.output_derivatives().map(|o| o.get_output_derivatives(d))
         })
     }
 
@@ -131,10 +129,10 @@ impl Subsystem {
         orders: &[u32],
         values: &[f64],
     ) -> Result<(), ModuleError> {
-        let lengths = (vrs.len(), orders, values.len());
-        self.derivative_call(&INPUT_DERIVATIVES, lengths, |m| {
-            m.input_derivatives()
-                .map(|d| d.set_input_derivatives(vrs, orders, values))
+        let call = &INPUT_DERIVATIVES;
+        let d = self.derivatives(call, (vrs, orders, values))?;
+        self.through(call.flag, |m| {
+            m.input_derivatives().map(|i| i.set_input_derivatives(d))
         })?;
         if self.state == FmiState::StepMode {
             self.set_since_step = true;
