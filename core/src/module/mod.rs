@@ -6,6 +6,12 @@
 //! [`DirectionalDerivatives`], [`OutputDerivatives`], [`InputDerivatives`], [`EventMode`]);
 //! a missing capability is `None`, never a body that panics. Each capability is also
 //! declared as a flag in [`Capabilities`] under its FMI 3.0 name (extensions prefixed `x-`).
+//! The derivative calls take their arguments checked once ([`JacobianProduct`],
+//! [`Derivatives`]) instead of FMI's parallel arrays.
+//!
+//! Modules and their saved states ([`ModuleState`]) are `Send`, so the modules of one
+//! sweep may step on other threads; [`StateSnapshot::save_state_into`] overwrites a saved
+//! state in place, so a checkpoint per step costs no allocation.
 //!
 //! Masters never call a [`Module`] directly: they drive a [`Subsystem`], which enforces the
 //! FMI 3.0 state machine and the rule "no get after set without a step", returning

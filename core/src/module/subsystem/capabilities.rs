@@ -18,7 +18,7 @@ impl Subsystem {
     }
 
     /// `fmi3GetFMUState` into `slot`, reusing its storage when it holds a state this
-    /// module saved ([`super::StateSnapshot::save_state_into`]): a checkpoint per step
+    /// module saved ([`crate::module::StateSnapshot::save_state_into`]): a checkpoint per step
     /// without an allocation per step.
     pub fn save_state_into(&mut self, slot: &mut ModuleState) -> Result<(), ModuleError> {
         self.require("fmi3GetFMUState", &Self::ALIVE)?;
