@@ -179,8 +179,10 @@ mod tests {
     use super::*;
     use std::io::Read;
 
-    fn temp_root() -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("xtask-serve-{}", std::process::id()));
+    /// A served folder of its own per test: tests run on parallel threads, and one test
+    /// rewriting the files another is serving made the HTTP test flaky.
+    fn temp_root(tag: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("xtask-serve-{}-{tag}", std::process::id()));
         std::fs::create_dir_all(dir.join("pkg")).unwrap();
         std::fs::write(dir.join("index.html"), "<p>hi</p>").unwrap();
         std::fs::write(dir.join("pkg/m.wasm"), [0u8, 97, 115, 109]).unwrap();
@@ -190,7 +192,7 @@ mod tests {
 
     #[test]
     fn resolve_rejects_paths_outside_the_root() {
-        let root = temp_root();
+        let root = temp_root("paths");
         assert_eq!(resolve(&root, "/"), Some(root.join("index.html")));
         assert_eq!(
             resolve(&root, "/pkg/m.wasm?v=1"),
@@ -226,7 +228,7 @@ mod tests {
 
     #[test]
     fn serves_a_file_over_http() {
-        let root = temp_root();
+        let root = temp_root("http");
         let addr = start(&root, 0).unwrap();
         let mut s = TcpStream::connect(addr).unwrap();
         s.write_all(b"GET /pkg/m.wasm HTTP/1.1\r\nHost: x\r\n\r\n")

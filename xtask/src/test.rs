@@ -120,8 +120,9 @@ pub fn test(opts: TestOptions) -> Result<()> {
     print_summary(&stages, started.elapsed())
 }
 
-/// `--no-default-features` plus every cosim-core feature except `std`: each of them must
-/// build without std, so the check covers optional code too (read from core/Cargo.toml).
+/// `--no-default-features` plus every cosim-core feature except `std` and those that turn
+/// `std` on (test support): each of them must build without std, so the check covers
+/// optional code too (read from core/Cargo.toml).
 fn no_std_args() -> Vec<String> {
     let manifest = fs::read_to_string(repo_root().join("core/Cargo.toml")).unwrap_or_default();
     let mut in_features = false;
@@ -130,9 +131,10 @@ fn no_std_args() -> Vec<String> {
         if line.starts_with('[') {
             in_features = line == "[features]";
         } else if in_features && !line.starts_with('#') {
-            if let Some((name, _)) = line.split_once('=') {
+            if let Some((name, enables)) = line.split_once('=') {
                 let name = name.trim();
-                if !name.is_empty() && name != "default" && name != "std" {
+                let needs_std = enables.contains("\"std\"");
+                if !name.is_empty() && name != "default" && name != "std" && !needs_std {
                     features.push(name.to_string());
                 }
             }

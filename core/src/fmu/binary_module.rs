@@ -3,7 +3,7 @@
 //! `modelDescription.xml` declares. Every call copies value references and values into a
 //! scratch buffer the module `malloc`ed, calls the export, and copies results back.
 
-use super::abi::{resolve, Fmi3};
+use super::abi::{resolve, Float64Access, Fmi3};
 use super::archive::Archive;
 use super::model_description::{self, ModelDescription};
 use super::runtime::{Runtime, RuntimeLimits};
@@ -15,10 +15,10 @@ use crate::module::{
 };
 use alloc::collections::BTreeMap;
 use alloc::format;
-use alloc::rc::Rc;
 use alloc::string::String;
+use alloc::sync::Arc;
 use alloc::vec::Vec;
-use core::cell::RefCell;
+use core::sync::atomic::{AtomicI32, Ordering};
 
 /// A binary (wasm32) FMI 3.0 co-simulation module.
 pub struct BinaryModule {
@@ -28,21 +28,20 @@ pub struct BinaryModule {
     parameters: Vec<(ValueRef, f64)>,
     /// The `fmi3Instance` pointer; 0 before `fmi3InstantiateCoSimulation`.
     instance: i32,
-    /// Handles of dropped [`ModuleState`]s, freed with `fmi3FreeFMUState` on the next call.
-    pub(super) released: Rc<RefCell<Vec<i32>>>,
+    /// Every `fmi3FMUState` this instance handed out, shared with the [`SavedState`] that
+    /// holds it. One that only this list still holds was dropped: its handle is freed with
+    /// `fmi3FreeFMUState` on the next call.
+    pub(super) states: Vec<Arc<AtomicI32>>,
 }
 
-/// An `fmi3FMUState` handle; dropping it queues `fmi3FreeFMUState`.
-pub(super) struct SavedState {
-    pub(super) handle: i32,
-    pub(super) released: Rc<RefCell<Vec<i32>>>,
-}
+/// An `fmi3FMUState` handle inside a [`crate::module::ModuleState`]. The handle is shared
+/// with the module's list rather than queued on drop, so the state is `Send` without a
+/// lock; it changes only when `fmi3GetFMUState` overwrites the state in place.
+pub(super) struct SavedState(pub(super) Arc<AtomicI32>);
 
-impl Drop for SavedState {
-    fn drop(&mut self) {
-        if let Ok(mut q) = self.released.try_borrow_mut() {
-            q.push(self.handle);
-        }
+impl SavedState {
+    pub(super) fn handle(&self) -> i32 {
+        self.0.load(Ordering::Relaxed)
     }
 }
 
@@ -118,7 +117,7 @@ impl BinaryModule {
             md,
             parameters,
             instance: 0,
-            released: Rc::new(RefCell::new(Vec::new())),
+            states: Vec::new(),
         })
     }
 
@@ -178,14 +177,15 @@ impl BinaryModule {
         }
     }
 
-    /// Frees the handles of states dropped since the last call.
+    /// Frees the handles of states dropped since the last call. (A state dropped while
+    /// this runs on another thread is freed next time: the count only falls.)
     pub(super) fn free_released(&mut self) -> Result<(), ModuleError> {
-        let pending: Vec<i32> = self.released.borrow_mut().drain(..).collect();
         let Some((_, _, free)) = self.fmi.state else {
             return Ok(());
         };
-        let inst = self.instance()?;
-        for handle in pending {
+        while let Some(k) = self.states.iter().position(|h| Arc::strong_count(h) == 1) {
+            let handle = self.states.swap_remove(k).load(Ordering::Relaxed);
+            let inst = self.instance()?;
             let p = self.rt.scratch(8)?;
             self.rt.write(p, &handle.to_le_bytes())?;
             let code = self.rt.call("fmi3FreeFMUState", &free, (inst, p as i32))?;
@@ -215,6 +215,29 @@ impl BinaryModule {
         let mut b = [0u8; 4];
         self.rt.read(ptr, &mut b)?;
         Ok(u32::from_le_bytes(b))
+    }
+
+    /// `fmi3SetFloat64` / `fmi3GetFloat64` through scratch memory: `vrs`, then room for
+    /// `n` values (filled from `set` when given). Returns where the values are.
+    fn float64_call(
+        &mut self,
+        call: &'static str,
+        f: Float64Access,
+        vrs: &[ValueRef],
+        (n, set): (usize, Option<&[f64]>),
+    ) -> Result<u32, ModuleError> {
+        let inst = self.instance()?;
+        let ([pv, px], len) = layout([4 * vrs.len(), 8 * n]);
+        let base = self.rt.scratch(len)?;
+        self.rt.write(base + pv, &vr_bytes(vrs))?;
+        if let Some(values) = set {
+            self.rt.write(base + px, &f64_bytes(values))?;
+        }
+        let (vrs_at, values_at) = ((base + pv) as i32, (base + px) as i32);
+        let args = (inst, vrs_at, to_i32(vrs.len())?, values_at, to_i32(n)?);
+        let code = self.rt.call(call, &f, args)?;
+        self.check(call, code)?;
+        Ok(base + px)
     }
 
     pub(super) fn instance_call(
@@ -327,39 +350,16 @@ impl Module for BinaryModule {
     }
 
     fn set_float64(&mut self, vrs: &[ValueRef], values: &[f64]) -> Result<(), ModuleError> {
-        let inst = self.instance()?;
-        let ([pv, px], len) = layout([4 * vrs.len(), 8 * values.len()]);
-        let base = self.rt.scratch(len)?;
-        self.rt.write(base + pv, &vr_bytes(vrs))?;
-        self.rt.write(base + px, &f64_bytes(values))?;
         let f = self.fmi.set_float64;
-        let args = (
-            inst,
-            (base + pv) as i32,
-            to_i32(vrs.len())?,
-            (base + px) as i32,
-            to_i32(values.len())?,
-        );
-        let code = self.rt.call("fmi3SetFloat64", &f, args)?;
-        self.check("fmi3SetFloat64", code)
+        let n = values.len();
+        self.float64_call("fmi3SetFloat64", f, vrs, (n, Some(values)))?;
+        Ok(())
     }
 
     fn get_float64(&mut self, vrs: &[ValueRef], values: &mut [f64]) -> Result<(), ModuleError> {
-        let inst = self.instance()?;
-        let ([pv, px], len) = layout([4 * vrs.len(), 8 * values.len()]);
-        let base = self.rt.scratch(len)?;
-        self.rt.write(base + pv, &vr_bytes(vrs))?;
         let f = self.fmi.get_float64;
-        let args = (
-            inst,
-            (base + pv) as i32,
-            to_i32(vrs.len())?,
-            (base + px) as i32,
-            to_i32(values.len())?,
-        );
-        let code = self.rt.call("fmi3GetFloat64", &f, args)?;
-        self.check("fmi3GetFloat64", code)?;
-        self.read_f64s(base + px, values)
+        let at = self.float64_call("fmi3GetFloat64", f, vrs, (values.len(), None))?;
+        self.read_f64s(at, values)
     }
 
     fn do_step(
@@ -415,31 +415,20 @@ impl Module for BinaryModule {
     }
 
     fn state_snapshot(&mut self) -> Option<&mut dyn StateSnapshot> {
-        self.fmi
-            .state
-            .is_some()
-            .then_some(self as &mut dyn StateSnapshot)
+        self.fmi.state.is_some().then_some(self as _)
     }
 
     fn directional_derivatives(&mut self) -> Option<&mut dyn DirectionalDerivatives> {
-        self.fmi
-            .directional_derivative
-            .is_some()
-            .then_some(self as &mut dyn DirectionalDerivatives)
+        let exported = self.fmi.directional_derivative.is_some();
+        exported.then_some(self as _)
     }
 
     fn output_derivatives(&mut self) -> Option<&mut dyn OutputDerivatives> {
-        self.fmi
-            .output_derivatives
-            .is_some()
-            .then_some(self as &mut dyn OutputDerivatives)
+        self.fmi.output_derivatives.is_some().then_some(self as _)
     }
 
     fn event_mode(&mut self) -> Option<&mut dyn EventMode> {
-        self.fmi
-            .event_mode
-            .is_some()
-            .then_some(self as &mut dyn EventMode)
+        self.fmi.event_mode.is_some().then_some(self as _)
     }
 }
 

@@ -6,39 +6,75 @@
 use super::binary_module::{f64_bytes, layout, to_i32, vr_bytes, SavedState};
 use super::BinaryModule;
 use crate::module::{
-    DirectionalDerivatives, DiscreteStatesUpdate, EventMode, ModuleError, ModuleErrorKind,
-    ModuleState, OutputDerivatives, StateSnapshot, ValueRef,
+    Derivatives, DirectionalDerivatives, DiscreteStatesUpdate, EventMode, JacobianProduct,
+    ModuleError, ModuleState, OutputDerivatives, StateSnapshot,
 };
-use alloc::rc::Rc;
+use alloc::sync::Arc;
 use alloc::vec::Vec;
+use core::sync::atomic::{AtomicI32, Ordering};
+
+/// The export an optional capability needs, or `Unsupported(flag)` if the module lacks it.
+fn need<F: Copy>(exports: &Option<F>, flag: &'static str) -> Result<F, ModuleError> {
+    exports.ok_or(ModuleError::unsupported(flag))
+}
+
+impl BinaryModule {
+    /// `fmi3GetFMUState` into the state `existing` (0, NULL: the FMU allocates a new one);
+    /// the handle it returns, which may differ from `existing`.
+    fn get_fmu_state(&mut self, existing: i32) -> Result<i32, ModuleError> {
+        self.free_released()?;
+        let inst = self.instance()?;
+        let (get, _, _) = need(&self.fmi.state, "canGetAndSetFMUState")?;
+        let p = self.rt.scratch(8)?;
+        self.rt.write(p, &existing.to_le_bytes())?;
+        let code = self.rt.call("fmi3GetFMUState", &get, (inst, p as i32))?;
+        self.check("fmi3GetFMUState", code)?;
+        Ok(self.read_u32(p)? as i32)
+    }
+
+    /// A new state holding `handle`, listed so that its handle is freed once it is dropped.
+    fn track(&mut self, handle: i32) -> ModuleState {
+        let shared = Arc::new(AtomicI32::new(handle));
+        self.states.push(shared.clone());
+        ModuleState::new(SavedState(shared))
+    }
+
+    /// `state` if this instance saved it (a handle means nothing to another instance).
+    fn own<'a>(&self, state: &'a ModuleState) -> Option<&'a SavedState> {
+        let saved = state.downcast_ref::<SavedState>()?;
+        self.states
+            .iter()
+            .any(|h| Arc::ptr_eq(h, &saved.0))
+            .then_some(saved)
+    }
+
+    fn own_handle(&self, state: &ModuleState) -> Result<i32, ModuleError> {
+        self.own(state).map(SavedState::handle).ok_or_else(|| {
+            ModuleError::invalid("the FMU state was saved by another module instance")
+        })
+    }
+}
 
 impl StateSnapshot for BinaryModule {
     fn get_state(&mut self) -> Result<ModuleState, ModuleError> {
-        self.free_released()?;
-        let inst = self.instance()?;
-        let Some((get, _, _)) = self.fmi.state else {
-            return Err(ModuleError::error(ModuleErrorKind::Unsupported(
-                "canGetAndSetFMUState",
-            )));
+        let handle = self.get_fmu_state(0)?;
+        Ok(self.track(handle))
+    }
+
+    /// Overwrites the FMU's own copy when `slot` holds a state of this instance.
+    fn save_state_into(&mut self, slot: &mut ModuleState) -> Result<(), ModuleError> {
+        let Some(saved) = self.own(slot) else {
+            *slot = self.get_state()?;
+            return Ok(());
         };
-        let p = self.rt.scratch(8)?;
-        self.rt.write(p, &0i32.to_le_bytes())?; // NULL: the FMU allocates a new state
-        let code = self.rt.call("fmi3GetFMUState", &get, (inst, p as i32))?;
-        self.check("fmi3GetFMUState", code)?;
-        let handle = self.read_u32(p)? as i32;
-        Ok(ModuleState(alloc::boxed::Box::new(SavedState {
-            handle,
-            released: self.released.clone(),
-        })))
+        let handle = self.get_fmu_state(saved.handle())?;
+        saved.0.store(handle, Ordering::Relaxed);
+        Ok(())
     }
 
     fn set_state(&mut self, state: &ModuleState) -> Result<(), ModuleError> {
         let inst = self.instance()?;
-        let Some((_, set, _)) = self.fmi.state else {
-            return Err(ModuleError::error(ModuleErrorKind::Unsupported(
-                "canGetAndSetFMUState",
-            )));
-        };
+        let (_, set, _) = need(&self.fmi.state, "canGetAndSetFMUState")?;
         let handle = self.own_handle(state)?;
         let code = self.rt.call("fmi3SetFMUState", &set, (inst, handle))?;
         self.check("fmi3SetFMUState", code)
@@ -46,11 +82,7 @@ impl StateSnapshot for BinaryModule {
 
     fn serialize_state(&mut self, state: &ModuleState) -> Result<Vec<u8>, ModuleError> {
         let inst = self.instance()?;
-        let Some((size_of, serialize, _)) = self.fmi.serialize else {
-            return Err(ModuleError::error(ModuleErrorKind::Unsupported(
-                "canSerializeFMUState",
-            )));
-        };
+        let (size_of, serialize, _) = need(&self.fmi.serialize, "canSerializeFMUState")?;
         let handle = self.own_handle(state)?;
         let p = self.rt.scratch(8)?;
         self.rt.write(p, &0u32.to_le_bytes())?;
@@ -75,11 +107,7 @@ impl StateSnapshot for BinaryModule {
 
     fn deserialize_state(&mut self, bytes: &[u8]) -> Result<ModuleState, ModuleError> {
         let inst = self.instance()?;
-        let Some((_, _, deserialize)) = self.fmi.serialize else {
-            return Err(ModuleError::error(ModuleErrorKind::Unsupported(
-                "canSerializeFMUState",
-            )));
-        };
+        let (_, _, deserialize) = need(&self.fmi.serialize, "canSerializeFMUState")?;
         let p = self.rt.scratch(8 + bytes.len())?;
         self.rt.write(p, &0i32.to_le_bytes())?;
         self.rt.write(p + 8, bytes)?;
@@ -90,43 +118,23 @@ impl StateSnapshot for BinaryModule {
         )?;
         self.check("fmi3DeserializeFMUState", code)?;
         let handle = self.read_u32(p)? as i32;
-        Ok(ModuleState(alloc::boxed::Box::new(SavedState {
-            handle,
-            released: self.released.clone(),
-        })))
-    }
-}
-
-impl BinaryModule {
-    fn own_handle(&self, state: &ModuleState) -> Result<i32, ModuleError> {
-        match state.0.downcast_ref::<SavedState>() {
-            Some(s) if Rc::ptr_eq(&s.released, &self.released) => Ok(s.handle),
-            _ => Err(ModuleError::invalid(
-                "the FMU state was saved by another module instance",
-            )),
-        }
+        Ok(self.track(handle))
     }
 }
 
 impl DirectionalDerivatives for BinaryModule {
-    fn directional_derivative(
-        &mut self,
-        unknowns: &[ValueRef],
-        knowns: &[ValueRef],
-        seed: &[f64],
-        sensitivity: &mut [f64],
-    ) -> Result<(), ModuleError> {
+    fn directional_derivative(&mut self, p: JacobianProduct<'_>) -> Result<(), ModuleError> {
+        let (unknowns, knowns, seed) = (p.unknowns, p.knowns, p.seed);
         let inst = self.instance()?;
-        let Some(f) = self.fmi.directional_derivative else {
-            return Err(ModuleError::error(ModuleErrorKind::Unsupported(
-                "providesDirectionalDerivatives",
-            )));
-        };
+        let f = need(
+            &self.fmi.directional_derivative,
+            "providesDirectionalDerivatives",
+        )?;
         let ([pu, pk, ps, px], len) = layout([
             4 * unknowns.len(),
             4 * knowns.len(),
             8 * seed.len(),
-            8 * sensitivity.len(),
+            8 * p.sensitivity.len(),
         ]);
         let base = self.rt.scratch(len)?;
         self.rt.write(base + pu, &vr_bytes(unknowns))?;
@@ -141,27 +149,22 @@ impl DirectionalDerivatives for BinaryModule {
             (base + ps) as i32,
             to_i32(seed.len())?,
             (base + px) as i32,
-            to_i32(sensitivity.len())?,
+            to_i32(p.sensitivity.len())?,
         );
         let code = self.rt.call("fmi3GetDirectionalDerivative", &f, args)?;
         self.check("fmi3GetDirectionalDerivative", code)?;
-        self.read_f64s(base + px, sensitivity)
+        self.read_f64s(base + px, p.sensitivity)
     }
 }
 
 impl OutputDerivatives for BinaryModule {
     fn get_output_derivatives(
         &mut self,
-        vrs: &[ValueRef],
-        orders: &[u32],
-        values: &mut [f64],
+        d: Derivatives<'_, &mut [f64]>,
     ) -> Result<(), ModuleError> {
+        let (vrs, orders, values) = (d.vrs, d.orders, d.values);
         let inst = self.instance()?;
-        let Some(f) = self.fmi.output_derivatives else {
-            return Err(ModuleError::error(ModuleErrorKind::Unsupported(
-                "maxOutputDerivativeOrder",
-            )));
-        };
+        let f = need(&self.fmi.output_derivatives, "maxOutputDerivativeOrder")?;
         let ([pv, po, px], len) = layout([4 * vrs.len(), 4 * orders.len(), 8 * values.len()]);
         let base = self.rt.scratch(len)?;
         self.rt.write(base + pv, &vr_bytes(vrs))?;
@@ -183,21 +186,13 @@ impl OutputDerivatives for BinaryModule {
 
 impl EventMode for BinaryModule {
     fn enter_event_mode(&mut self) -> Result<(), ModuleError> {
-        let Some((enter, _, _)) = self.fmi.event_mode else {
-            return Err(ModuleError::error(ModuleErrorKind::Unsupported(
-                "hasEventMode",
-            )));
-        };
+        let (enter, _, _) = need(&self.fmi.event_mode, "hasEventMode")?;
         self.instance_call("fmi3EnterEventMode", enter)
     }
 
     fn update_discrete_states(&mut self) -> Result<DiscreteStatesUpdate, ModuleError> {
         let inst = self.instance()?;
-        let Some((_, update, _)) = self.fmi.event_mode else {
-            return Err(ModuleError::error(ModuleErrorKind::Unsupported(
-                "hasEventMode",
-            )));
-        };
+        let (_, update, _) = need(&self.fmi.event_mode, "hasEventMode")?;
         // [0, 8): nextEventTime; 8..=12: the five flags in argument order.
         let p = self.rt.scratch(16)?;
         self.rt.write(p, &[0u8; 16])?;
@@ -220,11 +215,7 @@ impl EventMode for BinaryModule {
     }
 
     fn enter_step_mode(&mut self) -> Result<(), ModuleError> {
-        let Some((_, _, enter)) = self.fmi.event_mode else {
-            return Err(ModuleError::error(ModuleErrorKind::Unsupported(
-                "hasEventMode",
-            )));
-        };
+        let (_, _, enter) = need(&self.fmi.event_mode, "hasEventMode")?;
         self.instance_call("fmi3EnterStepMode", enter)
     }
 }

@@ -4,7 +4,9 @@
 
 use super::archive::write_stored;
 use super::{BinaryModule, FmuError, RuntimeLimits};
-use crate::module::{InstantiateOptions, ModuleErrorKind, Status, Subsystem, ValueRef};
+use crate::module::{
+    InstantiateOptions, ModuleErrorKind, ModuleState, Status, Subsystem, ValueRef,
+};
 use alloc::boxed::Box;
 use alloc::collections::BTreeMap;
 use alloc::string::{String, ToString};
@@ -83,6 +85,43 @@ const WAT: &str = r#"(module
 const STEP_FAILS: &str = r#"(i32.store (i32.const 512) (i32.const 256)) (i32.store (i32.const 516) (i32.const 18))
     (drop (call $fd_write (i32.const 2) (i32.const 512) (i32.const 1) (i32.const 520)))
     (return (i32.const 3))"#;
+
+/// `fmi3GetFMUState` and friends for the lag: a state is `x` and `u` in 16 bytes; how many
+/// states are live (allocated, not freed) is the local variable `liveStates` (vr 4).
+const STATE_FUNCTIONS: &str = r#"(func (export "fmi3GetFMUState") (param $inst i32) (param $sp i32) (result i32)
+    (local $s i32)
+    (local.set $s (i32.load (local.get $sp)))
+    (if (i32.eqz (local.get $s)) (then
+      (local.set $s (global.get $heap))
+      (global.set $heap (i32.add (global.get $heap) (i32.const 16)))
+      (f64.store (i32.const 96) (f64.add (f64.load (i32.const 96)) (f64.const 1)))
+      (i32.store (local.get $sp) (local.get $s))))
+    (f64.store (local.get $s) (f64.load (i32.const 72)))
+    (f64.store offset=8 (local.get $s) (f64.load (i32.const 80)))
+    (i32.const 0))
+  (func (export "fmi3SetFMUState") (param $inst i32) (param $s i32) (result i32)
+    (f64.store (i32.const 72) (f64.load (local.get $s)))
+    (f64.store (i32.const 80) (f64.load offset=8 (local.get $s)))
+    (i32.const 0))
+  (func (export "fmi3FreeFMUState") (param $inst i32) (param $sp i32) (result i32)
+    (f64.store (i32.const 96) (f64.sub (f64.load (i32.const 96)) (f64.const 1)))
+    (i32.store (local.get $sp) (i32.const 0))
+    (i32.const 0))
+  (func (export "fmi3FreeInstance") (param i32))"#;
+
+fn with_states() -> (String, String) {
+    let xml = XML
+        .replace("canHandle", "canGetAndSetFMUState=\"true\" canHandle")
+        .replace(
+            "<Int32 name",
+            "<Float64 name=\"liveStates\" valueReference=\"4\" causality=\"local\"/>\n    <Int32 name",
+        );
+    let wat = WAT.replace(
+        "(func (export \"fmi3FreeInstance\") (param i32))",
+        STATE_FUNCTIONS,
+    );
+    (xml, wat)
+}
 
 fn fmu(xml: &str, wat: &str) -> Vec<u8> {
     let wasm = wat::parse_str(wat).expect("test module is valid WAT");
@@ -353,4 +392,56 @@ fn output_dependencies_default_to_every_input() {
         .module
         .has_feedthrough(ValueRef(1), ValueRef(2)));
     let _ = m.log().to_string();
+}
+
+#[test]
+fn fmu_states_are_overwritten_in_place_and_freed_once_dropped() {
+    let (xml, wat) = with_states();
+    let mut s = started(load(&xml, &wat, RuntimeLimits::default()).unwrap());
+    let read = |s: &mut Subsystem, vr: u32| {
+        let mut v = [0.0];
+        s.get_float64(&[ValueRef(vr)], &mut v).unwrap();
+        v[0]
+    };
+    let mut slot = ModuleState::empty();
+    s.save_state_into(&mut slot).unwrap();
+    assert_eq!(read(&mut s, 4), 1.0, "the first save allocates a state");
+    s.set_float64(&[ValueRef(2)], &[3.0]).unwrap();
+    s.do_step(0.0, 0.1, false).unwrap();
+    let x1 = read(&mut s, 1);
+    s.save_state_into(&mut slot).unwrap();
+    assert_eq!(read(&mut s, 4), 1.0, "a second save overwrites it");
+    s.do_step(0.1, 0.1, false).unwrap();
+    s.set_state(&slot).unwrap();
+    assert_eq!(
+        read(&mut s, 1),
+        x1,
+        "the overwritten state is the newer one"
+    );
+
+    let other = s.get_state().unwrap();
+    assert_eq!(read(&mut s, 4), 2.0);
+    drop(other);
+    s.do_step(0.1, 0.1, false).unwrap();
+    assert_eq!(
+        read(&mut s, 4),
+        1.0,
+        "a dropped state is freed on the next step"
+    );
+
+    let mut s2 = started(load(&xml, &wat, RuntimeLimits::default()).unwrap());
+    let e = s2.set_state(&slot).unwrap_err().to_string();
+    assert!(e.contains("saved by another module instance"), "{e}");
+    s2.save_state_into(&mut slot).unwrap();
+    assert_eq!(
+        read(&mut s2, 4),
+        1.0,
+        "another instance's slot is replaced, not reused"
+    );
+    s.do_step(0.2, 0.1, false).unwrap();
+    assert_eq!(
+        read(&mut s, 4),
+        0.0,
+        "and the first instance frees its state"
+    );
 }

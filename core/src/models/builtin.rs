@@ -6,11 +6,11 @@
 use super::instance::{Instance, Snapshot};
 use super::layout::{Layout, VarKind};
 use crate::module::{
-    DirectionalDerivatives, InputDerivatives, Module, ModuleDescription, ModuleError, ModuleState,
-    OutputDerivatives, StateSnapshot, StepReport, ValueRef,
+    Derivatives, DirectionalDerivatives, InputDerivatives, JacobianProduct, Module,
+    ModuleDescription, ModuleError, ModuleState, OutputDerivatives, StateSnapshot, StepReport,
+    ValueRef,
 };
 use crate::solvers::{Integrator, OdeSystem, Workspace};
-use alloc::boxed::Box;
 use alloc::format;
 use alloc::vec;
 use alloc::vec::Vec;
@@ -19,7 +19,7 @@ use nalgebra::DVector;
 /// The part of a built-in module that is its own; [`Module`], [`StateSnapshot`] and
 /// [`InputDerivatives`] follow from it. Directional and output derivatives are computed
 /// differently by each type (exact, finite differences, AD), so each implements them.
-pub(crate) trait BuiltinModule: DirectionalDerivatives + OutputDerivatives {
+pub(crate) trait BuiltinModule: DirectionalDerivatives + OutputDerivatives + Send {
     /// Static description (what [`Module::description`] returns).
     fn module_description(&self) -> &ModuleDescription;
     /// Time, states and inputs.
@@ -152,10 +152,16 @@ impl<T: BuiltinModule> Module for T {
 
 impl<T: BuiltinModule> StateSnapshot for T {
     fn get_state(&mut self) -> Result<ModuleState, ModuleError> {
-        let params = (0..self.instance().layout.np)
-            .map(|i| self.parameter(i))
-            .collect();
-        Ok(self.instance().snapshot(params, self.step_hint()))
+        let mut slot = ModuleState::empty();
+        self.save_state_into(&mut slot)?;
+        Ok(slot)
+    }
+
+    /// Without allocating once `slot` holds a snapshot of a module of this shape.
+    fn save_state_into(&mut self, slot: &mut ModuleState) -> Result<(), ModuleError> {
+        self.instance()
+            .save_into(slot, |i| self.parameter(i), self.step_hint());
+        Ok(())
     }
 
     fn set_state(&mut self, state: &ModuleState) -> Result<(), ModuleError> {
@@ -164,29 +170,19 @@ impl<T: BuiltinModule> StateSnapshot for T {
     }
 
     fn serialize_state(&mut self, state: &ModuleState) -> Result<Vec<u8>, ModuleError> {
-        let s = state
-            .0
-            .downcast_ref::<Snapshot>()
-            .ok_or_else(|| ModuleError::invalid("the state was not saved by a built-in module"))?;
-        Ok(s.to_bytes())
+        Ok(Snapshot::of(state)?.to_bytes())
     }
 
     fn deserialize_state(&mut self, bytes: &[u8]) -> Result<ModuleState, ModuleError> {
         let inst = self.instance();
         let s = Snapshot::from_bytes(bytes, inst.shape(), inst.layout.np)?;
-        Ok(ModuleState(Box::new(s)))
+        Ok(ModuleState::new(s))
     }
 }
 
 impl<T: BuiltinModule> InputDerivatives for T {
-    fn set_input_derivatives(
-        &mut self,
-        vrs: &[ValueRef],
-        orders: &[u32],
-        values: &[f64],
-    ) -> Result<(), ModuleError> {
-        self.instance_mut()
-            .set_input_derivatives(vrs, orders, values)
+    fn set_input_derivatives(&mut self, d: Derivatives<'_, &[f64]>) -> Result<(), ModuleError> {
+        self.instance_mut().set_input_derivatives(&d)
     }
 }
 
@@ -233,80 +229,55 @@ impl Stepper {
     }
 }
 
-/// `fmi3GetDirectionalDerivative`: the lengths of `seed` and `sensitivity` fit.
-pub(crate) fn check_seed_lengths(
-    unknowns: &[ValueRef],
-    knowns: &[ValueRef],
-    seed: &[f64],
-    sensitivity: &[f64],
-) -> Result<(), ModuleError> {
-    if seed.len() != knowns.len() || sensitivity.len() != unknowns.len() {
-        return Err(ModuleError::invalid(
-            "seed/sensitivity lengths do not match knowns/unknowns",
-        ));
+/// The role of `vr` if `accepts` it; otherwise an error naming it as the `side` of a
+/// directional derivative that is not `expected`.
+fn role_of(
+    layout: &Layout,
+    vr: ValueRef,
+    accepts: fn(&VarKind) -> bool,
+    (side, expected): (&str, &str),
+) -> Result<VarKind, ModuleError> {
+    let kind = layout.classify(vr)?;
+    if accepts(&kind) {
+        return Ok(kind);
     }
-    Ok(())
+    Err(ModuleError::invalid(format!(
+        "{side} {} is not {expected}",
+        vr.0
+    )))
 }
 
 /// The role of a known of a directional derivative: a state or an input.
 pub(crate) fn known_kind(layout: &Layout, vr: ValueRef) -> Result<VarKind, ModuleError> {
-    match layout.classify(vr)? {
-        kind @ (VarKind::State(_) | VarKind::Input(_)) => Ok(kind),
-        _ => Err(ModuleError::invalid(format!(
-            "known {} is not a state or an input",
-            vr.0
-        ))),
-    }
+    let accepts = |k: &VarKind| matches!(k, VarKind::State(_) | VarKind::Input(_));
+    role_of(layout, vr, accepts, ("known", "a state or an input"))
 }
 
 /// The role of an unknown of a directional derivative: `der(state)` or an output.
 pub(crate) fn unknown_kind(layout: &Layout, vr: ValueRef) -> Result<VarKind, ModuleError> {
-    match layout.classify(vr)? {
-        kind @ (VarKind::Derivative(_) | VarKind::Output(_)) => Ok(kind),
-        _ => Err(ModuleError::invalid(format!(
-            "unknown {} is not an output or der(state)",
-            vr.0
-        ))),
-    }
+    let accepts = |k: &VarKind| matches!(k, VarKind::Derivative(_) | VarKind::Output(_));
+    role_of(layout, vr, accepts, ("unknown", "an output or der(state)"))
 }
 
-/// Checks the arguments of a directional derivative and sums the seed into a direction
-/// `(dx, du)` in states and inputs.
+/// Checks the unknowns and knowns of a directional derivative and sums the seed into a
+/// direction `(dx, du)` in states and inputs.
 pub(crate) fn seed_direction(
     layout: &Layout,
-    unknowns: &[ValueRef],
-    knowns: &[ValueRef],
-    seed: &[f64],
-    sensitivity: &[f64],
+    p: &JacobianProduct<'_>,
 ) -> Result<(Vec<f64>, Vec<f64>), ModuleError> {
-    check_seed_lengths(unknowns, knowns, seed, sensitivity)?;
     let mut dx = vec![0.0; layout.nx];
     let mut du = vec![0.0; layout.nu];
-    for (k, s) in knowns.iter().zip(seed) {
+    for (k, s) in p.knowns.iter().zip(p.seed) {
         match known_kind(layout, *k)? {
             VarKind::State(j) => dx[j] += s,
             VarKind::Input(j) => du[j] += s,
             _ => {}
         }
     }
-    for u in unknowns {
+    for u in p.unknowns {
         unknown_kind(layout, *u)?;
     }
     Ok((dx, du))
-}
-
-/// `vrs`, `orders` and `values` of an output or input derivative call have one length.
-pub(crate) fn check_order_lengths(
-    vrs: usize,
-    orders: usize,
-    values: usize,
-) -> Result<(), ModuleError> {
-    if vrs != orders || vrs != values {
-        return Err(ModuleError::invalid(
-            "lengths of vrs, orders and values differ",
-        ));
-    }
-    Ok(())
 }
 
 /// The index of output `vr` for `fmi3GetOutputDerivatives`.

@@ -1,11 +1,9 @@
 //! Per-instance values every built-in module keeps (time, states, polynomial inputs), the
 //! FMI rules for setting them, and the saved state used for rollback and serialisation.
 
-use super::builtin::check_order_lengths;
 use super::layout::{Layout, VarKind};
-use crate::module::{ModuleError, ModuleErrorKind, ModuleState, ValueRef};
+use crate::module::{Derivatives, ModuleError, ModuleErrorKind, ModuleState, ValueRef};
 use crate::solvers::TaylorInput;
-use alloc::boxed::Box;
 use alloc::format;
 use alloc::vec;
 use alloc::vec::Vec;
@@ -90,12 +88,9 @@ impl Instance {
     /// `x-setInputDerivatives`: stores `u^(k)` for the next step.
     pub fn set_input_derivatives(
         &mut self,
-        vrs: &[ValueRef],
-        orders: &[u32],
-        values: &[f64],
+        d: &Derivatives<'_, &[f64]>,
     ) -> Result<(), ModuleError> {
-        check_order_lengths(vrs.len(), orders.len(), values.len())?;
-        for ((vr, &k), &v) in vrs.iter().zip(orders).zip(values) {
+        for (vr, k, v) in d.iter() {
             let k = k as usize;
             if k == 0 || k > INPUT_ORDER {
                 return Err(ModuleError::invalid(format!(
@@ -108,7 +103,7 @@ impl Instance {
                     vr.0
                 )));
             }
-            match self.layout.classify(*vr)? {
+            match self.layout.classify(vr)? {
                 VarKind::Input(i) => self.u.set(i, k, v),
                 _ => {
                     return Err(ModuleError::invalid(format!(
@@ -128,23 +123,39 @@ impl Instance {
         self.t = t + h;
     }
 
-    /// The saved state; `params` and `step_hint` come from the module.
-    pub fn snapshot(&self, params: Vec<f64>, step_hint: f64) -> ModuleState {
-        ModuleState(Box::new(Snapshot {
-            t: self.t,
-            x: self.x.as_slice().to_vec(),
-            u: self.u.coeffs().clone(),
-            params,
-            step_hint,
-        }))
+    /// Saves time, states, inputs, the parameters (`param(i)` for each) and `step_hint`
+    /// into `slot`. A slot that already holds a built-in snapshot of this shape is
+    /// overwritten in place, without allocating; any other slot gets a new snapshot.
+    pub fn save_into(&self, slot: &mut ModuleState, param: impl Fn(usize) -> f64, step_hint: f64) {
+        let (nx, np) = (self.layout.nx, self.layout.np);
+        let fits = |s: &Snapshot| {
+            s.x.len() == nx && s.params.len() == np && s.u.shape() == self.u.coeffs().shape()
+        };
+        match slot.downcast_mut::<Snapshot>().filter(|s| fits(s)) {
+            Some(s) => {
+                s.t = self.t;
+                s.x.copy_from_slice(self.x.as_slice());
+                s.u.copy_from(self.u.coeffs());
+                for (i, p) in s.params.iter_mut().enumerate() {
+                    *p = param(i);
+                }
+                s.step_hint = step_hint;
+            }
+            None => {
+                *slot = ModuleState::new(Snapshot {
+                    t: self.t,
+                    x: self.x.as_slice().to_vec(),
+                    u: self.u.coeffs().clone(),
+                    params: (0..np).map(param).collect(),
+                    step_hint,
+                })
+            }
+        }
     }
 
     /// Restores time, states and inputs; returns the snapshot for the module's own part.
     pub fn restore<'a>(&mut self, state: &'a ModuleState) -> Result<&'a Snapshot, ModuleError> {
-        let s = state
-            .0
-            .downcast_ref::<Snapshot>()
-            .ok_or_else(|| ModuleError::invalid("the state was not saved by a built-in module"))?;
+        let s = Snapshot::of(state)?;
         if s.x.len() != self.layout.nx || !self.u.assign(&s.u) {
             return Err(ModuleError::invalid(
                 "the state was saved by a module of another shape",
@@ -176,6 +187,13 @@ const MAGIC: &[u8; 4] = b"CSMS";
 const VERSION: u32 = 1;
 
 impl Snapshot {
+    /// The snapshot inside `state`, if a built-in module saved it.
+    pub fn of(state: &ModuleState) -> Result<&Snapshot, ModuleError> {
+        state
+            .downcast_ref::<Snapshot>()
+            .ok_or_else(|| ModuleError::invalid("the state was not saved by a built-in module"))
+    }
+
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::new();
         out.extend_from_slice(MAGIC);
@@ -272,5 +290,55 @@ mod tests {
         assert_eq!(Snapshot::from_bytes(&b, (2, 1, 2), 1), Ok(s));
         assert!(Snapshot::from_bytes(&b, (3, 1, 2), 1).is_err());
         assert!(Snapshot::from_bytes(&b[..b.len() - 1], (2, 1, 2), 1).is_err());
+    }
+
+    fn instance(nx: usize, nu: usize, np: usize) -> Instance {
+        let layout = Layout { np, nx, nu, ny: 0 };
+        let x0 = DVector::from_fn(nx, |i, _| 1.0 + i as f64);
+        Instance::new(layout, x0, vec![0.5; nu])
+    }
+
+    #[test]
+    fn saving_into_a_slot_overwrites_a_snapshot_of_this_shape_and_replaces_any_other() {
+        let mut small = instance(1, 1, 0);
+        let mut slot = ModuleState::empty();
+        small.save_into(&mut slot, |_| 0.0, 0.0);
+        let mut big = instance(2, 1, 1);
+        big.t = 0.5;
+        big.u.set(0, 1, -3.0);
+        big.save_into(&mut slot, |_| 7.0, 1e-3);
+        let expected = Snapshot {
+            t: 0.5,
+            x: vec![1.0, 2.0],
+            u: big.u.coeffs().clone(),
+            params: vec![7.0],
+            step_hint: 1e-3,
+        };
+        assert_eq!(
+            Snapshot::of(&slot),
+            Ok(&expected),
+            "another shape is replaced"
+        );
+        let before = Snapshot::of(&slot).map(|s| s.x.as_ptr());
+        big.x[1] = -4.0;
+        big.t = 0.75;
+        big.save_into(&mut slot, |_| 8.0, 2e-3);
+        let s = Snapshot::of(&slot).expect("snapshot");
+        assert_eq!(
+            Ok(s.x.as_ptr()),
+            before,
+            "this shape is overwritten in place"
+        );
+        assert_eq!(
+            (s.t, s.x[1], s.params[0], s.step_hint),
+            (0.75, -4.0, 8.0, 2e-3)
+        );
+        small.x[0] = 9.0;
+        assert_eq!(
+            small.restore(&slot).err().map(|e| e.status),
+            Some(crate::module::Status::Error)
+        );
+        small.save_into(&mut slot, |_| 0.0, 0.0);
+        assert_eq!(small.restore(&slot).map(|s| s.x.clone()), Ok(vec![9.0]));
     }
 }

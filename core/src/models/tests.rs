@@ -3,7 +3,7 @@
 
 use super::two_mass_oscillator::*;
 use super::*;
-use crate::module::{Module, ModuleErrorKind, ValueRef};
+use crate::module::{Derivatives, JacobianProduct, Module, ModuleErrorKind, ValueRef};
 use crate::solvers::SolverSpec;
 use crate::solvers::{Dopri45, Integrator};
 use alloc::boxed::Box;
@@ -161,8 +161,10 @@ fn step_with(m: &mut dyn Module, inputs: &[(&str, [f64; 3])], n: u32, h: f64) {
         let shift = 1.0 + 0.1 * f64::from(n);
         m.set_float64(&[r], &[c[0] * shift]).expect("value");
         let d = m.input_derivatives().expect("input derivatives");
-        d.set_input_derivatives(&[r, r], &[1, 2], &[c[1], c[2]])
-            .expect("derivatives");
+        d.set_input_derivatives(
+            Derivatives::of_inputs(&[r, r], &[1, 2], &[c[1], c[2]]).expect("lengths"),
+        )
+        .expect("derivatives");
     }
     m.do_step(f64::from(n) * h, h, true).expect("step");
 }
@@ -268,11 +270,15 @@ fn finite_difference_derivatives_of_ode_modules_match_the_exact_linear_ones() {
             );
             lin.directional_derivatives()
                 .expect("dd")
-                .directional_derivative(&unknowns, &knowns, &seed, &mut exact)
+                .directional_derivative(
+                    JacobianProduct::new(&unknowns, &knowns, &seed, &mut exact).expect("lengths"),
+                )
                 .expect("exact");
             ode.directional_derivatives()
                 .expect("dd")
-                .directional_derivative(&unknowns, &knowns, &seed, &mut fd)
+                .directional_derivative(
+                    JacobianProduct::new(&unknowns, &knowns, &seed, &mut fd).expect("lengths"),
+                )
                 .expect("fd");
             for (e, f) in exact.iter().zip(&fd) {
                 assert!(

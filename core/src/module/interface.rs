@@ -1,7 +1,7 @@
 //! The traits a module implements: the base [`Module`] and one small trait per optional
 //! capability (FMI 3.0 names in the docs; seed-004 digest §4.3).
 
-use super::{ModuleDescription, ModuleError, StepReport, ValueRef};
+use super::{Derivatives, JacobianProduct, ModuleDescription, ModuleError, StepReport, ValueRef};
 use alloc::boxed::Box;
 use alloc::vec::Vec;
 use core::any::Any;
@@ -19,7 +19,10 @@ pub struct InstantiateOptions {
 ///
 /// Implementors may assume the calls arrive in a legal FMI order: the [`super::Subsystem`]
 /// wrapper checks the order before forwarding.
-pub trait Module {
+///
+/// `Send`, so an executor may step the modules of one sweep on other threads: every
+/// implementation is checked for it where it is written.
+pub trait Module: Send {
     /// Static description: variables, capability flags, feedthrough structure.
     fn description(&self) -> &ModuleDescription;
 
@@ -89,8 +92,38 @@ pub trait Module {
 }
 
 /// An opaque saved module state (`fmi3FMUState`). Built-in modules store a plain value;
-/// binary modules store the handle their `fmi3GetFMUState` returned.
-pub struct ModuleState(pub Box<dyn Any>);
+/// binary modules store the handle their `fmi3GetFMUState` returned. `Send`, like the
+/// modules that save it.
+pub struct ModuleState(pub Box<dyn Any + Send>);
+
+impl ModuleState {
+    /// A state holding `value`.
+    pub fn new<T: Any + Send>(value: T) -> Self {
+        ModuleState(Box::new(value))
+    }
+
+    /// A slot that holds no module's state yet (no allocation): the first
+    /// [`StateSnapshot::save_state_into`] fills it.
+    pub fn empty() -> Self {
+        ModuleState(Box::new(()))
+    }
+
+    /// The saved value, if it is a `T`.
+    pub fn downcast_ref<T: Any>(&self) -> Option<&T> {
+        self.0.downcast_ref()
+    }
+
+    /// The saved value to overwrite in place, if it is a `T`.
+    pub fn downcast_mut<T: Any>(&mut self) -> Option<&mut T> {
+        self.0.downcast_mut()
+    }
+}
+
+impl Default for ModuleState {
+    fn default() -> Self {
+        Self::empty()
+    }
+}
 
 impl core::fmt::Debug for ModuleState {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
@@ -100,8 +133,17 @@ impl core::fmt::Debug for ModuleState {
 
 /// `fmi3GetFMUState` / `fmi3SetFMUState` / (de)serialisation: rollback.
 pub trait StateSnapshot {
-    /// `fmi3GetFMUState`: the full state, including inputs and parameters (FMI 3.0).
+    /// `fmi3GetFMUState` into a new state: the full state, including inputs and parameters
+    /// (FMI 3.0).
     fn get_state(&mut self) -> Result<ModuleState, ModuleError>;
+    /// `fmi3GetFMUState` into `slot`, overwriting what it holds. When `slot` holds a state
+    /// this module saved, its storage is reused (FMI: a non-NULL `*FMUState` is
+    /// overwritten), so a driver that saves every step allocates only the first time.
+    /// The default saves a new state.
+    fn save_state_into(&mut self, slot: &mut ModuleState) -> Result<(), ModuleError> {
+        *slot = self.get_state()?;
+        Ok(())
+    }
     /// `fmi3SetFMUState`: continue from `state`; `state` may be restored again later.
     fn set_state(&mut self, state: &ModuleState) -> Result<(), ModuleError>;
     /// `fmi3SerializeFMUState` (only with `canSerializeFMUState`).
@@ -110,29 +152,19 @@ pub trait StateSnapshot {
     fn deserialize_state(&mut self, bytes: &[u8]) -> Result<ModuleState, ModuleError>;
 }
 
-/// `fmi3GetDirectionalDerivative`: `sensitivity = J(unknowns, knowns) · seed` at the
-/// current point. Unknowns are outputs or state derivatives `der(x)`; knowns are inputs or
-/// exposed states. These are instantaneous derivatives, not step sensitivities.
+/// `fmi3GetDirectionalDerivative`: instantaneous derivatives of outputs and `der(x)` with
+/// respect to inputs and exposed states at the current point, not step sensitivities.
 pub trait DirectionalDerivatives {
-    /// `sensitivity.len() == unknowns.len()`, `seed.len() == knowns.len()`.
-    fn directional_derivative(
-        &mut self,
-        unknowns: &[ValueRef],
-        knowns: &[ValueRef],
-        seed: &[f64],
-        sensitivity: &mut [f64],
-    ) -> Result<(), ModuleError>;
+    /// Writes `p.sensitivity = J(p.unknowns, p.knowns) · p.seed`.
+    fn directional_derivative(&mut self, p: JacobianProduct<'_>) -> Result<(), ModuleError>;
 }
 
 /// `fmi3GetOutputDerivatives`: time derivatives of outputs at the module's current time.
 pub trait OutputDerivatives {
-    /// `values[i]` is the `orders[i]`-th derivative (1 ≤ order ≤ max) of output `vrs[i]`.
-    fn get_output_derivatives(
-        &mut self,
-        vrs: &[ValueRef],
-        orders: &[u32],
-        values: &mut [f64],
-    ) -> Result<(), ModuleError>;
+    /// Writes `d.values[i]`, the `d.orders[i]`-th derivative (1 ≤ order ≤ max) of output
+    /// `d.vrs[i]`.
+    fn get_output_derivatives(&mut self, d: Derivatives<'_, &mut [f64]>)
+        -> Result<(), ModuleError>;
 }
 
 /// Extension `x-maxInputDerivativeOrder` (FMI 2.0 `fmi2SetRealInputDerivatives`
@@ -140,13 +172,8 @@ pub trait OutputDerivatives {
 /// `u(t + s) = Σ_k u^(k) s^k / k!` anchored at the next `do_step`'s communication point.
 /// Derivatives not set since the last step are zero.
 pub trait InputDerivatives {
-    /// `values[i]` is the `orders[i]`-th derivative (≥ 1) of input `vrs[i]`.
-    fn set_input_derivatives(
-        &mut self,
-        vrs: &[ValueRef],
-        orders: &[u32],
-        values: &[f64],
-    ) -> Result<(), ModuleError>;
+    /// Stores `d.values[i]`, the `d.orders[i]`-th derivative (≥ 1) of input `d.vrs[i]`.
+    fn set_input_derivatives(&mut self, d: Derivatives<'_, &[f64]>) -> Result<(), ModuleError>;
 }
 
 /// Result of `fmi3UpdateDiscreteStates`.

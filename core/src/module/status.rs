@@ -116,6 +116,11 @@ impl ModuleError {
     pub fn invalid(msg: impl Into<String>) -> Self {
         Self::error(ModuleErrorKind::InvalidArgument(msg.into()))
     }
+
+    /// The capability `flag` (its FMI name) is not provided.
+    pub fn unsupported(flag: &'static str) -> Self {
+        Self::error(ModuleErrorKind::Unsupported(flag))
+    }
 }
 
 impl fmt::Display for ModuleError {

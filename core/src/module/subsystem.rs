@@ -1,13 +1,15 @@
 //! [`Subsystem`]: a module as masters see it, with the FMI 3.0 co-simulation state machine
 //! enforced (seed-004 digest §2.1). An illegal call returns an `Error` status and, as in
-//! FMI, leaves the instance Terminated; nothing panics.
+//! FMI, leaves the instance Terminated; nothing panics. The optional-capability calls
+//! (FMU state, derivatives) are in `subsystem/capabilities.rs`.
 
 use super::{
     DiscreteStatesUpdate, InstantiateOptions, Module, ModuleDescription, ModuleError,
-    ModuleErrorKind, ModuleState, Status, StepReport, ValueRef,
+    ModuleErrorKind, Status, StepReport, ValueRef,
 };
 use alloc::boxed::Box;
-use alloc::vec::Vec;
+
+mod capabilities;
 
 /// FMI 3.0 co-simulation states (configuration modes and clocks are not modelled).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -117,10 +119,39 @@ impl Subsystem {
         r
     }
 
+    /// Every state but `Fatal`: where reads, resets and FMU state calls are legal.
+    const ALIVE: [FmiState; 5] = [
+        FmiState::Instantiated,
+        FmiState::InitializationMode,
+        FmiState::StepMode,
+        FmiState::EventMode,
+        FmiState::Terminated,
+    ];
+
+    /// A call that succeeded moves the instance to `to`; one that failed ends it.
+    fn transition(&mut self, r: Result<(), ModuleError>, to: FmiState) -> Result<(), ModuleError> {
+        self.checked(r)?;
+        self.state = to;
+        Ok(())
+    }
+
     fn unsupported<T>(&mut self, capability: &'static str) -> Result<T, ModuleError> {
-        let err = ModuleError::error(ModuleErrorKind::Unsupported(capability));
+        let err = ModuleError::unsupported(capability);
         self.fail(&err);
         Err(err)
+    }
+
+    /// `call` through one of the module's capability accessors: `None` (the module lacks
+    /// the capability `flag` names) is `Unsupported`; errors leave the instance Terminated.
+    fn through<T>(
+        &mut self,
+        flag: &'static str,
+        call: impl FnOnce(&mut dyn Module) -> Option<Result<T, ModuleError>>,
+    ) -> Result<T, ModuleError> {
+        match call(self.module.as_mut()) {
+            Some(r) => self.checked(r),
+            None => self.unsupported(flag),
+        }
     }
 
     /// `fmi3EnterInitializationMode`.
@@ -138,9 +169,7 @@ impl Subsystem {
         let r = self
             .module
             .enter_initialization_mode(tolerance, start_time, stop_time);
-        self.checked(r)?;
-        self.state = FmiState::InitializationMode;
-        Ok(())
+        self.transition(r, FmiState::InitializationMode)
     }
 
     /// `fmi3ExitInitializationMode`: to Step Mode, or Event Mode with `eventModeUsed`.
@@ -149,13 +178,12 @@ impl Subsystem {
             "fmi3ExitInitializationMode",
             &[FmiState::InitializationMode],
         )?;
-        let r = self.module.exit_initialization_mode();
-        self.checked(r)?;
-        self.state = if self.options.event_mode_used {
-            FmiState::EventMode
-        } else {
-            FmiState::StepMode
+        let to = match self.options.event_mode_used {
+            true => FmiState::EventMode,
+            false => FmiState::StepMode,
         };
+        let r = self.module.exit_initialization_mode();
+        self.transition(r, to)?;
         self.set_since_step = false;
         Ok(())
     }
@@ -203,23 +231,13 @@ impl Subsystem {
 
     /// `fmi3GetFloat64`. Forbidden in Step Mode after a set without a step in between.
     pub fn get_float64(&mut self, vrs: &[ValueRef], values: &mut [f64]) -> Result<(), ModuleError> {
-        use FmiState::*;
-        self.require(
-            "fmi3GetFloat64",
-            &[
-                Instantiated,
-                InitializationMode,
-                StepMode,
-                EventMode,
-                Terminated,
-            ],
-        )?;
+        self.require("fmi3GetFloat64", &Self::ALIVE)?;
         if vrs.len() != values.len() {
             return self.checked(Err(ModuleError::invalid(
                 "value references and values differ in length",
             )));
         }
-        if self.state == StepMode && self.set_since_step {
+        if self.state == FmiState::StepMode && self.set_since_step {
             return self.checked(Err(ModuleError::error(ModuleErrorKind::GetAfterSet)));
         }
         let r = self.module.get_float64(vrs, values);
@@ -277,11 +295,9 @@ impl Subsystem {
         if !self.options.event_mode_used {
             return self.unsupported("eventModeUsed");
         }
-        let r = match self.module.event_mode() {
-            Some(e) => e.enter_event_mode(),
-            None => return self.unsupported("hasEventMode"),
-        };
-        self.checked(r)?;
+        self.through("hasEventMode", |m| {
+            m.event_mode().map(|e| e.enter_event_mode())
+        })?;
         self.state = FmiState::EventMode;
         self.event_pending = false;
         Ok(())
@@ -290,21 +306,17 @@ impl Subsystem {
     /// `fmi3UpdateDiscreteStates`.
     pub fn update_discrete_states(&mut self) -> Result<DiscreteStatesUpdate, ModuleError> {
         self.require("fmi3UpdateDiscreteStates", &[FmiState::EventMode])?;
-        let r = match self.module.event_mode() {
-            Some(e) => e.update_discrete_states(),
-            None => return self.unsupported("hasEventMode"),
-        };
-        self.checked(r)
+        self.through("hasEventMode", |m| {
+            m.event_mode().map(|e| e.update_discrete_states())
+        })
     }
 
     /// `fmi3EnterStepMode`.
     pub fn enter_step_mode(&mut self) -> Result<(), ModuleError> {
         self.require("fmi3EnterStepMode", &[FmiState::EventMode])?;
-        let r = match self.module.event_mode() {
-            Some(e) => e.enter_step_mode(),
-            None => return self.unsupported("hasEventMode"),
-        };
-        self.checked(r)?;
+        self.through("hasEventMode", |m| {
+            m.event_mode().map(|e| e.enter_step_mode())
+        })?;
         self.state = FmiState::StepMode;
         self.set_since_step = false;
         Ok(())
@@ -314,196 +326,17 @@ impl Subsystem {
     pub fn terminate(&mut self) -> Result<(), ModuleError> {
         self.require("fmi3Terminate", &[FmiState::StepMode, FmiState::EventMode])?;
         let r = self.module.terminate();
-        self.checked(r)?;
-        self.state = FmiState::Terminated;
-        Ok(())
+        self.transition(r, FmiState::Terminated)
     }
 
     /// `fmi3Reset`: back to Instantiated.
     pub fn reset(&mut self) -> Result<(), ModuleError> {
-        use FmiState::*;
-        self.require(
-            "fmi3Reset",
-            &[
-                Instantiated,
-                InitializationMode,
-                StepMode,
-                EventMode,
-                Terminated,
-            ],
-        )?;
+        self.require("fmi3Reset", &Self::ALIVE)?;
         let r = self.module.reset();
-        self.checked(r)?;
-        self.state = Instantiated;
+        self.transition(r, FmiState::Instantiated)?;
         self.set_since_step = false;
         self.event_pending = false;
         self.last_h = None;
-        Ok(())
-    }
-
-    const SETTABLE: [FmiState; 5] = [
-        FmiState::Instantiated,
-        FmiState::InitializationMode,
-        FmiState::StepMode,
-        FmiState::EventMode,
-        FmiState::Terminated,
-    ];
-
-    /// `fmi3GetFMUState`.
-    pub fn get_state(&mut self) -> Result<ModuleState, ModuleError> {
-        self.require("fmi3GetFMUState", &Self::SETTABLE)?;
-        let r = match self.module.state_snapshot() {
-            Some(s) => s.get_state(),
-            None => return self.unsupported("canGetAndSetFMUState"),
-        };
-        self.checked(r)
-    }
-
-    /// `fmi3SetFMUState`: rollback. The saved state includes inputs (FMI 3.0), so outputs
-    /// may be read again right after.
-    pub fn set_state(&mut self, state: &ModuleState) -> Result<(), ModuleError> {
-        self.require("fmi3SetFMUState", &Self::SETTABLE)?;
-        self.counts.set_state += 1;
-        let r = match self.module.state_snapshot() {
-            Some(s) => s.set_state(state),
-            None => return self.unsupported("canGetAndSetFMUState"),
-        };
-        self.checked(r)?;
-        self.set_since_step = false;
-        // An event reported by a step that the rollback undid is gone with it.
-        self.event_pending = false;
-        Ok(())
-    }
-
-    /// `fmi3SerializeFMUState`.
-    pub fn serialize_state(&mut self, state: &ModuleState) -> Result<Vec<u8>, ModuleError> {
-        self.require("fmi3SerializeFMUState", &Self::SETTABLE)?;
-        if !self
-            .module
-            .description()
-            .capabilities
-            .can_serialize_fmu_state
-        {
-            return self.unsupported("canSerializeFMUState");
-        }
-        let r = match self.module.state_snapshot() {
-            Some(s) => s.serialize_state(state),
-            None => return self.unsupported("canGetAndSetFMUState"),
-        };
-        self.checked(r)
-    }
-
-    /// `fmi3DeserializeFMUState`.
-    pub fn deserialize_state(&mut self, bytes: &[u8]) -> Result<ModuleState, ModuleError> {
-        self.require("fmi3DeserializeFMUState", &Self::SETTABLE)?;
-        if !self
-            .module
-            .description()
-            .capabilities
-            .can_serialize_fmu_state
-        {
-            return self.unsupported("canSerializeFMUState");
-        }
-        let r = match self.module.state_snapshot() {
-            Some(s) => s.deserialize_state(bytes),
-            None => return self.unsupported("canGetAndSetFMUState"),
-        };
-        self.checked(r)
-    }
-
-    /// `fmi3GetDirectionalDerivative`.
-    pub fn directional_derivative(
-        &mut self,
-        unknowns: &[ValueRef],
-        knowns: &[ValueRef],
-        seed: &[f64],
-        sensitivity: &mut [f64],
-    ) -> Result<(), ModuleError> {
-        use FmiState::*;
-        self.require(
-            "fmi3GetDirectionalDerivative",
-            &[InitializationMode, StepMode, EventMode, Terminated],
-        )?;
-        if seed.len() != knowns.len() || sensitivity.len() != unknowns.len() {
-            return self.checked(Err(ModuleError::invalid(
-                "seed/sensitivity lengths do not match knowns/unknowns",
-            )));
-        }
-        self.counts.directional_derivative += 1;
-        let r = match self.module.directional_derivatives() {
-            Some(d) => d.directional_derivative(unknowns, knowns, seed, sensitivity),
-            None => return self.unsupported("providesDirectionalDerivatives"),
-        };
-        self.checked(r)
-    }
-
-    /// `fmi3GetOutputDerivatives`.
-    pub fn get_output_derivatives(
-        &mut self,
-        vrs: &[ValueRef],
-        orders: &[u32],
-        values: &mut [f64],
-    ) -> Result<(), ModuleError> {
-        self.require(
-            "fmi3GetOutputDerivatives",
-            &[FmiState::StepMode, FmiState::Terminated],
-        )?;
-        let max = self
-            .module
-            .description()
-            .capabilities
-            .max_output_derivative_order;
-        if vrs.len() != orders.len() || vrs.len() != values.len() {
-            return self.checked(Err(ModuleError::invalid(
-                "lengths of vrs, orders and values differ",
-            )));
-        }
-        if orders.iter().any(|&k| k == 0 || k > max) {
-            return self.checked(Err(ModuleError::invalid(
-                "output derivative order outside 1..=maxOutputDerivativeOrder",
-            )));
-        }
-        let r = match self.module.output_derivatives() {
-            Some(d) => d.get_output_derivatives(vrs, orders, values),
-            None => return self.unsupported("maxOutputDerivativeOrder"),
-        };
-        self.checked(r)
-    }
-
-    /// Extension: input derivatives for the next step (`x-maxInputDerivativeOrder`).
-    pub fn set_input_derivatives(
-        &mut self,
-        vrs: &[ValueRef],
-        orders: &[u32],
-        values: &[f64],
-    ) -> Result<(), ModuleError> {
-        self.require(
-            "x-setInputDerivatives",
-            &[FmiState::InitializationMode, FmiState::StepMode],
-        )?;
-        let max = self
-            .module
-            .description()
-            .capabilities
-            .x_max_input_derivative_order;
-        if vrs.len() != orders.len() || vrs.len() != values.len() {
-            return self.checked(Err(ModuleError::invalid(
-                "lengths of vrs, orders and values differ",
-            )));
-        }
-        if orders.iter().any(|&k| k == 0 || k > max) {
-            return self.checked(Err(ModuleError::invalid(
-                "input derivative order outside 1..=x-maxInputDerivativeOrder",
-            )));
-        }
-        let r = match self.module.input_derivatives() {
-            Some(d) => d.set_input_derivatives(vrs, orders, values),
-            None => return self.unsupported("x-maxInputDerivativeOrder"),
-        };
-        self.checked(r)?;
-        if self.state == FmiState::StepMode {
-            self.set_since_step = true;
-        }
         Ok(())
     }
 }

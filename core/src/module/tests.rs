@@ -332,7 +332,9 @@ fn rollback_restores_the_state_and_allows_get() {
     s.enter_initialization_mode(None, 0.0, None).unwrap();
     s.exit_initialization_mode().unwrap();
     s.set_float64(&[U], &[1.0]).unwrap();
-    let saved = s.get_state().unwrap();
+    // The default `save_state_into` (this module has no in-place path) saves anew.
+    let mut saved = ModuleState::empty();
+    s.save_state_into(&mut saved).unwrap();
     s.do_step(0.0, 0.5, false).unwrap();
     let mut x = [0.0];
     s.get_float64(&[X], &mut x).unwrap();

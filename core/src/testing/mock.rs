@@ -4,16 +4,18 @@
 //! call into a shared list to check call order.
 
 use crate::module::{
-    Capabilities, Causality, DependencyKind, InputDerivatives, Module, ModuleDescription,
-    ModuleError, OutputDependency, StepReport, ValueRef, Variability, Variable,
+    Capabilities, Causality, DependencyKind, Derivatives, InputDerivatives, Module,
+    ModuleDescription, ModuleError, OutputDependency, StepReport, ValueRef, Variability, Variable,
 };
 use alloc::boxed::Box;
 use alloc::format;
-use alloc::rc::Rc;
 use alloc::string::String;
+use alloc::sync::Arc;
 use alloc::vec;
 use alloc::vec::Vec;
-use core::cell::RefCell;
+
+// Test-only: a lock for values the test shares with its (`Send`) mocks.
+extern crate std;
 
 /// Highest input derivative order a mock stores.
 const K: usize = 5;
@@ -42,12 +44,28 @@ impl MockCtx<'_> {
     }
 }
 
-type OutputFn = Box<dyn Fn(&MockCtx<'_>, &mut [f64])>;
-type StepFn = Box<dyn FnMut(&MockCtx<'_>, f64, &mut [f64])>;
-type ReportFn = Box<dyn Fn(f64, f64) -> StepReport>;
+type OutputFn = Box<dyn Fn(&MockCtx<'_>, &mut [f64]) + Send>;
+type StepFn = Box<dyn FnMut(&MockCtx<'_>, f64, &mut [f64]) + Send>;
+type ReportFn = Box<dyn Fn(f64, f64) -> StepReport + Send>;
+
+/// A value a test shares with its mocks, which must be `Send` like every module.
+#[derive(Debug, Default)]
+pub struct Shared<T>(std::sync::Mutex<T>);
+
+impl<T> Shared<T> {
+    /// The value, to read (a panic in another test thread does not hide it).
+    pub fn borrow(&self) -> std::sync::MutexGuard<'_, T> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The value, to change.
+    pub fn borrow_mut(&self) -> std::sync::MutexGuard<'_, T> {
+        self.borrow()
+    }
+}
 
 /// Shared call log entries like `"A.set"`, `"A.step"`, `"A.get"`, `"A.der"`.
-pub type CallLog = Rc<RefCell<Vec<String>>>;
+pub type CallLog = Arc<Shared<Vec<String>>>;
 
 /// A module whose outputs and steps are closures (see the module docs).
 pub struct MockModule {
@@ -150,20 +168,23 @@ impl MockModule {
     }
 
     /// Outputs as a function of time, states and inputs.
-    pub fn output(mut self, f: impl Fn(&MockCtx<'_>, &mut [f64]) + 'static) -> Self {
+    pub fn output(mut self, f: impl Fn(&MockCtx<'_>, &mut [f64]) + Send + 'static) -> Self {
         self.output_fn = Box::new(f);
         self
     }
 
     /// State update over a step of `h` (states in/out).
-    pub fn on_step(mut self, f: impl FnMut(&MockCtx<'_>, f64, &mut [f64]) + 'static) -> Self {
+    pub fn on_step(
+        mut self,
+        f: impl FnMut(&MockCtx<'_>, f64, &mut [f64]) + Send + 'static,
+    ) -> Self {
         self.step_fn = Box::new(f);
         self
     }
 
     /// Replaces the report of `do_step(t, h)` (the step itself still happens unless the
     /// report is a discard).
-    pub fn report(mut self, f: impl Fn(f64, f64) -> StepReport + 'static) -> Self {
+    pub fn report(mut self, f: impl Fn(f64, f64) -> StepReport + Send + 'static) -> Self {
         self.report_fn = Some(Box::new(f));
         self
     }
@@ -289,26 +310,21 @@ impl Module for MockModule {
 }
 
 impl InputDerivatives for MockModule {
-    fn set_input_derivatives(
-        &mut self,
-        vrs: &[ValueRef],
-        orders: &[u32],
-        values: &[f64],
-    ) -> Result<(), ModuleError> {
+    fn set_input_derivatives(&mut self, d: Derivatives<'_, &[f64]>) -> Result<(), ModuleError> {
         self.note("der");
-        for ((vr, &k), v) in vrs.iter().zip(orders).zip(values) {
+        for (vr, k, v) in d.iter() {
             let i = vr.0 as usize;
             if i >= self.n_in || k == 0 || k as usize >= K {
                 return Err(ModuleError::invalid("mock: bad input derivative"));
             }
-            self.u[i][k as usize] = *v;
+            self.u[i][k as usize] = v;
         }
         Ok(())
     }
 }
 
 /// A source emitting `f(t)` on output `y` (no inputs, no states).
-pub fn source(f: impl Fn(f64) -> f64 + 'static) -> MockModule {
+pub fn source(f: impl Fn(f64) -> f64 + Send + 'static) -> MockModule {
     MockModule::new(&[], &[("y", "")]).output(move |c, y| y[0] = f(c.t))
 }
 

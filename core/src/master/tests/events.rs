@@ -10,15 +10,14 @@ use crate::models::instantiate;
 use crate::models::reference_fmus::{BOUNCING_BALL_ID, DAHLQUIST_ID, STAIR_ID};
 use crate::module::{FmiState, Module, StepReport};
 use crate::scenario::SolverSpec;
-use crate::testing::mock::MockModule;
+use crate::testing::mock::{MockModule, Shared};
 use crate::time::FixedGrid;
 use alloc::boxed::Box;
 use alloc::collections::BTreeMap;
 use alloc::format;
-use alloc::rc::Rc;
+use alloc::sync::Arc;
 use alloc::vec;
 use alloc::vec::Vec;
-use core::cell::RefCell;
 
 fn reference(id: &str) -> Box<dyn Module> {
     instantiate(id, &BTreeMap::new(), &SolverSpec::Default).expect("reference model")
@@ -44,7 +43,7 @@ fn integrator() -> MockModule {
 }
 
 /// An integrator of the ball's height that records every `(t, h)` it is stepped with.
-fn passive(steps: &Rc<RefCell<Vec<(f64, f64)>>>) -> MockModule {
+fn passive(steps: &Arc<Shared<Vec<(f64, f64)>>>) -> MockModule {
     let steps = steps.clone();
     integrator().report(move |t, h| {
         steps.borrow_mut().push((t, h));
@@ -62,7 +61,7 @@ const FIRST_BOUNCE: f64 = 0.453;
 
 #[test]
 fn early_return_brings_the_other_module_to_the_event_time() {
-    let steps = Rc::new(RefCell::new(Vec::new()));
+    let steps = Arc::new(Shared::default());
     let sys = system(
         vec![
             ("int", Box::new(passive(&steps))),
@@ -167,7 +166,7 @@ fn gauss_seidel_rolls_back_a_module_that_already_passed_the_event() {
 
 #[test]
 fn rollback_without_get_set_state_is_a_clear_error() {
-    let steps = Rc::new(RefCell::new(Vec::new()));
+    let steps = Arc::new(Shared::default());
     let sys = system(
         vec![
             ("int", Box::new(passive(&steps))),

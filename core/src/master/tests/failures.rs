@@ -97,7 +97,7 @@ fn diverging_output_names_the_signal_and_the_time() {
     assert_eq!(run.advance(1, &mut rec).unwrap_err(), err);
 }
 
-fn reporting(report: impl Fn(f64, f64) -> StepReport + 'static) -> Result<(), MasterError> {
+fn reporting(report: impl Fn(f64, f64) -> StepReport + Send + 'static) -> Result<(), MasterError> {
     let sys = system(
         vec![
             ("src", source(|t| t)),

@@ -1,4 +1,4 @@
-//! Behaviour of the explicit masters and the run driver, checked with [`super::mock`]
+//! Behaviour of the explicit masters and the run driver, checked with [`crate::testing::mock`]
 //! modules whose exact results are known.
 
 mod convergence;

@@ -7,16 +7,15 @@
 
 use super::compile::{Program, Slots, Tape};
 use super::pipeline::{compile_source, settable_variables, Compiled, EQUATIONS_ID, EXAMPLE_SOURCE};
-use crate::models::builtin::{
-    check_order_lengths, output_index, seed_direction, BuiltinModule, Stepper,
-};
+use crate::models::builtin::{output_index, seed_direction, BuiltinModule, Stepper};
 use crate::models::entry::{ModelEntry, ParameterList};
 use crate::models::instance::Instance;
 use crate::models::layout::VarKind;
 use crate::models::parameters::{check, Range};
 use crate::models::solver_choice::{integrator_for, numeric_solvers, DEFAULT_ATOL, DEFAULT_RTOL};
 use crate::module::{
-    DirectionalDerivatives, Module, ModuleDescription, ModuleError, OutputDerivatives, ValueRef,
+    Derivatives, DirectionalDerivatives, JacobianProduct, Module, ModuleDescription, ModuleError,
+    OutputDerivatives,
 };
 use crate::solvers::SolverSpec;
 use crate::solvers::{Dopri45, Integrator, OdeSystem, TaylorInput};
@@ -304,16 +303,10 @@ impl BuiltinModule for EquationModule {
 
 impl DirectionalDerivatives for EquationModule {
     /// Exact `J · seed` by one forward-mode AD pass over each tape that an unknown needs.
-    fn directional_derivative(
-        &mut self,
-        unknowns: &[ValueRef],
-        knowns: &[ValueRef],
-        seed: &[f64],
-        sensitivity: &mut [f64],
-    ) -> Result<(), ModuleError> {
+    fn directional_derivative(&mut self, p: JacobianProduct<'_>) -> Result<(), ModuleError> {
         let layout = self.inst.layout;
-        let (dx, du) = seed_direction(&layout, unknowns, knowns, seed, sensitivity)?;
-        let kinds = unknowns.iter().map(|u| layout.classify(*u));
+        let (dx, du) = seed_direction(&layout, &p)?;
+        let kinds = p.unknowns.iter().map(|u| layout.classify(*u));
         let need_rhs = kinds
             .clone()
             .any(|k| matches!(k, Ok(VarKind::Derivative(_))));
@@ -326,7 +319,7 @@ impl DirectionalDerivatives for EquationModule {
         if need_out {
             self.program.out.tangent(&self.regs_out, &mut self.dots_out);
         }
-        for (u, s) in unknowns.iter().zip(sensitivity.iter_mut()) {
+        for (u, s) in p.unknowns.iter().zip(p.sensitivity.iter_mut()) {
             *s = match layout.classify(*u)? {
                 VarKind::Derivative(i) => self.program.rhs.target(&self.dots_rhs, i),
                 VarKind::Output(i) => self.program.out.target(&self.dots_out, i),
@@ -342,12 +335,9 @@ impl OutputDerivatives for EquationModule {
     /// `(1, f, u')` with `u'` the input derivative set for the next step.
     fn get_output_derivatives(
         &mut self,
-        vrs: &[ValueRef],
-        orders: &[u32],
-        values: &mut [f64],
+        mut d: Derivatives<'_, &mut [f64]>,
     ) -> Result<(), ModuleError> {
-        check_order_lengths(vrs.len(), orders.len(), values.len())?;
-        if orders.iter().any(|&k| k != 1) {
+        if d.orders.iter().any(|&k| k != 1) {
             return Err(ModuleError::invalid(
                 "equation modules provide output derivatives of order 1 only",
             ));
@@ -360,8 +350,8 @@ impl OutputDerivatives for EquationModule {
         let du: Vec<f64> = (0..layout.nu).map(|i| self.inst.u.get(i, 1)).collect();
         self.seed(1.0, &f, &du);
         self.program.out.tangent(&self.regs_out, &mut self.dots_out);
-        for (vr, out) in vrs.iter().zip(values.iter_mut()) {
-            let i = output_index(&layout, *vr)?;
+        for (vr, _, out) in d.iter_mut() {
+            let i = output_index(&layout, vr)?;
             *out = self.program.out.target(&self.dots_out, i);
         }
         Ok(())

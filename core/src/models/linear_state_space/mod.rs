@@ -7,14 +7,12 @@
 //! cached per `h`. After the step the stored input is `ũ(t + h)` and its derivatives are
 //! zero, so the outputs are `y = C x + D ũ(t + h)` (digest §8 item 5).
 
-use super::builtin::{
-    check_order_lengths, check_seed_lengths, known_kind, output_index, unknown_kind, BuiltinModule,
-};
+use super::builtin::{known_kind, output_index, unknown_kind, BuiltinModule};
 use super::instance::{Instance, INPUT_ORDER};
 use super::layout::{describe, PortSpec, Signature, VarKind};
 use crate::module::{
-    Capabilities, Causality, DependencyKind, DirectionalDerivatives, ModuleDescription,
-    ModuleError, OutputDerivatives, ValueRef, Variable,
+    Capabilities, Causality, DependencyKind, Derivatives, DirectionalDerivatives, JacobianProduct,
+    ModuleDescription, ModuleError, OutputDerivatives, Variable,
 };
 use crate::solvers::{discretize, Discretization};
 use alloc::format;
@@ -390,20 +388,13 @@ impl BuiltinModule for LinearStateSpace {
 
 impl DirectionalDerivatives for LinearStateSpace {
     /// Exact: `∂der(x)/∂x = A`, `∂der(x)/∂u = B`, `∂y/∂x = C`, `∂y/∂u = D`.
-    fn directional_derivative(
-        &mut self,
-        unknowns: &[ValueRef],
-        knowns: &[ValueRef],
-        seed: &[f64],
-        sensitivity: &mut [f64],
-    ) -> Result<(), ModuleError> {
-        check_seed_lengths(unknowns, knowns, seed, sensitivity)?;
+    fn directional_derivative(&mut self, p: JacobianProduct<'_>) -> Result<(), ModuleError> {
         let layout = self.inst.layout;
-        let mut known_kinds = Vec::with_capacity(knowns.len());
-        for k in knowns {
+        let mut known_kinds = Vec::with_capacity(p.knowns.len());
+        for k in p.knowns {
             known_kinds.push(known_kind(&layout, *k)?);
         }
-        for (u, s) in unknowns.iter().zip(sensitivity.iter_mut()) {
+        for (u, s) in p.unknowns.iter().zip(p.sensitivity.iter_mut()) {
             let (from_x, from_u) = match unknown_kind(&layout, *u)? {
                 VarKind::Derivative(i) => (self.a.row(i), self.b.row(i)),
                 VarKind::Output(i) => (self.c.row(i), self.d.row(i)),
@@ -411,7 +402,7 @@ impl DirectionalDerivatives for LinearStateSpace {
             };
             *s = known_kinds
                 .iter()
-                .zip(seed)
+                .zip(p.seed)
                 .map(|(kind, v)| match kind {
                     VarKind::State(j) => from_x[*j] * v,
                     VarKind::Input(j) => from_u[*j] * v,
@@ -428,18 +419,15 @@ impl OutputDerivatives for LinearStateSpace {
     /// `C (A x + B u) + D u'` with the stored input derivatives (zero right after a step).
     fn get_output_derivatives(
         &mut self,
-        vrs: &[ValueRef],
-        orders: &[u32],
-        values: &mut [f64],
+        mut d: Derivatives<'_, &mut [f64]>,
     ) -> Result<(), ModuleError> {
-        check_order_lengths(vrs.len(), orders.len(), values.len())?;
-        for ((vr, &k), out) in vrs.iter().zip(orders).zip(values.iter_mut()) {
+        for (vr, k, out) in d.iter_mut() {
             if k == 0 || k > MAX_OUTPUT_DERIVATIVE_ORDER {
                 return Err(ModuleError::invalid(format!(
                     "output derivative order {k} not in 1..={MAX_OUTPUT_DERIVATIVE_ORDER}"
                 )));
             }
-            let i = output_index(&self.inst.layout, *vr)?;
+            let i = output_index(&self.inst.layout, vr)?;
             *out = self.output_derivative(k)[i];
         }
         Ok(())

@@ -1,7 +1,9 @@
 //! Tests of [`LinearStateSpace`] against closed-form solutions.
 
 use super::*;
-use crate::module::{InputDerivatives, Module, StateSnapshot};
+use crate::module::{
+    Derivatives, InputDerivatives, JacobianProduct, Module, StateSnapshot, ValueRef,
+};
 use alloc::vec;
 
 fn names(prefix: &str, n: usize) -> Vec<String> {
@@ -60,8 +62,10 @@ fn set_poly(m: &mut LinearStateSpace, coeffs: &[Vec<f64>]) {
         let r = vr(m, &format!("u{}", i + 1));
         m.set_float64(&[r], &[c[0]]).expect("set input");
         for (k, v) in c.iter().enumerate().skip(1) {
-            m.set_input_derivatives(&[r], &[k as u32], &[*v])
-                .expect("set derivative");
+            m.set_input_derivatives(
+                Derivatives::of_inputs(&[r], &[k as u32], &[*v]).expect("lengths"),
+            )
+            .expect("set derivative");
         }
     }
 }
@@ -247,14 +251,18 @@ fn directional_derivatives_equal_a_b_c_d() {
         let mut seed = [0.0; 3];
         seed[j] = 1.0;
         let mut sens = [0.0; 4];
-        m.directional_derivative(&unknowns, &knowns, &seed, &mut sens)
-            .expect("derivative");
+        m.directional_derivative(
+            JacobianProduct::new(&unknowns, &knowns, &seed, &mut sens).expect("lengths"),
+        )
+        .expect("derivative");
         assert_eq!(&sens[..2], &[full[(0, j)], full[(1, j)]]);
         assert_eq!(&sens[2..], &[lower[(0, j)], lower[(1, j)]]);
     }
     let mut s = [0.0];
     assert!(m
-        .directional_derivative(&[vr(&m, "u1")], &knowns[..1], &[1.0], &mut s)
+        .directional_derivative(
+            JacobianProduct::new(&[vr(&m, "u1")], &knowns[..1], &[1.0], &mut s).expect("lengths")
+        )
         .is_err());
 }
 
@@ -264,13 +272,15 @@ fn first_output_derivative_is_c_times_state_derivative_plus_d_times_input_slope(
     set_poly(&mut m, &[vec![0.4, 1.5]]);
     let mut got = [0.0; 2];
     let y = [vr(&m, "y1"), vr(&m, "y2")];
-    m.get_output_derivatives(&y, &[1, 1], &mut got)
+    m.get_output_derivatives(Derivatives::of_outputs(&y, &[1, 1], &mut got).expect("lengths"))
         .expect("derivatives");
     // x = (1, 0): x' = (0, −4 + 0.4); y' = C x' + D u' = (0, 3·(−3.6)) + (0, 0.5·1.5).
     assert!(libm::fabs(got[0] - 0.0) < 1e-15);
     assert!(libm::fabs(got[1] - (3.0 * -3.6 + 0.75)) < 1e-14);
     assert!(m
-        .get_output_derivatives(&y[..1], &[0], &mut got[..1])
+        .get_output_derivatives(
+            Derivatives::of_outputs(&y[..1], &[0], &mut got[..1]).expect("lengths")
+        )
         .is_err());
 }
 
@@ -292,7 +302,9 @@ fn bad_specs_and_settings_are_errors() {
     assert!(m.set_float64(&[vr(&m, "u1")], &[f64::INFINITY]).is_err());
     assert!(m.set_float64(&[ValueRef(999)], &[1.0]).is_err());
     assert!(m
-        .set_input_derivatives(&[vr(&m, "u1")], &[5], &[1.0])
+        .set_input_derivatives(
+            Derivatives::of_inputs(&[vr(&m, "u1")], &[5], &[1.0]).expect("lengths")
+        )
         .is_err());
 }
 

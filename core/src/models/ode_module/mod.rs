@@ -6,12 +6,12 @@
 //! Directional derivatives and the first output derivative are central finite differences
 //! (step [`FD_REL_STEP`] relative to the point), exact up to rounding for linear models.
 
-use super::builtin::{check_order_lengths, output_index, seed_direction, BuiltinModule, Stepper};
+use super::builtin::{output_index, seed_direction, BuiltinModule, Stepper};
 use super::instance::{Instance, INPUT_ORDER};
 use super::layout::{describe, PortSpec, Signature, VarKind};
 use crate::module::{
-    Capabilities, DependencyKind, DirectionalDerivatives, ModuleDescription, ModuleError,
-    OutputDerivatives, ValueRef,
+    Capabilities, DependencyKind, Derivatives, DirectionalDerivatives, JacobianProduct,
+    ModuleDescription, ModuleError, OutputDerivatives,
 };
 use crate::solvers::{Integrator, OdeSystem, TaylorInput, FD_REL_STEP};
 use alloc::vec;
@@ -21,8 +21,8 @@ use nalgebra::DVector;
 #[cfg(test)]
 mod tests;
 
-/// The equations of an ODE module.
-pub trait OdeModel {
+/// The equations of an ODE module (`Send`, as every [`crate::module::Module`] is).
+pub trait OdeModel: Send {
     /// FMI `modelName`.
     fn model_name(&self) -> &str;
     /// Parameters with their current values in `start`.
@@ -273,23 +273,17 @@ impl<M: OdeModel> BuiltinModule for OdeModule<M> {
 
 impl<M: OdeModel> DirectionalDerivatives for OdeModule<M> {
     /// Central difference of `f` and `g` along the seeded direction in `(x, u)`.
-    fn directional_derivative(
-        &mut self,
-        unknowns: &[ValueRef],
-        knowns: &[ValueRef],
-        seed: &[f64],
-        sensitivity: &mut [f64],
-    ) -> Result<(), ModuleError> {
+    fn directional_derivative(&mut self, p: JacobianProduct<'_>) -> Result<(), ModuleError> {
         let layout = self.inst.layout;
-        let (dx, du) = seed_direction(&layout, unknowns, knowns, seed, sensitivity)?;
+        let (dx, du) = seed_direction(&layout, &p)?;
         let Some(e) = self.fd_step(&dx, &du) else {
-            sensitivity.fill(0.0);
+            p.sensitivity.fill(0.0);
             return Ok(());
         };
         let t = self.inst.t;
         self.eval_shifted(t, e, &dx, &du, true);
         self.eval_shifted(t, -e, &dx, &du, false);
-        for (u, s) in unknowns.iter().zip(sensitivity.iter_mut()) {
+        for (u, s) in p.unknowns.iter().zip(p.sensitivity.iter_mut()) {
             *s = match layout.classify(*u)? {
                 VarKind::Derivative(i) => (self.fd.f_plus[i] - self.fd.f_minus[i]) / (2.0 * e),
                 VarKind::Output(i) => (self.fd.y_plus[i] - self.fd.y_minus[i]) / (2.0 * e),
@@ -304,12 +298,9 @@ impl<M: OdeModel> OutputDerivatives for OdeModule<M> {
     /// Order 1 only: central difference of `g` along `(1, f, u')` in `(t, x, u)`.
     fn get_output_derivatives(
         &mut self,
-        vrs: &[ValueRef],
-        orders: &[u32],
-        values: &mut [f64],
+        mut d: Derivatives<'_, &mut [f64]>,
     ) -> Result<(), ModuleError> {
-        check_order_lengths(vrs.len(), orders.len(), values.len())?;
-        if orders.iter().any(|&k| k != 1) {
+        if d.orders.iter().any(|&k| k != 1) {
             return Err(ModuleError::invalid(
                 "only output derivative order 1 is provided",
             ));
@@ -337,8 +328,8 @@ impl<M: OdeModel> OutputDerivatives for OdeModule<M> {
         self.eval_shifted(t + e, e, &dx, &du, true);
         self.eval_shifted(t - e, -e, &dx, &du, false);
         let layout = self.inst.layout;
-        for (vr, out) in vrs.iter().zip(values.iter_mut()) {
-            let i = output_index(&layout, *vr)?;
+        for (vr, _, out) in d.iter_mut() {
+            let i = output_index(&layout, vr)?;
             *out = (self.fd.y_plus[i] - self.fd.y_minus[i]) / (2.0 * e);
         }
         Ok(())

@@ -1,7 +1,9 @@
 //! Tests of [`OdeModule`]: polynomial inputs, rollback, finite-difference derivatives.
 
 use super::*;
-use crate::module::{InputDerivatives, Module, StateSnapshot};
+use crate::module::{
+    Derivatives, InputDerivatives, JacobianProduct, Module, StateSnapshot, ValueRef,
+};
 use crate::solvers::{Dopri45, Rk4};
 
 /// `x' = u`, `y = x + 2u`: exact integrals of polynomial inputs.
@@ -100,8 +102,10 @@ fn rk4_integrates_cubic_polynomial_input_exactly() {
     let u = vr(&m, "u");
     let c = [0.5, -1.0, 3.0, 2.0];
     m.set_float64(&[u], &[c[0]]).expect("value");
-    m.set_input_derivatives(&[u, u, u], &[1, 2, 3], &c[1..])
-        .expect("derivatives");
+    m.set_input_derivatives(
+        Derivatives::of_inputs(&[u, u, u], &[1, 2, 3], &c[1..]).expect("lengths"),
+    )
+    .expect("derivatives");
     m.do_step(0.0, h, true).expect("step");
     let want = c[0] * h + c[1] * h * h / 2.0 + c[2] * h * h * h / 6.0 + c[3] * h * h * h * h / 24.0;
     assert!(
@@ -130,10 +134,10 @@ fn dopri_module_state_round_trip_reproduces_a_step_bit_for_bit() {
     let u = vr(&m, "u");
     let y = vr(&m, "y");
     m.set_float64(&[u], &[1.0]).expect("value");
-    m.set_input_derivatives(&[u], &[4], &[50.0])
+    m.set_input_derivatives(Derivatives::of_inputs(&[u], &[4], &[50.0]).expect("lengths"))
         .expect("derivative");
     m.do_step(0.0, 0.3, true).expect("step");
-    m.set_input_derivatives(&[u], &[2], &[-7.0])
+    m.set_input_derivatives(Derivatives::of_inputs(&[u], &[2], &[-7.0]).expect("lengths"))
         .expect("derivative");
     let saved = m.get_state().expect("save");
     let bytes = m.serialize_state(&saved).expect("serialize");
@@ -200,28 +204,37 @@ fn finite_difference_jacobian_of_a_linear_model_is_exact_to_rounding() {
     let (x, u, y, dx) = (vr(&m, "x"), vr(&m, "u"), vr(&m, "y"), vr(&m, "der(x)"));
     m.set_float64(&[u, x], &[3.0, -2.0]).expect("set");
     let mut s = [0.0; 2];
-    m.directional_derivative(&[dx, y], &[x, u], &[1.0, 0.0], &mut s)
-        .expect("d/dx");
+    m.directional_derivative(
+        JacobianProduct::new(&[dx, y], &[x, u], &[1.0, 0.0], &mut s).expect("lengths"),
+    )
+    .expect("d/dx");
     assert!(
         libm::fabs(s[0]) < 1e-9 && libm::fabs(s[1] - 1.0) < 1e-9,
         "{s:?}"
     );
-    m.directional_derivative(&[dx, y], &[x, u], &[0.0, 1.0], &mut s)
-        .expect("d/du");
+    m.directional_derivative(
+        JacobianProduct::new(&[dx, y], &[x, u], &[0.0, 1.0], &mut s).expect("lengths"),
+    )
+    .expect("d/du");
     assert!(
         libm::fabs(s[0] - 1.0) < 1e-9 && libm::fabs(s[1] - 2.0) < 1e-9,
         "{s:?}"
     );
-    m.directional_derivative(&[dx, y], &[x, u], &[0.0, 0.0], &mut s)
-        .expect("zero seed");
+    m.directional_derivative(
+        JacobianProduct::new(&[dx, y], &[x, u], &[0.0, 0.0], &mut s).expect("lengths"),
+    )
+    .expect("zero seed");
     assert_eq!(s, [0.0, 0.0]);
     assert!(m
-        .directional_derivative(&[x], &[u], &[1.0], &mut s[..1])
+        .directional_derivative(
+            JacobianProduct::new(&[x], &[u], &[1.0], &mut s[..1]).expect("lengths")
+        )
         .is_err());
     // y' = x' + 2 u' = u + 2 u'.
-    m.set_input_derivatives(&[u], &[1], &[0.5]).expect("slope");
+    m.set_input_derivatives(Derivatives::of_inputs(&[u], &[1], &[0.5]).expect("lengths"))
+        .expect("slope");
     let mut yd = [0.0];
-    m.get_output_derivatives(&[y], &[1], &mut yd)
+    m.get_output_derivatives(Derivatives::of_outputs(&[y], &[1], &mut yd).expect("lengths"))
         .expect("output derivative");
     assert!(libm::fabs(yd[0] - 4.0) < 1e-8, "{yd:?}");
 }

@@ -11,15 +11,15 @@
 //! variable `k`), so a saved state is that vector plus the wrapper's few scalars.
 
 use crate::module::{
-    Causality, DirectionalDerivatives, DiscreteStatesUpdate, EventMode, InstantiateOptions, Module,
-    ModuleDescription, ModuleError, ModuleErrorKind, ModuleState, OutputDerivatives, StateSnapshot,
-    Status, StepReport, ValueRef, Variability,
+    Causality, Derivatives, DirectionalDerivatives, DiscreteStatesUpdate, EventMode,
+    InstantiateOptions, JacobianProduct, Module, ModuleDescription, ModuleError, ModuleErrorKind,
+    OutputDerivatives, StateSnapshot, Status, StepReport, ValueRef, Variability,
 };
-use alloc::boxed::Box;
 use alloc::format;
-use alloc::vec;
 use alloc::vec::Vec;
 use core::marker::PhantomData;
+
+mod state;
 
 /// Most continuous states / event indicators of any Reference FMU here (StateSpace: 3).
 const MAX_N: usize = 3;
@@ -37,7 +37,7 @@ pub(super) struct EventCtx {
 }
 
 /// One Reference FMU's equations, as associated functions over the value slots.
-pub(super) trait RefModel: 'static {
+pub(super) trait RefModel: Send + 'static {
     /// `FIXED_SOLVER_STEP` of the model's `config.h`, in s.
     const FIXED_SOLVER_STEP: f64;
     /// Number of continuous states.
@@ -90,7 +90,7 @@ pub(super) fn is_close(a: f64, b: f64) -> bool {
 }
 
 /// Everything that changes during a run: the saved FMU state.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Debug, PartialEq)]
 struct Core {
     values: Vec<f64>,
     time: f64,
@@ -348,35 +348,23 @@ impl<M: RefModel> Module for RefFmu<M> {
     }
 
     fn state_snapshot(&mut self) -> Option<&mut dyn StateSnapshot> {
-        if self.desc.capabilities.can_get_and_set_fmu_state {
-            Some(self)
-        } else {
-            None
-        }
+        let caps = &self.desc.capabilities;
+        caps.can_get_and_set_fmu_state.then_some(self as _)
     }
 
     fn directional_derivatives(&mut self) -> Option<&mut dyn DirectionalDerivatives> {
-        if self.desc.capabilities.provides_directional_derivatives {
-            Some(self)
-        } else {
-            None
-        }
+        let caps = &self.desc.capabilities;
+        caps.provides_directional_derivatives.then_some(self as _)
     }
 
     fn output_derivatives(&mut self) -> Option<&mut dyn OutputDerivatives> {
-        if self.desc.capabilities.max_output_derivative_order > 0 {
-            Some(self)
-        } else {
-            None
-        }
+        let caps = &self.desc.capabilities;
+        (caps.max_output_derivative_order > 0).then_some(self as _)
     }
 
     fn event_mode(&mut self) -> Option<&mut dyn EventMode> {
-        if self.desc.capabilities.has_event_mode {
-            Some(self)
-        } else {
-            None
-        }
+        let caps = &self.desc.capabilities;
+        caps.has_event_mode.then_some(self as _)
     }
 }
 
@@ -407,12 +395,10 @@ impl<M: RefModel> EventMode for RefFmu<M> {
 impl<M: RefModel> OutputDerivatives for RefFmu<M> {
     fn get_output_derivatives(
         &mut self,
-        vrs: &[ValueRef],
-        orders: &[u32],
-        values: &mut [f64],
+        mut d: Derivatives<'_, &mut [f64]>,
     ) -> Result<(), ModuleError> {
-        for ((vr, &k), out) in vrs.iter().zip(orders).zip(values.iter_mut()) {
-            *out = M::output_derivative(&self.core.values, *vr, k).ok_or_else(|| {
+        for (vr, k, out) in d.iter_mut() {
+            *out = M::output_derivative(&self.core.values, vr, k).ok_or_else(|| {
                 ModuleError::invalid(format!(
                     "output derivative of order {k} for value reference {} is not available",
                     vr.0
@@ -424,17 +410,11 @@ impl<M: RefModel> OutputDerivatives for RefFmu<M> {
 }
 
 impl<M: RefModel> DirectionalDerivatives for RefFmu<M> {
-    fn directional_derivative(
-        &mut self,
-        unknowns: &[ValueRef],
-        knowns: &[ValueRef],
-        seed: &[f64],
-        sensitivity: &mut [f64],
-    ) -> Result<(), ModuleError> {
+    fn directional_derivative(&mut self, p: JacobianProduct<'_>) -> Result<(), ModuleError> {
         M::calculate(&mut self.core.values);
-        for (u, s) in unknowns.iter().zip(sensitivity.iter_mut()) {
+        for (u, s) in p.unknowns.iter().zip(p.sensitivity.iter_mut()) {
             *s = 0.0;
-            for (k, &w) in knowns.iter().zip(seed) {
+            for (k, &w) in p.knowns.iter().zip(p.seed) {
                 let d = M::partial_derivative(&self.core.values, *u, *k).ok_or_else(|| {
                     ModuleError::invalid(format!(
                         "no partial derivative of {} with respect to {}",
@@ -445,91 +425,5 @@ impl<M: RefModel> DirectionalDerivatives for RefFmu<M> {
             }
         }
         Ok(())
-    }
-}
-
-/// Serialised form: magic, slot count, then little-endian f64 words.
-const MAGIC: &[u8; 4] = b"CSRF";
-/// Scalars before the value slots.
-const HEAD: usize = 7 + MAX_N;
-
-impl Core {
-    fn words(&self) -> Vec<f64> {
-        let mut w = vec![
-            self.time,
-            self.start_time,
-            self.stop_time.unwrap_or(f64::NAN),
-            self.n_steps as f64,
-            self.next_communication_point,
-            self.next_event_time.unwrap_or(f64::NAN),
-            f64::from(u8::from(self.terminate)),
-        ];
-        w.extend_from_slice(&self.prez);
-        w.extend_from_slice(&self.values);
-        w
-    }
-
-    fn from_words(w: &[f64]) -> Self {
-        let opt = |v: f64| if v.is_nan() { None } else { Some(v) };
-        let mut prez = [0.0; MAX_N];
-        prez.copy_from_slice(&w[7..HEAD]);
-        Core {
-            time: w[0],
-            start_time: w[1],
-            stop_time: opt(w[2]),
-            n_steps: w[3] as u64,
-            next_communication_point: w[4],
-            next_event_time: opt(w[5]),
-            terminate: w[6] != 0.0,
-            prez,
-            values: w[HEAD..].to_vec(),
-        }
-    }
-}
-
-impl<M: RefModel> StateSnapshot for RefFmu<M> {
-    fn get_state(&mut self) -> Result<ModuleState, ModuleError> {
-        Ok(ModuleState(Box::new(self.core.clone())))
-    }
-
-    fn set_state(&mut self, state: &ModuleState) -> Result<(), ModuleError> {
-        let core = state
-            .0
-            .downcast_ref::<Core>()
-            .filter(|c| c.values.len() == self.core.values.len());
-        let core = core.ok_or_else(|| {
-            ModuleError::invalid("the state was not saved by this Reference FMU model")
-        })?;
-        self.core.clone_from(core);
-        Ok(())
-    }
-
-    fn serialize_state(&mut self, state: &ModuleState) -> Result<Vec<u8>, ModuleError> {
-        let core = state.0.downcast_ref::<Core>();
-        let core = core.ok_or_else(|| {
-            ModuleError::invalid("the state was not saved by this Reference FMU model")
-        })?;
-        let mut out = Vec::from(&MAGIC[..]);
-        out.extend_from_slice(&(core.values.len() as u32).to_le_bytes());
-        for w in core.words() {
-            out.extend_from_slice(&w.to_le_bytes());
-        }
-        Ok(out)
-    }
-
-    fn deserialize_state(&mut self, bytes: &[u8]) -> Result<ModuleState, ModuleError> {
-        let n = self.core.values.len();
-        let bad = || ModuleError::invalid("serialized state is corrupt or from another model");
-        if bytes.len() != 8 + 8 * (HEAD + n) || &bytes[..4] != MAGIC {
-            return Err(bad());
-        }
-        if u32::from_le_bytes([bytes[4], bytes[5], bytes[6], bytes[7]]) as usize != n {
-            return Err(bad());
-        }
-        let words: Vec<f64> = bytes[8..]
-            .chunks_exact(8)
-            .map(|c| f64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]))
-            .collect();
-        Ok(ModuleState(Box::new(Core::from_words(&words))))
     }
 }

@@ -9,7 +9,7 @@ use crate::models::two_mass_oscillator::{
     mass1_matrices, mass1_ode, mass2_matrices, Mass1Params, Mass2Params,
 };
 use crate::module::{
-    DependencyKind, InstantiateOptions, Module, OutputDerivatives, Subsystem, ValueRef,
+    DependencyKind, Derivatives, InstantiateOptions, Module, OutputDerivatives, Subsystem, ValueRef,
 };
 use crate::solvers::{Integrator, Rk4};
 use alloc::boxed::Box;
@@ -126,11 +126,13 @@ fn first_output_derivative_is_exact() {
     let (mu, x, y, f) = (1.5, 2.0, -0.5, 0.3);
     let mut de = [0.0];
     let e = vr(&m, "e");
-    m.get_output_derivatives(&[e], &[1], &mut de)
+    m.get_output_derivatives(Derivatives::of_outputs(&[e], &[1], &mut de).expect("lengths"))
         .expect("order 1");
     let exact = x * y + y * (mu * (1.0 - x * x) * y - x + f);
     assert!(libm::fabs(de[0] - exact) < 1e-14, "{} vs {exact}", de[0]);
-    assert!(m.get_output_derivatives(&[e], &[2], &mut de).is_err());
+    assert!(m
+        .get_output_derivatives(Derivatives::of_outputs(&[e], &[2], &mut de).expect("lengths"))
+        .is_err());
     // Mass 2: dFk/dt = ck (v − v1') ... with v1' set as an input derivative.
     let mut m2 = module(MASS2_SOURCE);
     let v1 = vr(&m2, "v1");
@@ -138,14 +140,14 @@ fn first_output_derivative_is_exact() {
     m2.set_float64(&[v1], &[0.5]).expect("set");
     crate::module::InputDerivatives::set_input_derivatives(
         &mut m2,
-        &[s1, v1],
-        &[1, 1],
-        &[0.5, 3.0],
+        Derivatives::of_inputs(&[s1, v1], &[1, 1], &[0.5, 3.0]).expect("lengths"),
     )
     .expect("u'");
     let mut dfk = [0.0];
-    m2.get_output_derivatives(&[vr(&m2, "Fk")], &[1], &mut dfk)
-        .expect("order 1");
+    m2.get_output_derivatives(
+        Derivatives::of_outputs(&[vr(&m2, "Fk")], &[1], &mut dfk).expect("lengths"),
+    )
+    .expect("order 1");
     // x = v = 0: dFk/dt = ck (0 − s1') + dk (der(v) − v1'), der(v) = −Fk/m2, Fk = −dk·v1.
     let fk = -5e2 * 0.5;
     let exact = 2e5 * (0.0 - 0.5) + 5e2 * (-fk / 10.0 - 3.0);

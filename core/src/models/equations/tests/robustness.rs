@@ -4,7 +4,7 @@
 
 use super::super::{describe_equations, EquationModule, EXAMPLE_SOURCE};
 use super::{module, vr, MASS2_SOURCE, VAN_DER_POL};
-use crate::module::{DirectionalDerivatives, Module, ValueRef};
+use crate::module::{DirectionalDerivatives, JacobianProduct, Module, ValueRef};
 use crate::solvers::{Dopri45, Integrator};
 use alloc::collections::BTreeMap;
 use alloc::string::String;
@@ -52,7 +52,9 @@ fn exercise(src: &str) {
             let ders: Vec<ValueRef> = desc.states().iter().map(|s| s.1.value_ref).collect();
             let seed = alloc::vec![1.0; states.len()];
             let mut sens = alloc::vec![0.0; ders.len()];
-            let _ = m.directional_derivative(&ders, &states, &seed, &mut sens);
+            let _ = m.directional_derivative(
+                JacobianProduct::new(&ders, &states, &seed, &mut sens).expect("lengths"),
+            );
             let _ = m.do_step(0.0, 1e-3, true);
         }
     }
@@ -156,8 +158,10 @@ fn evaluation_reuses_the_compiled_tapes_without_parsing_again() {
     let mut t = 0.0;
     for _ in 0..200 {
         m.get_float64(&[p, e], &mut out).expect("get");
-        m.directional_derivative(&[p], &[x], &[1.0], &mut out[..1])
-            .expect("AD");
+        m.directional_derivative(
+            JacobianProduct::new(&[p], &[x], &[1.0], &mut out[..1]).expect("lengths"),
+        )
+        .expect("AD");
         m.do_step(t, 1e-3, true).expect("step");
         t += 1e-3;
     }
