@@ -1,10 +1,14 @@
 // Bad scenarios show a clear message that names the field, and the user's edits stay
 // where they were typed: malformed JSON, an unknown model, an unconnected input, a NaN
-// or negative parameter, and a macro-step <= 0.
+// or negative parameter, and a macro-step <= 0. A run that starts and then fails (the
+// nonlinear ZOH preset run until it overflows) is shown as a runtime failure instead: the
+// core's message, where the run stopped, and the plot up to there; no field is blamed.
 
 import test from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { launch, openPage, runAndWait } from './browser.mjs';
+import { cliPath } from './cli.mjs';
 
 let browser;
 test.before(async () => { browser = await launch(); });
@@ -108,6 +112,11 @@ for (const h of ['0', '-1e-4']) {
     assert.match(await message(page), /^master\.macro_step: expected a positive number of seconds/);
     assert.equal(await page.inputValue(field(path)), h);
     assert.equal(await page.getAttribute(field(path), 'aria-invalid'), 'true');
+    // A settings error: kind `scenario`, "Show the field" offered, no note about a run.
+    assert.equal(await page.getAttribute('#message', 'data-kind'), 'scenario');
+    assert.equal(await page.isVisible('#message-goto'), true);
+    assert.equal(await page.isVisible('#message-note'), false);
+    assert.equal(await page.textContent('#steps'), '–');
     // Fixing the field clears the mark and the run succeeds.
     await page.fill(field(path), '1e-4');
     assert.equal(await runAndWait(page), 'done');
@@ -116,3 +125,39 @@ for (const h of ['0', '-1e-4']) {
     await page.close();
   });
 }
+
+test('a run that overflows midway: runtime failure with the time it stopped, the partial plot stays', async () => {
+  const page = await openPage(browser.context);
+  await page.selectOption('#preset', 'nonlinear-zoh');
+  // The response grows about 15 decades every 0.3 s; by t = 10 s it is no longer finite.
+  await page.fill(field('run.stop'), '10');
+  assert.equal(await runAndWait(page), 'error');
+
+  // The same scenario in the CLI fails with the same message.
+  const scenario = JSON.stringify(await page.evaluate(() => window.cosimPlayground.scenario));
+  const cli = spawnSync(cliPath(), ['run', '-', '--out', '/dev/null'], { input: scenario, encoding: 'utf8' });
+  assert.notEqual(cli.status, 0, 'the CLI run fails too');
+  const expected = cli.stderr.trim().replace(/^error: /, '');
+  assert.match(expected, /^module `mass2` at t = 6\.263 s: numerical failure: /);
+  assert.equal(await message(page), expected);
+
+  assert.equal(await page.getAttribute('#message', 'data-kind'), 'runtime');
+  assert.equal(await page.textContent('#message-note'),
+    'The run stopped at t = 6.263 s after 6,263 of 10,000 macro-steps; the plot shows the result up to there.');
+  assert.equal(await page.isVisible('#message-goto'), false);
+  assert.equal(await page.$$eval('[aria-invalid="true"]', (els) => els.length), 0, 'no field is marked');
+  const failure = await page.evaluate(() => window.cosimPlayground.lastError);
+  assert.equal(failure.kind, 'runtime');
+  assert.equal(failure.run.stepsDone, 6263);
+  assert.equal(failure.run.time, 6.263);
+  assert.equal(await page.textContent('#steps'), '6,263 / 10,000');
+  assert.equal(await page.textContent('#rejected'), '0');
+
+  // The plot keeps every row up to the last communication point reached.
+  const [plot] = await page.evaluate(() => window.cosimPlayground.plotted());
+  assert.equal(plot.time.length, 6264);
+  assert.equal(plot.time.at(-1), 6.263);
+  assert.ok(plot.cosim.every(Number.isFinite));
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});

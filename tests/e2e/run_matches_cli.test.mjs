@@ -1,9 +1,11 @@
 // The page runs the default preset in its worker, and the data it plots equal the CLI's
-// CSV for the same preset (`cosim preset ID`, `cosim run s.json --out out.csv`) to 1e-9.
+// CSV for the same preset (`cosim preset ID`, `cosim run s.json --out out.csv`) to 1e-9,
+// and the run summary shows the counters of the CLI's summary line (event points,
+// rejected attempts).
 
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,7 +20,10 @@ async function comparePreset(page, cli, id) {
   const csvFile = join(dir, 'out.csv');
   execFileSync('sh', ['-c', '"$0" preset "$1" > "$2"', cli, id, scenarioFile]);
   // From www/, so module files named relative to the page are found (see cli.mjs).
-  execFileSync(cli, ['run', scenarioFile, '--out', csvFile], { cwd: WWW_DIR, stdio: ['ignore', 'ignore', 'inherit'] });
+  const run = spawnSync(cli, ['run', scenarioFile, '--out', csvFile], { cwd: WWW_DIR, encoding: 'utf8' });
+  assert.equal(run.status, 0, `${id}: cosim run failed: ${run.stderr}`);
+  const counters = /; (\d+) off-grid event points; (\d+) rejected attempts rolled back/.exec(run.stderr);
+  assert.ok(counters, `${id}: the CLI summary has the counters: ${run.stderr}`);
   const cliCsv = readFileSync(csvFile, 'utf8');
   const expected = parseCsv(cliCsv);
 
@@ -40,6 +45,8 @@ async function comparePreset(page, cli, id) {
   const shown = await page.textContent('#global-error');
   const nrmse = await page.evaluate(() => window.cosimPlayground.lastResult.globalNrmse);
   assert.equal(shown, typeof nrmse === 'number' ? nrmse.toExponential(3) : 'no reference');
+  assert.equal(await page.textContent('#events'), counters[1], `${id}: event points`);
+  assert.equal(await page.textContent('#rejected'), counters[2], `${id}: rejected attempts`);
 }
 
 test('default preset: plotted co-simulation and reference equal the CLI CSV', async () => {

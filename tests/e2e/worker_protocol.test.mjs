@@ -55,6 +55,7 @@ test('worker loads the wasm core, runs the default preset in chunks and returns 
     assert.equal(rows, started.totalSteps + 1, 'progress chunks cover every row exactly once');
     assert.equal(msg.columns[0].length, started.totalSteps + 1);
     assert.match(msg.csv, /^time,/);
+    assert.deepEqual(msg.stats, { accepted: started.totalSteps, events: 0, rejected: 0, modulesRestored: 0 });
   } finally {
     worker.terminate();
   }
@@ -72,10 +73,14 @@ test('worker reports scenario errors with the field path and stops a run on canc
     assert.equal(err.type, 'error');
     assert.equal(err.id, 7);
     assert.match(err.message, /^master\.macro_step: /);
+    assert.equal(err.kind, 'scenario');
+    assert.equal(err.fatal, false);
+    assert.equal(err.run, null, 'a refused scenario never started');
 
     worker.postMessage({ type: 'run', id: 8, scenario: '{"schema_version": 1,' });
     const bad = await next(['error', 'result']);
     assert.match(bad.message, /malformed JSON.*line 1/);
+    assert.equal(bad.kind, 'scenario');
 
     // A long run (two million macro-steps, the most a run may take: seconds of work even on
     // a fast machine) is stopped between chunks.
@@ -88,6 +93,39 @@ test('worker reports scenario errors with the field path and stops a run on canc
     const end = await next(['cancelled', 'result', 'error']);
     assert.equal(end.type, 'cancelled');
     assert.equal(end.id, 9);
+  } finally {
+    worker.terminate();
+  }
+});
+
+test('a run that fails midway is a runtime error after the rows up to the failure', async () => {
+  const { worker, next } = start();
+  try {
+    const ready = await next(['ready', 'error']);
+    assert.equal(ready.type, 'ready', ready.message);
+    const preset = ready.presets.find((p) => p.id === 'nonlinear-zoh');
+    const scenario = JSON.parse(preset.scenario);
+    scenario.run.stop = 10; // overflows at t = 6.263 s (see errors.test.mjs)
+    worker.postMessage({ type: 'run', id: 3, scenario: JSON.stringify(scenario) });
+    const started = await next(['started', 'error']);
+    assert.equal(started.type, 'started', started.message);
+    let time = [];
+    let msg;
+    while ((msg = await next(['progress', 'result', 'error'])).type === 'progress') {
+      time = time.concat(Array.from(msg.columns[0]));
+    }
+    assert.equal(msg.type, 'error');
+    assert.equal(msg.id, 3);
+    assert.equal(msg.kind, 'runtime');
+    assert.equal(msg.fatal, false);
+    assert.match(msg.message, /^module `mass2` at t = 6\.263 s: /);
+    const { run } = msg;
+    assert.equal(run.totalSteps, started.totalSteps);
+    assert.equal(run.stepsDone, 6263);
+    assert.equal(time.length, run.stepsDone + 1, 'every row up to the failure was sent');
+    assert.equal(run.time, time.at(-1));
+    assert.deepEqual(run.stats, { accepted: 6263, events: 0, rejected: 0, modulesRestored: 0 });
+    assert.ok(run.elapsedMs >= 0);
   } finally {
     worker.terminate();
   }

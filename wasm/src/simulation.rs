@@ -5,8 +5,11 @@
 //! columns cross into JS as `Float64Array`s that the worker transfers to the page.
 //! Column layout (same as the CSV): `time`, one co-simulation column per output, then one
 //! reference column per output that has a reference.
+//! Errors of [`JsSimulation::new`] and [`JsSimulation::advance`] carry a `kind`
+//! ([`crate::error::ErrorKind`]); after a failed `advance` the rows recorded up to the
+//! failure, the time reached and the counters can still be read.
 
-use crate::error::to_js;
+use crate::error::to_js_with_kind;
 use cosim_core::scenario;
 use cosim_core::simulation::Simulation;
 use js_sys::{Array, Float64Array};
@@ -24,23 +27,54 @@ impl JsSimulation {
     /// Parses, validates and initialises `scenario_json`; nothing is stepped yet.
     /// Errors name the JSON path of the field to fix (e.g. `modules[1].parameters.ck: ...`).
     #[wasm_bindgen(constructor)]
-    pub fn new(scenario_json: &str) -> Result<JsSimulation, JsError> {
+    pub fn new(scenario_json: &str) -> Result<JsSimulation, JsValue> {
         let validated = scenario::parse(scenario_json)
             .and_then(|s| s.validate())
-            .map_err(to_js)?;
-        let sim = Simulation::new(&validated).map_err(to_js)?;
+            .map_err(to_js_with_kind)?;
+        let sim = Simulation::new(&validated).map_err(to_js_with_kind)?;
         Ok(JsSimulation { sim, rows_taken: 0 })
     }
 
     /// Takes up to `max_steps` macro-steps; `true` once the stop time is reached.
-    pub fn advance(&mut self, max_steps: u32) -> Result<bool, JsError> {
-        self.sim.advance(max_steps).map_err(to_js)
+    pub fn advance(&mut self, max_steps: u32) -> Result<bool, JsValue> {
+        self.sim.advance(max_steps).map_err(to_js_with_kind)
     }
 
     /// Macro-steps taken so far.
     #[wasm_bindgen(getter, js_name = stepsDone)]
     pub fn steps_done(&self) -> u32 {
         self.sim.steps_done()
+    }
+
+    /// Time of the last recorded communication point, in s (where a failed run stopped);
+    /// `undefined` before anything is recorded.
+    #[wasm_bindgen(getter)]
+    pub fn time(&self) -> Option<f64> {
+        self.sim.result().time.last().copied()
+    }
+
+    /// Accepted macro-steps so far (full and shortened by events).
+    #[wasm_bindgen(getter)]
+    pub fn accepted(&self) -> u32 {
+        self.sim.stats().accepted
+    }
+
+    /// Steps shortened by an event so far: off-grid communication points.
+    #[wasm_bindgen(getter)]
+    pub fn events(&self) -> u32 {
+        self.sim.stats().events
+    }
+
+    /// Attempted steps rejected and rolled back so far.
+    #[wasm_bindgen(getter)]
+    pub fn rejected(&self) -> u32 {
+        self.sim.stats().rejected
+    }
+
+    /// Module states restored in those rollbacks.
+    #[wasm_bindgen(getter, js_name = modulesRestored)]
+    pub fn modules_restored(&self) -> u32 {
+        self.sim.stats().modules_restored
     }
 
     /// Macro-steps of the whole run.

@@ -1,7 +1,8 @@
 //! The worker's API (`JsSimulation`) in headless Chromium: the columns it hands to JS are
 //! the core's numbers bit for bit, in the documented layout (time, outputs, references),
-//! running in chunks as the worker does changes nothing, and a bad scenario becomes a JS
-//! error naming the field instead of a panic.
+//! running in chunks as the worker does changes nothing, a bad scenario becomes a JS
+//! error naming the field (kind `scenario`) instead of a panic, and a run that fails midway
+//! is a `runtime` error after which the rows up to the failure can still be read.
 //! Run by `cargo xtask test` (stage "wasm browser tests"); native builds skip this file.
 #![cfg(target_arch = "wasm32")]
 
@@ -16,6 +17,13 @@ wasm_bindgen_test_configure!(run_in_browser);
 
 fn preset_json() -> String {
     scenario::to_json(&scenario::preset("two-mass-oscillator").expect("the preset exists"))
+}
+
+/// The `kind` property the page reads off an error.
+fn kind_of(err: &JsValue) -> Option<String> {
+    js_sys::Reflect::get(err, &JsValue::from_str("kind"))
+        .ok()
+        .and_then(|k| k.as_string())
 }
 
 fn column(cols: &Array, i: u32) -> Vec<f64> {
@@ -97,8 +105,43 @@ fn invalid_scenario_is_a_js_error_naming_the_field() {
         message.contains("macro_step"),
         "message does not name the field: {message}"
     );
+    assert_eq!(kind_of(&err).as_deref(), Some("scenario"));
     let err = JsSimulation::new("{ not json")
         .err()
         .map(|e| js_sys::Error::from(JsValue::from(e)));
-    assert!(err.is_some(), "broken JSON was accepted");
+    let err = err.expect("broken JSON was accepted");
+    assert_eq!(kind_of(&err).as_deref(), Some("scenario"));
+}
+
+#[wasm_bindgen_test]
+fn a_run_that_fails_midway_is_a_runtime_error_and_keeps_its_rows() {
+    // The nonlinear ZOH preset grows by about 15 decades every 0.3 s; run long enough,
+    // mass2's solver meets a non-finite state at t = 6.263 s.
+    let mut s = scenario::preset("nonlinear-zoh").expect("the preset exists");
+    s.run.stop = 10.0;
+    let json = scenario::to_json(&s);
+    let mut js = JsSimulation::new(&json)
+        .map_err(JsValue::from)
+        .expect("the scenario is valid");
+    let err = loop {
+        match js.advance(1000) {
+            Ok(true) => panic!("the run reached its stop time without failing"),
+            Ok(false) => continue,
+            Err(e) => break js_sys::Error::from(e),
+        }
+    };
+    assert_eq!(kind_of(&err).as_deref(), Some("runtime"));
+
+    // The same scenario natively fails with the same message at the same point.
+    let validated = scenario::parse(&json)
+        .and_then(|s| s.validate())
+        .expect("the scenario is valid");
+    let mut sim = Simulation::new(&validated).expect("the scenario instantiates");
+    let native = sim.run_to_end().expect_err("the native run fails too");
+    assert_eq!(String::from(err.message()), native.to_string());
+    assert_eq!(js.steps_done(), sim.steps_done());
+    assert!(js.steps_done() > 0 && js.steps_done() < js.total_steps());
+    assert_eq!(js.time(), sim.result().time.last().copied());
+    assert_eq!(column(&js.columns(), 0), sim.result().time);
+    assert_eq!(js.rejected(), 0);
 }

@@ -13,6 +13,8 @@ import { binarySources, confirmExternal, embedBinarySources, externalUrls } from
 import { downloadBlob } from './plots/export.js';
 import { fillPicker, presetMatching } from './picker.js';
 import { AnalysisPanel } from './analysis/panel.js';
+import { RunSummary, failureNote, stepsText } from './run_summary.js';
+import { MessageArea, pathOf } from './message.js';
 
 const $ = (id) => document.getElementById(id);
 const ui = {
@@ -20,8 +22,7 @@ const ui = {
   showDifference: $('show-difference'),
   json: $('scenario-json'), jsonDetails: $('json-details'), applyJson: $('apply-json'), resetJson: $('reset-json'),
   run: $('run'), cancel: $('cancel'), progress: $('progress'), status: $('status'),
-  message: $('message'), messageText: $('message-text'), messageGoto: $('message-goto'),
-  globalError: $('global-error'), jacobians: $('jacobians'), jacobiansItem: $('jacobians-item'), steps: $('steps'), elapsed: $('elapsed'),
+  message: $('message'), messageText: $('message-text'), messageNote: $('message-note'), messageGoto: $('message-goto'),
   downloadCsv: $('download-csv'), downloadScenario: $('download-scenario'), version: $('version'),
   about: $('about'), tryNextBox: $('try-next-box'), tryNext: $('try-next'),
   copyLink: $('copy-link'), openFile: $('open-file'), fileInput: $('file-input'), addFmu: $('add-fmu'), fmuInput: $('fmu-input'), saveFile: $('save-file'),
@@ -41,16 +42,19 @@ const state = {
   runSource: 'form',    // where the running scenario came from: 'form' | 'json'
   validateId: 0,
   validateSource: 'form',
-  messageSource: null,  // 'validation' | 'run' | 'form' | null
-  messagePath: null,
   csvUrl: null,
   presetId: null,       // the preset the editor started from, if any
+  lastError: null,      // {kind, message, run} of the last run that failed
 };
 
 let resolveReady;
 const ready = new Promise((r) => { resolveReady = r; });
 
 const plots = new TimeResponsePlots($('plots'));
+const summary = new RunSummary({
+  globalError: $('global-error'), jacobians: $('jacobians'), jacobiansItem: $('jacobians-item'),
+  steps: $('steps'), events: $('events'), rejected: $('rejected'), elapsed: $('elapsed'),
+});
 const editor = new ScenarioEditor({
   masterRoot: $('master-fields'), modulesRoot: $('module-fields'), connectionList: $('connection-list'),
   plotRoot: $('plot-checkboxes'), onChange: (opts) => onEdit(opts),
@@ -67,36 +71,10 @@ const analysis = new AnalysisPanel({
 
 // ----- messages ---------------------------------------------------------------------------
 
-/** `modules[1].parameters.ck: ...` -> `modules[1].parameters.ck`; null when no path leads. */
-function pathOf(message) {
-  const m = /^([A-Za-z_]\w*(?:\[\d+\])*(?:\.[A-Za-z_][\w()]*(?:\[\d+\])*)*): /.exec(message);
-  return m ? m[1] : null;
-}
-
-function showMessage(text, { path = pathOf(text), source = 'run', kind = 'error' } = {}) {
-  ui.message.hidden = false;
-  ui.message.dataset.kind = kind;
-  ui.messageText.textContent = text;
-  state.messageSource = source;
-  state.messagePath = path;
-  const target = path ? editor.markError(path, text) : null;
-  ui.messageGoto.hidden = !target;
-}
-
-function clearMessage() {
-  ui.message.hidden = true;
-  ui.messageText.textContent = '';
-  state.messageSource = null;
-  state.messagePath = null;
-  editor.clearMarks();
-}
-
-ui.messageGoto.addEventListener('click', () => {
-  const target = state.messagePath ? editor.find(state.messagePath) : null;
-  if (!target) return;
-  target.scrollIntoView({ block: 'center' });
-  target.focus();
-});
+const messages = new MessageArea(
+  { box: ui.message, text: ui.messageText, note: ui.messageNote, goto: ui.messageGoto }, editor);
+const showMessage = (text, opts) => messages.show(text, opts);
+const clearMessage = () => messages.clear();
 
 // ----- scenario state ----------------------------------------------------------------------
 
@@ -222,7 +200,7 @@ function onEdit(opts = {}) {
     showMessage(bad.message, { path: bad.path, source: 'form' });
     return;
   }
-  if (state.messageSource === 'form') clearMessage();
+  if (messages.source === 'form') clearMessage();
   validateSoon();
 }
 
@@ -265,17 +243,6 @@ function setRunning(running) {
   ui.cancel.disabled = !running;
   ui.preset.disabled = running;
   document.body.classList.toggle('running', running);
-}
-
-/** Blanks the result figures of a run that ended without a result. */
-function clearFigures() {
-  ui.globalError.textContent = '–';
-  ui.steps.textContent = '–';
-  ui.elapsed.textContent = '–';
-}
-
-function formatError(v) {
-  return typeof v === 'number' ? v.toExponential(3) : 'no reference';
 }
 
 ui.run.addEventListener('click', () => startRun());
@@ -329,9 +296,7 @@ async function startRun() {
   clearMessage();
   ui.progress.value = 0;
   ui.status.textContent = 'Starting…';
-  ui.globalError.textContent = '…';
-  ui.steps.textContent = '…';
-  ui.elapsed.textContent = '…';
+  summary.starting();
   setRunning(true);
   client.run(text);
 }
@@ -402,10 +367,6 @@ function setCsv(text) {
   ui.downloadCsv.hidden = false;
 }
 
-function stepsText(done, total) {
-  return `${done.toLocaleString('en')} / ${total.toLocaleString('en')}`;
-}
-
 const client = new SimulationWorker({
   ready(msg, restarted) {
     if (restarted) return;
@@ -427,8 +388,7 @@ const client = new SimulationWorker({
     state.signals = msg.signals;
     // Model-based correction: whether its Jacobians are the modules' directional
     // derivatives or finite differences (core: Simulation::jacobian_source).
-    ui.jacobiansItem.hidden = !msg.jacobianSource;
-    ui.jacobians.textContent = msg.jacobianSource ? msg.jacobianSource.replaceAll('_', ' ') : '–';
+    summary.started(msg);
     ui.status.textContent = `Running… ${stepsText(0, msg.totalSteps)} macro-steps`;
   },
   progress(msg) {
@@ -450,9 +410,7 @@ const client = new SimulationWorker({
     };
     setRunning(false);
     ui.progress.value = 1;
-    ui.globalError.textContent = formatError(msg.globalNrmse);
-    ui.steps.textContent = msg.stepsDone.toLocaleString('en');
-    ui.elapsed.textContent = `${(msg.elapsedMs / 1000).toFixed(2)} s`;
+    summary.finished(msg);
     ui.status.textContent = 'Done.';
     setCsv(msg.csv);
     document.body.dataset.runState = 'done';
@@ -460,18 +418,27 @@ const client = new SimulationWorker({
   cancelled(msg) {
     setRunning(false);
     ui.status.textContent = msg.restarted ? 'Cancelled (the worker was restarted).' : 'Cancelled.';
-    clearFigures();
+    summary.clear();
     document.body.dataset.runState = 'cancelled';
   },
   error(msg) {
     setRunning(false);
     ui.status.textContent = 'Failed.';
-    clearFigures();
-    const fromJson = state.runSource === 'json';
-    const path = pathOf(msg.message);
-    const text = fromJson && !path ? `Scenario JSON: ${msg.message}` : msg.message;
-    if (fromJson) ui.json.setAttribute('aria-invalid', 'true');
-    showMessage(text, { source: 'run' });
+    // Messages from before kinds existed (or a stand-in worker) are settings unless fatal.
+    const kind = msg.kind ?? (msg.fatal ? 'internal' : 'scenario');
+    state.lastError = { kind, message: msg.message, run: msg.run ?? null };
+    if (msg.run) summary.failed(msg.run); else summary.clear();
+    if (kind === 'scenario') {
+      // Bad settings: point at the field, or at the JSON view the scenario came from.
+      const fromJson = state.runSource === 'json';
+      const path = pathOf(msg.message);
+      const text = fromJson && !path ? `Scenario JSON: ${msg.message}` : msg.message;
+      if (fromJson) ui.json.setAttribute('aria-invalid', 'true');
+      showMessage(text, { source: 'run', kind });
+    } else {
+      // The settings were accepted: no field to point at; the partial plot stays.
+      showMessage(msg.message, { source: 'run', kind, path: null, note: failureNote(kind, msg.run) });
+    }
     document.body.dataset.runState = 'error';
   },
   validated(msg) {
@@ -480,7 +447,7 @@ const client = new SimulationWorker({
       const fromJson = state.validateSource === 'json';
       const text = fromJson && !pathOf(msg.message) ? `Scenario JSON: ${msg.message}` : msg.message;
       showMessage(text, { source: 'validation' });
-    } else if (state.messageSource === 'validation') {
+    } else if (messages.source === 'validation') {
       clearMessage();
     }
   },
@@ -512,6 +479,7 @@ $('scenario-form').addEventListener('keydown', (e) => {
 window.cosimPlayground = {
   ready,
   get lastResult() { return state.lastResult; },
+  get lastError() { return state.lastError; },
   get scenario() { return state.scenario; },
   get busy() { return client.busy; },
   plotted: () => plots.plotted(),

@@ -11,12 +11,18 @@
 //                   {type:'started', id, signals:[{name, unit, hasReference}], totalSteps,
 //                    jacobianSource (model-based correction: where its Jacobians come from, else null)}
 //                   {type:'progress', id, stepsDone, totalSteps, columns}
-//                   {type:'result', id, stepsDone, totalSteps, columns, globalNrmse, csv, elapsedMs}
+//                   {type:'result', id, stepsDone, totalSteps, columns, globalNrmse, csv, elapsedMs, stats}
 //                   {type:'cancelled', id}, {type:'validated', id, message|null}, {type:'csv', id, csv}
-//                   {type:'error', id, message, fatal}
+//                   {type:'error', id, message, fatal, kind, run}
 //                   {type:'reply', id, value} | {type:'reply', id, message} (link requests)
 // Column layout (as the CSV): time, one co-simulation column per signal, then one
 // reference column per signal that has a reference.
+// stats: {accepted, events, rejected, modulesRestored}, the run's counters (core RunStats).
+// An error's kind: 'scenario' (bad settings; the message usually starts with the field's
+// path), 'capability' (a module lacks what the method needs), 'runtime' (the run started and
+// failed), 'internal' (a panic or a bug). `run` is null unless the run had started: then
+// {stepsDone, totalSteps, time (last recorded communication point, s, or null), stats,
+// elapsedMs}, and a last 'progress' with the rows recorded before the failure precedes it.
 
 import init, * as wasm from '../pkg/cosim_wasm.js';
 
@@ -39,18 +45,46 @@ let resumeNext = null;
 tick.port1.onmessage = () => { const r = resumeNext; resumeNext = null; if (r) setTimeout(r, 0); };
 const yieldToEvents = () => new Promise((resolve) => { resumeNext = resolve; tick.port2.postMessage(null); });
 
-/** Text of a thrown value; a wasm trap is replaced by the panic message the hook kept. */
+const KINDS = ['scenario', 'capability', 'runtime', 'internal'];
+
+/**
+ * Text and kind of a thrown value; a wasm trap is replaced by the panic message the hook
+ * kept. Errors of the core carry their kind; anything else thrown here is a bug.
+ */
 function describe(err) {
   let panic = null;
   try { panic = wasm.takePanicMessage(); } catch { /* instance unusable */ }
-  if (panic) return { message: panic, fatal: true };
-  if (err instanceof WebAssembly.RuntimeError) return { message: `internal error: ${err.message}`, fatal: true };
-  return { message: err instanceof Error ? err.message : String(err), fatal: false };
+  if (panic) return { message: panic, fatal: true, kind: 'internal' };
+  if (err instanceof WebAssembly.RuntimeError) return { message: `internal error: ${err.message}`, fatal: true, kind: 'internal' };
+  const kind = KINDS.includes(err?.kind) ? err.kind : 'internal';
+  return { message: err instanceof Error ? err.message : String(err), fatal: false, kind };
 }
 
 function postError(id, err) {
-  const { message, fatal } = describe(err);
-  postMessage({ type: 'error', id, message, fatal });
+  postMessage({ type: 'error', id, ...describe(err), run: null });
+}
+
+function statsOf(s) {
+  return { accepted: s.accepted, events: s.events, rejected: s.rejected, modulesRestored: s.modulesRestored };
+}
+
+/**
+ * After a failed chunk: posts the rows recorded before the failure (so the page's plot
+ * ends where the run stopped) and returns where the run got to. Null after a trap, when
+ * the instance must not be touched.
+ */
+function runSoFar(id, t0) {
+  try {
+    const columns = sim.takeColumns();
+    postMessage({ type: 'progress', id, stepsDone: sim.stepsDone, totalSteps: sim.totalSteps, columns },
+      transferables(columns));
+    return {
+      stepsDone: sim.stepsDone, totalSteps: sim.totalSteps, time: sim.time ?? null,
+      stats: statsOf(sim), elapsedMs: performance.now() - t0,
+    };
+  } catch {
+    return null;
+  }
 }
 
 function freeSim() {
@@ -97,11 +131,13 @@ async function run(id, scenarioText) {
     const csv = rows <= CSV_INLINE_MAX_ROWS ? sim.toCsv() : null;
     postMessage({
       type: 'result', id, stepsDone: sim.stepsDone, totalSteps: sim.totalSteps, columns,
-      globalNrmse: globalNrmse ?? null, csv, elapsedMs: performance.now() - t0,
+      globalNrmse: globalNrmse ?? null, csv, elapsedMs: performance.now() - t0, stats: statsOf(sim),
     }, transferables(columns));
   } catch (err) {
+    const info = describe(err);
+    const reached = sim && !info.fatal ? runSoFar(id, t0) : null;
     freeSim();
-    postError(id, err);
+    postMessage({ type: 'error', id, ...info, run: reached });
   } finally {
     if (runId === id) runId = null;
   }
@@ -137,7 +173,7 @@ function handle(msg) {
     case 'init':
       break; // already initialised (a second init is harmless)
     default:
-      postMessage({ type: 'error', id: msg?.id ?? null, message: `unknown message type ${msg?.type}`, fatal: false });
+      postMessage({ type: 'error', id: msg?.id ?? null, message: `unknown message type ${msg?.type}`, fatal: false, kind: 'internal', run: null });
   }
 }
 
@@ -178,5 +214,5 @@ try {
   ready = true;
   for (const m of pending.splice(0)) handle(m);
 } catch (err) {
-  postMessage({ type: 'error', id: null, message: `could not load the simulation core: ${describe(err).message}`, fatal: true });
+  postMessage({ type: 'error', id: null, message: `could not load the simulation core: ${describe(err).message}`, fatal: true, kind: 'internal', run: null });
 }
