@@ -19,7 +19,10 @@ use alloc::vec::Vec;
 pub struct Checkpoint {
     /// Time of the save in s (`None` before the first save).
     t: Option<f64>,
-    states: Vec<Option<ModuleState>>,
+    /// One slot per module, reused from save to save (no allocation once warm).
+    states: Vec<ModuleState>,
+    /// Whether `states[m]` holds module `m`'s state at `t`.
+    saved: Vec<bool>,
     inputs: Vec<f64>,
     outputs: Vec<f64>,
 }
@@ -29,7 +32,8 @@ impl Checkpoint {
     pub fn new(sys: &CoupledSystem) -> Self {
         Checkpoint {
             t: None,
-            states: (0..sys.n_modules()).map(|_| None).collect(),
+            states: (0..sys.n_modules()).map(|_| ModuleState::empty()).collect(),
+            saved: vec![false; sys.n_modules()],
             inputs: vec![0.0; sys.inputs().len()],
             outputs: vec![0.0; sys.outputs().len()],
         }
@@ -45,12 +49,11 @@ impl Checkpoint {
         self.inputs.copy_from_slice(sys.inputs());
         self.outputs.copy_from_slice(sys.outputs());
         for m in 0..sys.n_modules() {
-            self.states[m] = if can_save(sys, m) {
-                let r = sys.subsystem_mut(m).get_state();
-                Some(r.map_err(|e| sys.module_error(m, t, e))?)
-            } else {
-                None
-            };
+            self.saved[m] = can_save(sys, m);
+            if self.saved[m] {
+                let r = sys.subsystem_mut(m).save_state_into(&mut self.states[m]);
+                r.map_err(|e| sys.module_error(m, t, e))?;
+            }
         }
         self.t = Some(t);
         sys.clear_changed();
@@ -71,14 +74,14 @@ impl Checkpoint {
             if !sys.changed(m) {
                 continue;
             }
-            let Some(state) = self.states[m].as_ref().filter(|_| self.t.is_some()) else {
+            if !(self.saved[m] && self.t.is_some()) {
                 return Err(MasterError::MissingCapability {
                     module: sys.name(m).into(),
                     capability: "canGetAndSetFMUState",
                     needed_by: needed_by(t, reason),
                 });
-            };
-            let r = sys.subsystem_mut(m).set_state(state);
+            }
+            let r = sys.subsystem_mut(m).set_state(&self.states[m]);
             r.map_err(|e| sys.module_error(m, t, e))?;
             restored += 1;
         }
