@@ -7,7 +7,7 @@
 use super::*;
 use crate::analysis::{block_diag, LinearBlock, MonolithicReference};
 use crate::master::jacobian_source_for;
-use crate::master::tests::two_mass;
+use crate::master::tests::{two_mass, two_mass_with_reference};
 use crate::master::{Run, TimeSeriesRecorder};
 use crate::module::{Module, ValueRef};
 use crate::testing::mock::MockModule;
@@ -208,13 +208,7 @@ fn global_error(p: u32, steps: u32) -> f64 {
     const T_END: f64 = 3e-3;
     let h = T_END / f64::from(steps);
     let run = corrected_run(p, 1.0, JacobianRequest::Auto, h, steps, true);
-    let mut sys = two_mass();
-    sys.initialize(0.0, T_END).unwrap();
-    let blocks: Vec<LinearBlock> = sys
-        .modules_mut()
-        .map(|(_, s)| LinearBlock::from_subsystem(s).unwrap())
-        .collect();
-    let reference = MonolithicReference::new(&blocks, &sys.graph().coupling_matrix()).unwrap();
+    let (_, reference) = two_mass_with_reference(T_END);
     max_relative(&run, &reference.outputs_at_offsets(h, steps).unwrap())
 }
 

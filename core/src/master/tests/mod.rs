@@ -11,6 +11,7 @@ mod sequence;
 mod two_mass;
 
 use super::{CoupledSystem, ExplicitCoupling, Run, TimeSeriesRecorder};
+use crate::analysis::{LinearBlock, MonolithicReference};
 use crate::error::MasterError;
 use crate::models::two_mass_oscillator::{mass1_linear, mass2_linear, Mass1Params, Mass2Params};
 use crate::module::Module;
@@ -82,4 +83,17 @@ fn run_all(
     let finished = run.advance(u32::MAX, &mut rec)?;
     assert!(finished);
     Ok((run, rec))
+}
+
+/// The two-mass oscillator initialised for `[0, t_end]`, with its exact monolithic
+/// reference (docs/methods.md §10.1).
+pub(super) fn two_mass_with_reference(t_end: f64) -> (CoupledSystem, MonolithicReference) {
+    let mut sys = two_mass();
+    sys.initialize(0.0, t_end).unwrap();
+    let blocks: Vec<LinearBlock> = sys
+        .modules_mut()
+        .map(|(_, s)| LinearBlock::from_subsystem(s).unwrap())
+        .collect();
+    let reference = MonolithicReference::new(&blocks, &sys.graph().coupling_matrix()).unwrap();
+    (sys, reference)
 }

@@ -4,8 +4,7 @@
 //! Gauss-Seidel runs on the same system. This checks the master against real modules that
 //! take input derivatives, not only against mocks.
 
-use super::two_mass;
-use crate::analysis::{LinearBlock, MonolithicReference};
+use super::two_mass_with_reference;
 use crate::master::{ExplicitCoupling, Run, TimeSeriesRecorder};
 use crate::time::FixedGrid;
 use alloc::boxed::Box;
@@ -17,13 +16,7 @@ const T_END: f64 = 3e-3;
 
 /// Largest error over the run, per signal relative to its largest reference magnitude.
 fn global_error(algorithm: ExplicitCoupling, p: u32, steps: u32) -> f64 {
-    let mut sys = two_mass();
-    sys.initialize(0.0, T_END).unwrap();
-    let blocks: Vec<LinearBlock> = sys
-        .modules_mut()
-        .map(|(_, s)| LinearBlock::from_subsystem(s).unwrap())
-        .collect();
-    let reference = MonolithicReference::new(&blocks, &sys.graph().coupling_matrix()).unwrap();
+    let (sys, reference) = two_mass_with_reference(T_END);
     let grid = FixedGrid::covering(0.0, T_END, T_END / f64::from(steps));
     let history = reference.history(0.0, grid.h, p).unwrap();
     let exact = reference.outputs_at_offsets(grid.h, grid.steps).unwrap();
