@@ -2,6 +2,6 @@
 
 mod graph;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 pub use graph::{CouplingGraph, Port};

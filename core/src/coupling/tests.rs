@@ -12,6 +12,8 @@ use alloc::vec;
 use alloc::vec::Vec;
 use nalgebra::DMatrix;
 
+pub(crate) mod quadratic_reference;
+
 /// A description with `inputs` then `outputs` (name, unit) and feedthrough pairs
 /// (output name, input name).
 fn desc(
