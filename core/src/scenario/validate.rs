@@ -11,6 +11,9 @@ use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
+#[cfg(test)]
+mod tests;
+
 /// Most macro-steps one run may take (a bound on memory for the recorded results).
 pub const MAX_MACRO_STEPS: u32 = 2_000_000;
 /// Highest polynomial extrapolation order.
