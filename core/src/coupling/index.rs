@@ -6,22 +6,48 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
-/// Positions `0..names.len()` sorted by name, for [`NameIndex::find`].
+/// Positions `0..names.len()` sorted by (hash of the name, name, position), for
+/// [`NameIndex::find`]. Ordering by a hash first keeps a binary search on the inline
+/// 64-bit keys (names are compared only when hashes are equal), so look-ups stay fast when
+/// the names no longer fit in the cache; colliding hashes only cost string comparisons.
 #[derive(Clone, Debug, Default)]
-pub(crate) struct NameIndex(Vec<usize>);
+pub(crate) struct NameIndex(Vec<(u64, usize)>);
 
 impl NameIndex {
     /// The index of `names`; look-ups must pass the same list.
     pub(crate) fn new(names: &[String]) -> NameIndex {
-        let mut sorted: Vec<usize> = (0..names.len()).collect();
-        sort_by_key_then_position(&mut sorted, |p| names[p].as_str());
+        let mut sorted: Vec<(u64, usize)> = names
+            .iter()
+            .enumerate()
+            .map(|(p, n)| (fnv1a(n), p))
+            .collect();
+        sorted.sort_unstable_by(|&(ha, a), &(hb, b)| {
+            ha.cmp(&hb)
+                .then_with(|| names[a].cmp(&names[b]))
+                .then(a.cmp(&b))
+        });
         NameIndex(sorted)
     }
 
     /// The first position of `name` in `names`.
     pub(crate) fn find(&self, names: &[String], name: &str) -> Option<usize> {
-        first_with(&self.0, |p| names[p].as_str(), name)
+        let h = fnv1a(name);
+        // The name is read only on equal hashes.
+        let k = self
+            .0
+            .partition_point(|&(hp, p)| hp < h || (hp == h && names[p].as_str() < name));
+        self.0
+            .get(k)
+            .filter(|&&(hp, p)| hp == h && names[p] == name)
+            .map(|&(_, p)| p)
     }
+}
+
+/// FNV-1a, 64 bit: a fixed, deterministic hash (the order must not depend on a seed).
+fn fnv1a(s: &str) -> u64 {
+    s.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
 }
 
 /// Sorts `positions` by `key`, equal keys by position.
