@@ -1,10 +1,13 @@
 //! Validation of module names, Gauss-Seidel sequences, plots and connections, the
-//! presets' coupling graphs against the reference build, and a ring of 10^3 masses.
+//! presets' coupling graphs against the reference build, and rings of 10^3 and 10^4
+//! masses validated and instantiated as a coupled system.
 
+use super::super::build::build_module;
 use super::super::presets::{preset, presets};
 use super::super::schema::{Algorithm, ConnectionSpec, ModuleSpec, Scenario};
 use crate::coupling::tests::quadratic_reference;
 use crate::error::ScenarioError;
+use crate::master::CoupledSystem;
 use alloc::collections::BTreeMap;
 use alloc::format;
 use alloc::string::{String, ToString};
@@ -119,14 +122,15 @@ der(v) = (F - c*x)/m
 output Fs \"N\" = c*x
 ";
 
-/// `mass_{k-1}.Fs -> mass_k.F`, the last mass feeding the first.
+/// `mass_{k-1}.Fs -> mass_k.F`, the last mass feeding the first; mass k starts at
+/// x = k / n, so its spring force is k / n.
 fn ring(n: usize) -> Scenario {
     let mut s = two_mass();
     s.modules = (0..n)
         .map(|k| ModuleSpec {
             name: format!("mass{k}"),
             model: "Equations".into(),
-            parameters: BTreeMap::new(),
+            parameters: BTreeMap::from([("x".to_string(), k as f64 / n as f64)]),
             solver: Default::default(),
             source: Some(MASS_SOURCE.to_string()),
         })
@@ -144,13 +148,44 @@ fn ring(n: usize) -> Scenario {
 }
 
 #[test]
-fn ring_of_a_thousand_masses_validates() {
-    let n = 1000;
-    let v = ring(n).validate().expect("the ring is valid");
-    assert_eq!(v.output_names.len(), n);
-    assert_eq!(v.output_names[n - 1], "mass999.Fs");
-    assert_eq!(v.sequence, (0..n).rev().collect::<Vec<_>>());
+fn rings_of_a_thousand_and_ten_thousand_masses_validate_and_initialise() {
+    for n in [1_000, 10_000] {
+        let s = ring(n);
+        let v = s.validate().expect("the ring is valid");
+        assert_eq!(v.output_names.len(), n);
+        assert_eq!(v.output_names[n - 1], format!("mass{}.Fs", n - 1));
+        assert_eq!(v.sequence, (0..n).rev().collect::<Vec<_>>());
+        let modules = s
+            .modules
+            .iter()
+            .map(|spec| (spec.name.clone(), build_module(spec).expect("builds")))
+            .collect();
+        let pairs: Vec<(String, String)> = s
+            .connections
+            .iter()
+            .map(|c| (c.from.clone(), c.to.clone()))
+            .collect();
+        let mut system = CoupledSystem::new(modules, &pairs).expect("instantiates");
+        system.initialize(0.0, 1.0).expect("initialises");
+        let expected: Vec<f64> = (0..n).map(|k| k as f64 / n as f64).collect();
+        assert_eq!(system.outputs(), expected.as_slice());
+    }
+}
+
+#[test]
+fn repeated_name_in_a_large_ring_is_found() {
+    let n = 1_000;
     let mut s = ring(n);
     s.modules[n - 1].name = "mass500".into();
     assert_eq!(error(&s).path, format!("modules[{}].name", n - 1));
+    let mut s = ring(n);
+    s.master.sequence[n - 1] = "mass7".into();
+    let e = error(&s);
+    assert_eq!(
+        (e.path, e.message),
+        (
+            format!("master.sequence[{}]", n - 1),
+            "`mass7` appears twice".to_string()
+        )
+    );
 }
