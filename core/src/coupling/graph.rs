@@ -14,7 +14,7 @@
 use super::index::{all_with, first_with, sort_by_key_then_position, NameIndex};
 use super::port_graph::PortGraph;
 use crate::error::CouplingError;
-use crate::module::{ModuleDescription, ValueRef, Variable};
+use crate::module::{Causality, ModuleDescription, ValueRef, Variable};
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec;
@@ -77,8 +77,7 @@ impl CouplingGraph {
         modules: &[(String, ModuleDescription)],
         connections: &[(String, String)],
     ) -> Result<CouplingGraph, CouplingError> {
-        let mut g = CouplingGraph::ports(modules);
-        let lookup = g.lookup(modules);
+        let (mut g, lookup, feedthrough) = CouplingGraph::ports(modules);
         let mut source: Vec<Option<usize>> = vec![None; g.input_names.len()];
         for (from, to) in connections {
             let o = g.find_port(modules, &lookup, from, PortSide::Output)?;
@@ -102,7 +101,6 @@ impl CouplingGraph {
                 None => return Err(CouplingError::UnconnectedInput(g.input_names[i].clone())),
             }
         }
-        let feedthrough = g.feedthrough(modules, &lookup);
         let ports = PortGraph::new(g.n_outputs(), &g.source, &feedthrough);
         g.propagation_order = ports.order().map_err(|cycle| {
             CouplingError::AlgebraicLoop(
@@ -115,8 +113,13 @@ impl CouplingGraph {
         Ok(g)
     }
 
-    /// Names, units and value references of all ports, with no connections yet.
-    fn ports(modules: &[(String, ModuleDescription)]) -> CouplingGraph {
+    /// Names, units and value references of all ports, the indexes that resolve
+    /// `module.variable` and the feedthrough pairs ([`Self::add_feedthrough`]), in one pass
+    /// over the modules (each description is read while it is in the cache); no
+    /// connections yet.
+    fn ports(
+        modules: &[(String, ModuleDescription)],
+    ) -> (CouplingGraph, PortLookup, Vec<(usize, usize)>) {
         let mut g = CouplingGraph {
             module_names: Vec::with_capacity(modules.len()),
             module_by_name: NameIndex::default(),
@@ -135,10 +138,18 @@ impl CouplingGraph {
             source: Vec::new(),
             propagation_order: Vec::new(),
         };
+        let mut lookup = PortLookup {
+            variables: Vec::new(),
+            variable_start: Vec::with_capacity(modules.len() + 1),
+            outputs: Vec::new(),
+            inputs: Vec::new(),
+        };
+        let mut feedthrough = Vec::new();
+        let mut entries = Vec::new();
         for (m, (name, desc)) in modules.iter().enumerate() {
             g.module_names.push(name.clone());
             let start = g.output_names.len();
-            for v in desc.outputs() {
+            for v in desc.with_causality(Causality::Output) {
                 g.output_names.push(format!("{name}.{}", v.name));
                 g.output_units.push(v.unit.clone());
                 g.output_vrs.push(v.value_ref);
@@ -146,44 +157,22 @@ impl CouplingGraph {
             }
             g.output_ranges.push(start..g.output_names.len());
             let start = g.input_names.len();
-            for v in desc.inputs() {
+            for v in desc.with_causality(Causality::Input) {
                 g.input_names.push(format!("{name}.{}", v.name));
                 g.input_units.push(v.unit.clone());
                 g.input_vrs.push(v.value_ref);
                 g.input_module.push(m);
             }
             g.input_ranges.push(start..g.input_names.len());
+            lookup.add_module(&g, m, desc);
+            g.add_feedthrough(&lookup, m, desc, &mut entries, &mut feedthrough);
         }
+        lookup.variable_start.push(lookup.variables.len());
+        feedthrough.dedup();
         g.module_by_name = NameIndex::new(&g.module_names);
         g.output_by_name = NameIndex::new(&g.output_names);
         g.input_by_name = NameIndex::new(&g.input_names);
-        g
-    }
-
-    fn lookup(&self, modules: &[(String, ModuleDescription)]) -> PortLookup {
-        let mut variables = Vec::new();
-        let mut variable_start = Vec::with_capacity(modules.len() + 1);
-        for (_, desc) in modules {
-            let start = variables.len();
-            variable_start.push(start);
-            variables.extend(0..desc.variables.len());
-            let vars = &desc.variables;
-            sort_by_key_then_position(&mut variables[start..], |v| vars[v].name.as_str());
-        }
-        variable_start.push(variables.len());
-        let by_value_ref = |ranges: &[Range<usize>], vrs: &[ValueRef]| {
-            let mut sorted: Vec<usize> = (0..vrs.len()).collect();
-            for r in ranges {
-                sort_by_key_then_position(&mut sorted[r.clone()], |p| vrs[p]);
-            }
-            sorted
-        };
-        PortLookup {
-            variables,
-            variable_start,
-            outputs: by_value_ref(&self.output_ranges, &self.output_vrs),
-            inputs: by_value_ref(&self.input_ranges, &self.input_vrs),
-        }
+        (g, lookup, feedthrough)
     }
 
     /// Resolves `module.variable` to a global port index of the wanted side.
@@ -233,41 +222,39 @@ impl CouplingGraph {
         all_with(&lookup.inputs[range], |i| self.input_vrs[i], vr)
     }
 
-    /// The (input, output) pairs of every module with direct feedthrough, sorted, without
-    /// repeats: output `o` depends on input `i` when the first dependency entry of `o`'s
-    /// value reference lists `i`'s (`ModuleDescription::has_feedthrough`), found from the
-    /// entries instead of asking for every pair.
-    fn feedthrough(
+    /// Appends module `m`'s (input, output) pairs with direct feedthrough to `edges`,
+    /// sorted: output `o` depends on input `i` when the first dependency
+    /// entry of `o`'s value reference lists `i`'s (`ModuleDescription::has_feedthrough`),
+    /// found from the entries instead of asking for every pair. `entries` is scratch.
+    fn add_feedthrough(
         &self,
-        modules: &[(String, ModuleDescription)],
         lookup: &PortLookup,
-    ) -> Vec<(usize, usize)> {
-        let mut edges = Vec::new();
-        let mut entries: Vec<usize> = Vec::new();
-        for (m, (_, desc)) in modules.iter().enumerate() {
-            let deps = &desc.output_dependencies;
-            if deps.is_empty() || self.input_ranges[m].is_empty() {
+        m: usize,
+        desc: &ModuleDescription,
+        entries: &mut Vec<usize>,
+        edges: &mut Vec<(usize, usize)>,
+    ) {
+        let deps = &desc.output_dependencies;
+        if deps.is_empty() || self.input_ranges[m].is_empty() {
+            return;
+        }
+        entries.clear();
+        entries.extend(0..deps.len());
+        sort_by_key_then_position(entries, |d| deps[d].output);
+        let first = edges.len();
+        for o in self.output_ranges[m].clone() {
+            let Some(d) = first_with(entries, |d| deps[d].output, self.output_vrs[o]) else {
                 continue;
-            }
-            entries.clear();
-            entries.extend(0..deps.len());
-            sort_by_key_then_position(&mut entries, |d| deps[d].output);
-            let first = edges.len();
-            for o in self.output_ranges[m].clone() {
-                let Some(d) = first_with(&entries, |d| deps[d].output, self.output_vrs[o]) else {
-                    continue;
-                };
-                for &(input_vr, _) in &deps[d].inputs {
-                    for &i in self.inputs_with(lookup, m, input_vr) {
-                        edges.push((i, o));
-                    }
+            };
+            for &(input_vr, _) in &deps[d].inputs {
+                for &i in self.inputs_with(lookup, m, input_vr) {
+                    edges.push((i, o));
                 }
             }
-            // Input ranges ascend with the module, so sorting per module sorts them all.
-            edges[first..].sort_unstable();
         }
-        edges.dedup();
-        edges
+        // Input ranges ascend with the module, so the whole list stays sorted; the caller's
+        // `dedup` removes repeats.
+        edges[first..].sort_unstable();
     }
 
     fn port_name(&self, p: Port) -> String {
@@ -403,6 +390,23 @@ enum PortSide {
 }
 
 impl PortLookup {
+    /// Adds module `m`, whose ports `g` already holds: its variables by name, its outputs
+    /// and inputs by value reference.
+    fn add_module(&mut self, g: &CouplingGraph, m: usize, desc: &ModuleDescription) {
+        let start = self.variables.len();
+        self.variable_start.push(start);
+        self.variables.extend(0..desc.variables.len());
+        let vars = &desc.variables;
+        sort_by_key_then_position(&mut self.variables[start..], |v| vars[v].name.as_str());
+        for (sorted, range, vrs) in [
+            (&mut self.outputs, &g.output_ranges[m], &g.output_vrs),
+            (&mut self.inputs, &g.input_ranges[m], &g.input_vrs),
+        ] {
+            sorted.extend(range.clone());
+            sort_by_key_then_position(&mut sorted[range.clone()], |p| vrs[p]);
+        }
+    }
+
     /// The first variable of module `m` named `name`.
     fn variable<'a>(
         &self,
