@@ -55,11 +55,17 @@ pub struct CouplingGraph {
     propagation_order: Vec<Port>,
 }
 
+/// Modules with at most this many variables are searched from the front instead of
+/// through a sorted index: cheaper for the small modules most systems are made of, and
+/// still a constant bound per look-up.
+const SCAN_VARIABLES: usize = 16;
+
 /// What resolves `module.variable` while a graph is built: each module's variables by
 /// name and its outputs and inputs by value reference.
 struct PortLookup {
     /// Module `m`'s variable positions sorted by name are
-    /// `variables[variable_start[m]..variable_start[m + 1]]`.
+    /// `variables[variable_start[m]..variable_start[m + 1]]`, for modules with more than
+    /// [`SCAN_VARIABLES`] variables (the range is empty for the others).
     variables: Vec<usize>,
     variable_start: Vec<usize>,
     /// Global output indices, each module's range sorted by value reference.
@@ -395,9 +401,11 @@ impl PortLookup {
     fn add_module(&mut self, g: &CouplingGraph, m: usize, desc: &ModuleDescription) {
         let start = self.variables.len();
         self.variable_start.push(start);
-        self.variables.extend(0..desc.variables.len());
         let vars = &desc.variables;
-        sort_by_key_then_position(&mut self.variables[start..], |v| vars[v].name.as_str());
+        if vars.len() > SCAN_VARIABLES {
+            self.variables.extend(0..vars.len());
+            sort_by_key_then_position(&mut self.variables[start..], |v| vars[v].name.as_str());
+        }
         for (sorted, range, vrs) in [
             (&mut self.outputs, &g.output_ranges[m], &g.output_vrs),
             (&mut self.inputs, &g.input_ranges[m], &g.input_vrs),
@@ -415,6 +423,9 @@ impl PortLookup {
         name: &str,
     ) -> Option<&'a Variable> {
         let vars = &modules[m].1.variables;
+        if vars.len() <= SCAN_VARIABLES {
+            return vars.iter().find(|v| v.name == name);
+        }
         let sorted = &self.variables[self.variable_start[m]..self.variable_start[m + 1]];
         first_with(sorted, |v| vars[v].name.as_str(), name).map(|v| &vars[v])
     }
