@@ -4,9 +4,17 @@
 //! Stacked vectors: the outputs of module 0 in its declaration order
 //! ([`ModuleDescription::outputs`]), then those of module 1, and so on; inputs likewise.
 //! Ports are named `module.variable` everywhere, in errors and in results.
+//!
+//! Stored sparsely: each input's source output, no matrix. Building takes O(P log P) for
+//! P ports, variables and connections: names and value references are found through
+//! sorted indexes, feedthrough is read from each module's dependency lists, and the
+//! algebraic-loop check is one iterative depth-first search over ports and edges
+//! (measured up to 10^5 modules in docs/benchmarks.md).
 
+use super::index::{all_with, first_with, sort_by_key_then_position, NameIndex};
+use super::port_graph::PortGraph;
 use crate::error::CouplingError;
-use crate::module::{ModuleDescription, ValueRef};
+use crate::module::{Causality, ModuleDescription, ValueRef, Variable};
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec;
@@ -27,11 +35,14 @@ pub enum Port {
 #[derive(Clone, Debug)]
 pub struct CouplingGraph {
     module_names: Vec<String>,
+    module_by_name: NameIndex,
     output_names: Vec<String>,
+    output_by_name: NameIndex,
     output_units: Vec<String>,
     output_vrs: Vec<ValueRef>,
     output_module: Vec<usize>,
     input_names: Vec<String>,
+    input_by_name: NameIndex,
     input_units: Vec<String>,
     input_vrs: Vec<ValueRef>,
     input_module: Vec<usize>,
@@ -44,12 +55,23 @@ pub struct CouplingGraph {
     propagation_order: Vec<Port>,
 }
 
-/// Port graph: nodes `0..n_y` are outputs, `n_y..n_y + n_u` inputs. Edges run from an
-/// output to the inputs it feeds and from an input to the outputs of the same module that
-/// depend on it directly (feedthrough).
-struct PortGraph {
-    n_y: usize,
-    succ: Vec<Vec<usize>>,
+/// Modules with at most this many variables are searched from the front instead of
+/// through a sorted index: cheaper for the small modules most systems are made of, and
+/// still a constant bound per look-up.
+const SCAN_VARIABLES: usize = 16;
+
+/// What resolves `module.variable` while a graph is built: each module's variables by
+/// name and its outputs and inputs by value reference.
+struct PortLookup {
+    /// Module `m`'s variable positions sorted by name are
+    /// `variables[variable_start[m]..variable_start[m + 1]]`, for modules with more than
+    /// [`SCAN_VARIABLES`] variables (the range is empty for the others).
+    variables: Vec<usize>,
+    variable_start: Vec<usize>,
+    /// Global output indices, each module's range sorted by value reference.
+    outputs: Vec<usize>,
+    /// Global input indices, each module's range sorted by value reference.
+    inputs: Vec<usize>,
 }
 
 impl CouplingGraph {
@@ -61,11 +83,11 @@ impl CouplingGraph {
         modules: &[(String, ModuleDescription)],
         connections: &[(String, String)],
     ) -> Result<CouplingGraph, CouplingError> {
-        let mut g = CouplingGraph::ports(modules);
+        let (mut g, lookup, feedthrough) = CouplingGraph::ports(modules);
         let mut source: Vec<Option<usize>> = vec![None; g.input_names.len()];
         for (from, to) in connections {
-            let o = g.find_port(modules, from, PortSide::Output)?;
-            let i = g.find_port(modules, to, PortSide::Input)?;
+            let o = g.find_port(modules, &lookup, from, PortSide::Output)?;
+            let i = g.find_port(modules, &lookup, to, PortSide::Input)?;
             if g.output_units[o] != g.input_units[i] {
                 return Err(CouplingError::UnitMismatch {
                     from: g.output_names[o].clone(),
@@ -85,7 +107,7 @@ impl CouplingGraph {
                 None => return Err(CouplingError::UnconnectedInput(g.input_names[i].clone())),
             }
         }
-        let ports = g.port_graph(modules);
+        let ports = PortGraph::new(g.n_outputs(), &g.source, &feedthrough);
         g.propagation_order = ports.order().map_err(|cycle| {
             CouplingError::AlgebraicLoop(
                 cycle
@@ -97,15 +119,23 @@ impl CouplingGraph {
         Ok(g)
     }
 
-    /// Names, units and value references of all ports, with no connections yet.
-    fn ports(modules: &[(String, ModuleDescription)]) -> CouplingGraph {
+    /// Names, units and value references of all ports, the indexes that resolve
+    /// `module.variable` and the feedthrough pairs ([`Self::add_feedthrough`]), in one pass
+    /// over the modules (each description is read while it is in the cache); no
+    /// connections yet.
+    fn ports(
+        modules: &[(String, ModuleDescription)],
+    ) -> (CouplingGraph, PortLookup, Vec<(usize, usize)>) {
         let mut g = CouplingGraph {
             module_names: Vec::with_capacity(modules.len()),
+            module_by_name: NameIndex::default(),
             output_names: Vec::new(),
+            output_by_name: NameIndex::default(),
             output_units: Vec::new(),
             output_vrs: Vec::new(),
             output_module: Vec::new(),
             input_names: Vec::new(),
+            input_by_name: NameIndex::default(),
             input_units: Vec::new(),
             input_vrs: Vec::new(),
             input_module: Vec::new(),
@@ -114,10 +144,18 @@ impl CouplingGraph {
             source: Vec::new(),
             propagation_order: Vec::new(),
         };
+        let mut lookup = PortLookup {
+            variables: Vec::new(),
+            variable_start: Vec::with_capacity(modules.len() + 1),
+            outputs: Vec::new(),
+            inputs: Vec::new(),
+        };
+        let mut feedthrough = Vec::new();
+        let mut entries = Vec::new();
         for (m, (name, desc)) in modules.iter().enumerate() {
             g.module_names.push(name.clone());
             let start = g.output_names.len();
-            for v in desc.outputs() {
+            for v in desc.with_causality(Causality::Output) {
                 g.output_names.push(format!("{name}.{}", v.name));
                 g.output_units.push(v.unit.clone());
                 g.output_vrs.push(v.value_ref);
@@ -125,21 +163,29 @@ impl CouplingGraph {
             }
             g.output_ranges.push(start..g.output_names.len());
             let start = g.input_names.len();
-            for v in desc.inputs() {
+            for v in desc.with_causality(Causality::Input) {
                 g.input_names.push(format!("{name}.{}", v.name));
                 g.input_units.push(v.unit.clone());
                 g.input_vrs.push(v.value_ref);
                 g.input_module.push(m);
             }
             g.input_ranges.push(start..g.input_names.len());
+            lookup.add_module(&g, m, desc);
+            g.add_feedthrough(&lookup, m, desc, &mut entries, &mut feedthrough);
         }
-        g
+        lookup.variable_start.push(lookup.variables.len());
+        feedthrough.dedup();
+        g.module_by_name = NameIndex::new(&g.module_names);
+        g.output_by_name = NameIndex::new(&g.output_names);
+        g.input_by_name = NameIndex::new(&g.input_names);
+        (g, lookup, feedthrough)
     }
 
     /// Resolves `module.variable` to a global port index of the wanted side.
     fn find_port(
         &self,
         modules: &[(String, ModuleDescription)],
+        lookup: &PortLookup,
         port: &str,
         side: PortSide,
     ) -> Result<usize, CouplingError> {
@@ -155,12 +201,13 @@ impl CouplingGraph {
             module: module.to_string(),
             variable: variable.to_string(),
         };
-        let var = modules[m].1.variable(variable).ok_or_else(unknown)?;
-        let (range, vrs) = match side {
-            PortSide::Output => (self.output_ranges[m].clone(), &self.output_vrs),
-            PortSide::Input => (self.input_ranges[m].clone(), &self.input_vrs),
+        // The first variable of that name, as `ModuleDescription::variable` finds it.
+        let var = lookup.variable(modules, m, variable).ok_or_else(unknown)?;
+        let found = match side {
+            PortSide::Output => self.first_output(lookup, m, var.value_ref),
+            PortSide::Input => self.inputs_with(lookup, m, var.value_ref).first().copied(),
         };
-        match range.clone().find(|&k| vrs[k] == var.value_ref) {
+        match found {
             Some(k) => Ok(k),
             None => Err(match side {
                 PortSide::Output => CouplingError::NotAnOutput(port.to_string()),
@@ -169,22 +216,51 @@ impl CouplingGraph {
         }
     }
 
-    fn port_graph(&self, modules: &[(String, ModuleDescription)]) -> PortGraph {
-        let n_y = self.output_names.len();
-        let mut succ = vec![Vec::new(); n_y + self.input_names.len()];
-        for (i, &o) in self.source.iter().enumerate() {
-            succ[o].push(n_y + i);
+    /// The first of module `m`'s outputs with value reference `vr`.
+    fn first_output(&self, lookup: &PortLookup, m: usize, vr: ValueRef) -> Option<usize> {
+        let range = self.output_ranges[m].clone();
+        first_with(&lookup.outputs[range], |o| self.output_vrs[o], vr)
+    }
+
+    /// Module `m`'s inputs with value reference `vr`, ascending.
+    fn inputs_with<'a>(&self, lookup: &'a PortLookup, m: usize, vr: ValueRef) -> &'a [usize] {
+        let range = self.input_ranges[m].clone();
+        all_with(&lookup.inputs[range], |i| self.input_vrs[i], vr)
+    }
+
+    /// Appends module `m`'s (input, output) pairs with direct feedthrough to `edges`,
+    /// sorted: output `o` depends on input `i` when the first dependency
+    /// entry of `o`'s value reference lists `i`'s (`ModuleDescription::has_feedthrough`),
+    /// found from the entries instead of asking for every pair. `entries` is scratch.
+    fn add_feedthrough(
+        &self,
+        lookup: &PortLookup,
+        m: usize,
+        desc: &ModuleDescription,
+        entries: &mut Vec<usize>,
+        edges: &mut Vec<(usize, usize)>,
+    ) {
+        let deps = &desc.output_dependencies;
+        if deps.is_empty() || self.input_ranges[m].is_empty() {
+            return;
         }
-        for (m, (_, desc)) in modules.iter().enumerate() {
-            for i in self.input_ranges[m].clone() {
-                for o in self.output_ranges[m].clone() {
-                    if desc.has_feedthrough(self.output_vrs[o], self.input_vrs[i]) {
-                        succ[n_y + i].push(o);
-                    }
+        entries.clear();
+        entries.extend(0..deps.len());
+        sort_by_key_then_position(entries, |d| deps[d].output);
+        let first = edges.len();
+        for o in self.output_ranges[m].clone() {
+            let Some(d) = first_with(entries, |d| deps[d].output, self.output_vrs[o]) else {
+                continue;
+            };
+            for &(input_vr, _) in &deps[d].inputs {
+                for &i in self.inputs_with(lookup, m, input_vr) {
+                    edges.push((i, o));
                 }
             }
         }
-        PortGraph { n_y, succ }
+        // Input ranges ascend with the module, so the whole list stays sorted; the caller's
+        // `dedup` removes repeats.
+        edges[first..].sort_unstable();
     }
 
     fn port_name(&self, p: Port) -> String {
@@ -206,7 +282,7 @@ impl CouplingGraph {
 
     /// Index of the module named `name`.
     pub fn module_index(&self, name: &str) -> Option<usize> {
-        self.module_names.iter().position(|n| n == name)
+        self.module_by_name.find(&self.module_names, name)
     }
 
     /// Length of the stacked output vector y.
@@ -241,12 +317,12 @@ impl CouplingGraph {
 
     /// Global index of the output named `module.variable`.
     pub fn output_index(&self, name: &str) -> Option<usize> {
-        self.output_names.iter().position(|n| n == name)
+        self.output_by_name.find(&self.output_names, name)
     }
 
     /// Global index of the input named `module.variable`.
     pub fn input_index(&self, name: &str) -> Option<usize> {
-        self.input_names.iter().position(|n| n == name)
+        self.input_by_name.find(&self.input_names, name)
     }
 
     /// The global output that feeds global input `global_input`.
@@ -265,7 +341,9 @@ impl CouplingGraph {
     }
 
     /// The selection matrix L of `u = L y`: rows are inputs, columns outputs, one 1 per row
-    /// (seed-000 digest §1.2 and §8 item 12).
+    /// (seed-000 digest §1.2 and §8 item 12). Built on each call, dense: O(n_u · n_y) time
+    /// and memory, for the analysis and the corrector of small systems; the graph itself
+    /// stores only [`Self::source_of_input`].
     pub fn coupling_matrix(&self) -> DMatrix<f64> {
         let mut l = DMatrix::zeros(self.n_inputs(), self.n_outputs());
         for (i, &o) in self.source.iter().enumerate() {
@@ -317,58 +395,38 @@ enum PortSide {
     Input,
 }
 
-impl PortGraph {
-    fn port(&self, node: usize) -> Port {
-        if node < self.n_y {
-            Port::Output(node)
-        } else {
-            Port::Input(node - self.n_y)
+impl PortLookup {
+    /// Adds module `m`, whose ports `g` already holds: its variables by name, its outputs
+    /// and inputs by value reference.
+    fn add_module(&mut self, g: &CouplingGraph, m: usize, desc: &ModuleDescription) {
+        let start = self.variables.len();
+        self.variable_start.push(start);
+        let vars = &desc.variables;
+        if vars.len() > SCAN_VARIABLES {
+            self.variables.extend(0..vars.len());
+            sort_by_key_then_position(&mut self.variables[start..], |v| vars[v].name.as_str());
+        }
+        for (sorted, range, vrs) in [
+            (&mut self.outputs, &g.output_ranges[m], &g.output_vrs),
+            (&mut self.inputs, &g.input_ranges[m], &g.input_vrs),
+        ] {
+            sorted.extend(range.clone());
+            sort_by_key_then_position(&mut sorted[range.clone()], |p| vrs[p]);
         }
     }
 
-    /// Topological order, or the nodes of one cycle (closed: first node repeated at the end).
-    fn order(&self) -> Result<Vec<Port>, Vec<usize>> {
-        #[derive(Clone, Copy, PartialEq)]
-        enum Mark {
-            New,
-            Open,
-            Done,
+    /// The first variable of module `m` named `name`.
+    fn variable<'a>(
+        &self,
+        modules: &'a [(String, ModuleDescription)],
+        m: usize,
+        name: &str,
+    ) -> Option<&'a Variable> {
+        let vars = &modules[m].1.variables;
+        if vars.len() <= SCAN_VARIABLES {
+            return vars.iter().find(|v| v.name == name);
         }
-        let n = self.succ.len();
-        let mut mark = vec![Mark::New; n];
-        let mut post = Vec::with_capacity(n);
-        // Explicit stack of (node, next successor position): no recursion depth limit.
-        let mut stack: Vec<(usize, usize)> = Vec::new();
-        for root in 0..n {
-            if mark[root] != Mark::New {
-                continue;
-            }
-            mark[root] = Mark::Open;
-            stack.push((root, 0));
-            while let Some(&mut (node, ref mut next)) = stack.last_mut() {
-                if let Some(&s) = self.succ[node].get(*next) {
-                    *next += 1;
-                    match mark[s] {
-                        Mark::New => {
-                            mark[s] = Mark::Open;
-                            stack.push((s, 0));
-                        }
-                        Mark::Open => {
-                            let start = stack.iter().position(|&(v, _)| v == s).unwrap_or(0);
-                            let mut cycle: Vec<usize> =
-                                stack[start..].iter().map(|&(v, _)| v).collect();
-                            cycle.push(s);
-                            return Err(cycle);
-                        }
-                        Mark::Done => {}
-                    }
-                } else {
-                    mark[node] = Mark::Done;
-                    post.push(node);
-                    stack.pop();
-                }
-            }
-        }
-        Ok(post.into_iter().rev().map(|v| self.port(v)).collect())
+        let sorted = &self.variables[self.variable_start[m]..self.variable_start[m + 1]];
+        first_with(sorted, |v| vars[v].name.as_str(), name).map(|v| &vars[v])
     }
 }

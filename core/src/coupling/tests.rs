@@ -12,6 +12,9 @@ use alloc::vec;
 use alloc::vec::Vec;
 use nalgebra::DMatrix;
 
+pub(crate) mod quadratic_reference;
+mod ring;
+
 /// A description with `inputs` then `outputs` (name, unit) and feedthrough pairs
 /// (output name, input name).
 fn desc(
