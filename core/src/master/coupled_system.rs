@@ -253,6 +253,7 @@ impl CoupledSystem {
     }
 
     /// Module `m` with its own slices of the exchanged values.
+    #[inline]
     pub fn slot(&mut self, m: usize) -> ModuleSlot<'_> {
         let (inputs, outputs) = (self.graph.input_range(m), self.graph.output_range(m));
         ModuleSlot {

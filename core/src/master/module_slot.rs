@@ -42,6 +42,7 @@ impl ModuleSlot<'_> {
     }
 
     /// Sets the module's inputs (declaration order) to `values`.
+    #[inline]
     pub fn set_inputs(&mut self, t: f64, values: &[f64]) -> Result<(), MasterError> {
         self.inputs.copy_from_slice(values);
         let vrs = self.graph.input_value_refs(self.index);
@@ -50,6 +51,7 @@ impl ModuleSlot<'_> {
     }
 
     /// Sets input derivatives (`x-maxInputDerivativeOrder`).
+    #[inline]
     pub fn set_input_derivatives(
         &mut self,
         t: f64,
@@ -62,6 +64,7 @@ impl ModuleSlot<'_> {
     }
 
     /// `fmi3DoStep`; the report is returned unchecked.
+    #[inline]
     pub fn do_step(
         &mut self,
         t: f64,
@@ -75,6 +78,7 @@ impl ModuleSlot<'_> {
 
     /// Reads the module's outputs into its slice; a non-finite value is
     /// [`MasterError::Diverged`] naming the signal.
+    #[inline]
     pub fn read_outputs(&mut self, t: f64) -> Result<(), MasterError> {
         let vrs = self.graph.output_value_refs(self.index);
         let r = self.subsystem.get_float64(vrs, self.outputs);

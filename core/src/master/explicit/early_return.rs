@@ -30,7 +30,7 @@ const TIME_TOLERANCE: f64 = 1e-9;
 /// One attempted macro-step from `t` over `h`, as described in the module docs.
 pub(super) fn macro_step(
     work: &mut ExplicitWork,
-    executor: &mut dyn Executor,
+    executor: Option<&mut dyn Executor>,
     sys: &mut CoupledSystem,
     t: f64,
     h: f64,
@@ -106,11 +106,12 @@ pub(super) fn macro_step(
 }
 
 /// Steps the modules that cannot return early in one sweep through the executor (their
-/// inputs are predicted first, from the history only: Jacobi). Returns the rejection if
-/// one of them discarded the step.
+/// inputs are predicted first, from the history only: Jacobi), or one after the other
+/// without an executor ([`crate::master::Sequential`] without the indirection). Returns
+/// the rejection if one of them discarded the step.
 fn sweep(
     work: &mut ExplicitWork,
-    executor: &mut dyn Executor,
+    executor: Option<&mut dyn Executor>,
     sys: &mut CoupledSystem,
     t: f64,
     h: f64,
@@ -119,6 +120,13 @@ fn sweep(
         let m = work.order.in_sweep()[k];
         work.predict(sys, m);
     }
+    let Some(executor) = executor else {
+        for k in 0..work.order.in_sweep().len() {
+            let m = work.order.in_sweep()[k];
+            work.reports[m] = step_slot(work.predictor(), &mut sys.slot(m), t, h, false)?;
+        }
+        return Ok(discarded(work, sys));
+    };
     let mut reports = core::mem::take(&mut work.reports);
     let predictor = work.predictor();
     let task = |slot: &mut ModuleSlot<'_>| step_slot(predictor, slot, t, h, false);
@@ -130,17 +138,17 @@ fn sweep(
     });
     work.reports = reports;
     swept?;
-    let discarded = work
-        .order
-        .in_sweep()
-        .iter()
-        .find(|&&m| work.reports[m].is_none());
-    Ok(discarded.map(|&m| {
-        MacroStepOutcome::Rejected(Rejection {
-            reason: RejectReason::Discarded {
-                module: sys.name(m).into(),
-            },
-            h_retry: None,
-        })
+    Ok(discarded(work, sys))
+}
+
+/// The rejection for the first module of the sweep that discarded the step, if any.
+fn discarded(work: &ExplicitWork, sys: &CoupledSystem) -> Option<MacroStepOutcome> {
+    let in_sweep = work.order.in_sweep();
+    let m = *in_sweep.iter().find(|&&m| work.reports[m].is_none())?;
+    Some(MacroStepOutcome::Rejected(Rejection {
+        reason: RejectReason::Discarded {
+            module: sys.name(m).into(),
+        },
+        h_retry: None,
     }))
 }

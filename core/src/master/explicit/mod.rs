@@ -26,7 +26,7 @@ mod sequence;
 mod work;
 
 use super::predictor::{extrapolation, InputPredictor};
-use super::{CoupledSystem, Executor, MacroStepOutcome, MasterAlgorithm, RunStart, Sequential};
+use super::{CoupledSystem, Executor, MacroStepOutcome, MasterAlgorithm, RunStart};
 use crate::error::MasterError;
 use alloc::boxed::Box;
 use alloc::vec::Vec;
@@ -49,7 +49,8 @@ pub enum Scheme {
 pub struct ExplicitCoupling {
     scheme: Scheme,
     order: u32,
-    executor: Box<dyn Executor>,
+    /// `None`: the modules of a sweep step one after the other, without the indirection.
+    executor: Option<Box<dyn Executor>>,
     work: Option<ExplicitWork>,
 }
 
@@ -72,14 +73,14 @@ impl ExplicitCoupling {
         ExplicitCoupling {
             scheme,
             order: extrapolation_order,
-            executor: Box::new(Sequential),
+            executor: None,
             work: None,
         }
     }
 
     /// Steps the modules of each Jacobi sweep with `executor` instead of one after the other.
     pub fn with_executor(mut self, executor: Box<dyn Executor>) -> Self {
-        self.executor = executor;
+        self.executor = Some(executor);
         self
     }
 
@@ -148,7 +149,11 @@ impl MasterAlgorithm for ExplicitCoupling {
             .work
             .as_mut()
             .ok_or(MasterError::NotPrepared("ExplicitCoupling"))?;
-        early_return::macro_step(work, self.executor.as_mut(), sys, t, h)
+        let executor = self
+            .executor
+            .as_mut()
+            .map(|e| e.as_mut() as &mut dyn Executor);
+        early_return::macro_step(work, executor, sys, t, h)
     }
 
     fn commit(&mut self, sys: &CoupledSystem, t_end: f64) {

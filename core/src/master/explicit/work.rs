@@ -146,6 +146,7 @@ impl ExplicitWork {
 /// Sets the predicted inputs of the slot's module, steps it over `[t, t + h]` and reads its
 /// outputs: the step of one module, the same whether the modules of a sweep run one after
 /// the other or at once. `None` if the module discarded the step.
+#[inline]
 pub(super) fn step_slot(
     predictor: &InputPredictor,
     slot: &mut ModuleSlot<'_>,

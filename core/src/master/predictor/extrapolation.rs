@@ -27,7 +27,8 @@ pub struct Extrapolation {
 pub struct TaylorWeights {
     degree: usize,
     w: [[f64; N]; N],
-    divisor: [f64; N],
+    /// `None`: every divisor is 1 (weights from sample times), so none is applied.
+    divisor: Option<[f64; N]>,
 }
 
 impl Extrapolation {
@@ -90,7 +91,7 @@ impl TaylorWeights {
         TaylorWeights {
             degree: 0,
             w,
-            divisor: [1.0; N],
+            divisor: None,
         }
     }
 
@@ -105,7 +106,7 @@ impl TaylorWeights {
         Some(TaylorWeights {
             degree: q,
             w,
-            divisor,
+            divisor: Some(divisor),
         })
     }
 
@@ -148,7 +149,7 @@ impl TaylorWeights {
         Some(TaylorWeights {
             degree: q,
             w,
-            divisor: [1.0; N],
+            divisor: None,
         })
     }
 
@@ -172,7 +173,10 @@ impl TaylorWeights {
             return 0.0;
         }
         let sum: f64 = (0..=self.degree).map(|j| self.w[k][j] * sample(j)).sum();
-        sum / self.divisor[k]
+        match &self.divisor {
+            Some(d) => sum / d[k],
+            None => sum,
+        }
     }
 }
 

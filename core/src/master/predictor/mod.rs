@@ -146,11 +146,13 @@ impl InputPredictor {
     }
 
     /// Stacked output feeding stacked input `i`.
+    #[inline]
     pub fn source(&self, i: usize) -> usize {
         self.source[i]
     }
 
     /// Module owning the output feeding stacked input `i`.
+    #[inline]
     pub fn source_module(&self, i: usize) -> usize {
         self.source_module[i]
     }
@@ -225,6 +227,7 @@ impl InputPredictor {
     /// output (after `newest`, a sample not yet in the history, for Gauss-Seidel's
     /// interpolation): its value (plus `offset`, if any) and derivatives `1..=p` (zero above
     /// the polynomial's degree).
+    #[inline]
     pub fn predict_input(
         &mut self,
         i: usize,
@@ -253,12 +256,14 @@ impl InputPredictor {
     }
 
     /// The derivative block of the module whose stacked inputs are `inputs`.
+    #[inline]
     pub fn derivative_block(&self, inputs: &Range<usize>) -> Range<usize> {
         let p = self.order();
         p * inputs.start..p * inputs.end
     }
 
     /// Sets the slot's module's predicted inputs and derivatives.
+    #[inline]
     pub fn apply(&self, slot: &mut ModuleSlot<'_>, t: f64) -> Result<(), MasterError> {
         let range = slot.graph.input_range(slot.index);
         let block = self.derivative_block(&range);
@@ -267,6 +272,7 @@ impl InputPredictor {
 
     /// Sets the slot's module's inputs to `u` and derivatives to `du` (its block layout),
     /// e.g. a perturbed copy of the prediction.
+    #[inline]
     pub fn apply_values(
         &self,
         slot: &mut ModuleSlot<'_>,
