@@ -9,6 +9,7 @@
 use super::builtin::{output_index, seed_direction, BuiltinModule, Stepper};
 use super::instance::{Instance, INPUT_ORDER};
 use super::layout::{describe, PortSpec, Signature, VarKind};
+use super::parameters::ParameterSet;
 use crate::module::{
     Capabilities, DependencyKind, Derivatives, DirectionalDerivatives, JacobianProduct,
     ModuleDescription, ModuleError, OutputDerivatives,
@@ -21,18 +22,10 @@ use nalgebra::DVector;
 #[cfg(test)]
 mod tests;
 
-/// The equations of an ODE module (`Send`, as every [`crate::module::Module`] is).
-pub trait OdeModel: Send {
-    /// FMI `modelName`.
-    fn model_name(&self) -> &str;
-    /// Parameters with their current values in `start`.
-    fn parameters(&self) -> Vec<PortSpec>;
-    /// Current value of parameter `index`.
-    fn parameter(&self, index: usize) -> f64;
-    /// Sets parameter `index` (before initialisation); rejects values out of range.
-    fn set_parameter(&mut self, index: usize, value: f64) -> Result<(), ModuleError>;
-    /// States with start values.
-    fn states(&self) -> Vec<PortSpec>;
+/// The equations of an ODE module over its parameters and state start values, which are
+/// a [`ParameterSet`] (name, ports, checked setting); `Send`, as every
+/// [`crate::module::Module`] is.
+pub trait OdeModel: ParameterSet + Send {
     /// Inputs with start values.
     fn inputs(&self) -> Vec<PortSpec>;
     /// Outputs (`start` unused).
@@ -91,10 +84,9 @@ pub struct OdeModule<M: OdeModel> {
 impl<M: OdeModel> OdeModule<M> {
     /// Wraps `model` with the integrator.
     pub fn new(model: M, integrator: Integrator) -> Result<Self, ModuleError> {
-        let states = model.states();
+        let (params, states) = model.ports();
         let inputs = model.inputs();
         let outputs = model.outputs();
-        let params = model.parameters();
         let feedthrough = model.feedthrough();
         let capabilities = Capabilities {
             can_handle_variable_communication_step_size: true,
@@ -108,7 +100,7 @@ impl<M: OdeModel> OdeModule<M> {
             ..Capabilities::default()
         };
         let sig = Signature {
-            model_name: model.model_name(),
+            model_name: M::MODEL_ID,
             parameters: &params,
             states: &states,
             inputs: &inputs,
