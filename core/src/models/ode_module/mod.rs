@@ -7,12 +7,12 @@
 //! (step [`FD_REL_STEP`] relative to the point), exact up to rounding for linear models.
 
 use super::builtin::{output_index, seed_direction, BuiltinModule, Stepper};
-use super::instance::{Instance, INPUT_ORDER};
+use super::instance::Instance;
 use super::layout::{describe, PortSpec, Signature, VarKind};
 use super::parameters::ParameterSet;
 use crate::module::{
-    Capabilities, DependencyKind, Derivatives, DirectionalDerivatives, JacobianProduct,
-    ModuleDescription, ModuleError, OutputDerivatives,
+    DependencyKind, Derivatives, DirectionalDerivatives, JacobianProduct, ModuleDescription,
+    ModuleError, OutputDerivatives,
 };
 use crate::solvers::{Integrator, OdeSystem, TaylorInput, FD_REL_STEP};
 use alloc::vec;
@@ -88,17 +88,6 @@ impl<M: OdeModel> OdeModule<M> {
         let inputs = model.inputs();
         let outputs = model.outputs();
         let feedthrough = model.feedthrough();
-        let capabilities = Capabilities {
-            can_handle_variable_communication_step_size: true,
-            max_output_derivative_order: 1,
-            can_get_and_set_fmu_state: true,
-            can_serialize_fmu_state: true,
-            provides_directional_derivatives: true,
-            x_max_input_derivative_order: INPUT_ORDER as u32,
-            x_exposes_states: true,
-            x_linear_time_invariant: false,
-            ..Capabilities::default()
-        };
         let sig = Signature {
             model_name: M::MODEL_ID,
             parameters: &params,
@@ -106,7 +95,8 @@ impl<M: OdeModel> OdeModule<M> {
             inputs: &inputs,
             outputs: &outputs,
             feedthrough: &feedthrough,
-            capabilities,
+            max_output_derivative_order: 1,
+            linear_time_invariant: false,
         };
         let (desc, layout) = describe(&sig)?;
         let (nx, nu, ny) = (layout.nx, layout.nu, layout.ny);
