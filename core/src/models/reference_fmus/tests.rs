@@ -245,6 +245,12 @@ fn printed_precision_comparison_rounds_to_the_printed_digits() {
     assert!(agrees(f64::MIN_POSITIVE, &f64::MIN_POSITIVE.to_string()));
 }
 
+/// What an importer that handles events sets: Event Mode used, early return allowed.
+const EVENT_MODE: InstantiateOptions = InstantiateOptions {
+    event_mode_used: true,
+    early_return_allowed: true,
+};
+
 fn initialized(id: &str, options: InstantiateOptions, stop: f64) -> Subsystem {
     let mut sub = Subsystem::instantiate(module(id), options).expect("instantiate");
     sub.enter_initialization_mode(None, 0.0, Some(stop))
@@ -283,11 +289,7 @@ fn van_der_pol_directional_derivatives_are_exact_at_the_start() {
 
 #[test]
 fn bouncing_ball_returns_early_at_the_bounce_and_bounces_in_event_mode() {
-    let options = InstantiateOptions {
-        event_mode_used: true,
-        early_return_allowed: true,
-    };
-    let mut sub = initialized(BOUNCING_BALL_ID, options, 3.0);
+    let mut sub = initialized(BOUNCING_BALL_ID, EVENT_MODE, 3.0);
     let (h, v) = (vr_of(&sub, "h"), vr_of(&sub, "v"));
     // Free fall from 1 m reaches the ground after √(2/9.81) ≈ 0.4515 s; forward Euler at
     // 1 ms lags slightly (h_n = 1 − 9.81e-6·n(n−1)/2) and crosses zero in the step ending
@@ -308,7 +310,7 @@ fn bouncing_ball_returns_early_at_the_bounce_and_bounces_in_event_mode() {
     assert_eq!(slope, [before[1], -9.81]);
     // The Subsystem insists on Event Mode before the next step.
     assert!(sub.do_step(r.last_successful_time, 0.01, true).is_err());
-    let mut sub = initialized(BOUNCING_BALL_ID, options, 3.0);
+    let mut sub = initialized(BOUNCING_BALL_ID, EVENT_MODE, 3.0);
     let r = sub.do_step(0.0, 1.0, true).expect("step");
     sub.enter_event_mode().expect("event mode");
     let u = sub.update_discrete_states().expect("update");
@@ -328,11 +330,7 @@ fn bouncing_ball_returns_early_at_the_bounce_and_bounces_in_event_mode() {
 
 #[test]
 fn stair_in_event_mode_counts_in_event_mode_and_terminates_there() {
-    let options = InstantiateOptions {
-        event_mode_used: true,
-        early_return_allowed: true,
-    };
-    let mut sub = initialized(STAIR_ID, options, 10.0);
+    let mut sub = initialized(STAIR_ID, EVENT_MODE, 10.0);
     let counter = vr_of(&sub, "counter");
     let mut t = 0.0;
     let mut events = Vec::new();
