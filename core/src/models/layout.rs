@@ -2,6 +2,7 @@
 //! order parameters, states, `der(states)`, inputs, outputs, and [`Layout::classify`] maps
 //! a reference back to its role and index.
 
+use super::instance::INPUT_ORDER;
 use crate::module::{
     Capabilities, Causality, DependencyKind, ModuleDescription, ModuleError, ModuleErrorKind,
     OutputDependency, ValueRef, Variability, Variable,
@@ -103,7 +104,27 @@ pub(crate) struct Signature<'a> {
     pub outputs: &'a [PortSpec],
     /// `(output, input, kind)`: direct feedthrough.
     pub feedthrough: &'a [(usize, usize, DependencyKind)],
-    pub capabilities: Capabilities,
+    /// `maxOutputDerivativeOrder`.
+    pub max_output_derivative_order: u32,
+    /// `x-linearTimeInvariant`.
+    pub linear_time_invariant: bool,
+}
+
+/// Capabilities every built-in module has; only the output derivative order and
+/// `x-linearTimeInvariant` differ between them.
+fn capabilities(sig: &Signature<'_>) -> Capabilities {
+    Capabilities {
+        can_handle_variable_communication_step_size: true,
+        max_output_derivative_order: sig.max_output_derivative_order,
+        can_get_and_set_fmu_state: true,
+        can_serialize_fmu_state: true,
+        provides_directional_derivatives: true,
+        x_max_input_derivative_order: INPUT_ORDER as u32,
+        // Also true without states: an algebraic module's Jacobian (its D) is exposed.
+        x_exposes_states: true,
+        x_linear_time_invariant: sig.linear_time_invariant,
+        ..Capabilities::default()
+    }
 }
 
 /// Builds the description and layout; fails on duplicate names.
@@ -115,77 +136,49 @@ pub(crate) fn describe(sig: &Signature<'_>) -> Result<(ModuleDescription, Layout
         ny: sig.outputs.len(),
     };
     let mut vars = Vec::with_capacity(layout.np + 2 * layout.nx + layout.nu + layout.ny);
-    let mut vr = 0u32;
-    // Built field by field: each string is allocated once (maps rebuild modules per point).
-    let mut push =
-        |vars: &mut Vec<Variable>, p: &PortSpec, name: String, unit: &str, c, v, start| {
-            vars.push(Variable {
-                name,
-                value_ref: ValueRef(vr),
-                causality: c,
-                variability: v,
-                start,
-                unit: unit.into(),
-                description: p.description.clone(),
-            });
-            vr += 1;
-        };
-    for p in sig.parameters {
-        push(
-            &mut vars,
-            p,
-            p.name.clone(),
-            &p.unit,
+    // The groups in value-reference order: ports, causality, variability, and whether the
+    // group is the time derivatives of its ports.
+    let groups = [
+        (
+            sig.parameters,
             Causality::Parameter,
             Variability::Fixed,
-            Some(p.start),
-        );
-    }
-    for p in sig.states {
-        push(
-            &mut vars,
-            p,
-            p.name.clone(),
-            &p.unit,
-            Causality::Local,
-            Variability::Continuous,
-            Some(p.start),
-        );
-    }
-    for p in sig.states {
-        let unit = derivative_unit(&p.unit);
-        let name = format!("der({})", p.name);
-        push(
-            &mut vars,
-            p,
-            name,
-            &unit,
-            Causality::Local,
-            Variability::Continuous,
-            None,
-        );
-    }
-    for p in sig.inputs {
-        push(
-            &mut vars,
-            p,
-            p.name.clone(),
-            &p.unit,
-            Causality::Input,
-            Variability::Continuous,
-            Some(p.start),
-        );
-    }
-    for p in sig.outputs {
-        push(
-            &mut vars,
-            p,
-            p.name.clone(),
-            &p.unit,
+            false,
+        ),
+        (sig.states, Causality::Local, Variability::Continuous, false),
+        (sig.states, Causality::Local, Variability::Continuous, true),
+        (sig.inputs, Causality::Input, Variability::Continuous, false),
+        (
+            sig.outputs,
             Causality::Output,
             Variability::Continuous,
-            None,
-        );
+            false,
+        ),
+    ];
+    for (ports, causality, variability, derivative) in groups {
+        for p in ports {
+            // Built field by field: each string is allocated once (maps rebuild modules per
+            // point). Derivatives and outputs are computed, so they have no start value.
+            let (name, unit, start) = if derivative {
+                (format!("der({})", p.name), derivative_unit(&p.unit), None)
+            } else {
+                let computed = causality == Causality::Output;
+                (
+                    p.name.clone(),
+                    p.unit.clone(),
+                    (!computed).then_some(p.start),
+                )
+            };
+            vars.push(Variable {
+                name,
+                value_ref: ValueRef(vars.len() as u32),
+                causality,
+                variability,
+                start,
+                unit,
+                description: p.description.clone(),
+            });
+        }
     }
     for (i, v) in vars.iter().enumerate() {
         if v.name.is_empty() || vars[..i].iter().any(|w| w.name == v.name) {
@@ -212,7 +205,7 @@ pub(crate) fn describe(sig: &Signature<'_>) -> Result<(ModuleDescription, Layout
     let desc = ModuleDescription {
         model_name: sig.model_name.into(),
         variables: vars,
-        capabilities: sig.capabilities.clone(),
+        capabilities: capabilities(sig),
         output_dependencies: deps,
     };
     Ok((desc, layout))

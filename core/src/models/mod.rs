@@ -30,6 +30,6 @@ pub use entry::{ModelArgs, ModelEntry, ModelInfo, ParameterList};
 pub use layout::PortSpec;
 pub use linear_state_space::{LinearSpec, LinearStateSpace, MAX_OUTPUT_DERIVATIVE_ORDER};
 pub use ode_module::{OdeModel, OdeModule};
-pub use parameters::{check as check_parameter, ParameterSet, Range};
+pub use parameters::{check as check_parameter, ParameterSet, Range, Slot};
 pub use registry::{build, catalog, find, instantiate, registry};
 pub use solver_choice::{integrator_for, DEFAULT_ATOL, DEFAULT_RK4_STEP, DEFAULT_RTOL};

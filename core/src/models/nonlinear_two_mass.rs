@@ -29,9 +29,9 @@
 use super::entry::{ModelEntry, ParameterList};
 use super::layout::PortSpec;
 use super::ode_module::{OdeModel, OdeModule};
-use super::parameters::{ParameterSet, Range};
+use super::parameters::{ParameterSet, Range::*, Slot};
 use super::solver_choice::{integrator_for, numeric_solvers, DEFAULT_RK4_STEP};
-use super::two_mass_oscillator::catalog_variables;
+use super::two_mass_oscillator::Mass2Params;
 use crate::module::{DependencyKind, Module, ModuleError, Variable};
 use crate::solvers::SolverSpec;
 use crate::solvers::{Integrator, Rk4};
@@ -47,44 +47,28 @@ pub const MASS2_NONLINEAR_ID: &str = "TwoMassOscillator.Mass2Nonlinear";
 /// Largest accepted nonlinearity factor (the paper studies 1 to 2).
 pub const MAX_ND: f64 = 3.0;
 
-/// Parameters and start values of the nonlinear subsystem II.
+/// Parameters and start values of the nonlinear subsystem II: those of the linear one
+/// (with `dk` the damping factor), plus the nonlinearity and the clamp.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Mass2NonlinearParams {
-    /// Mass m₂ in kg (> 0). Default 10.
-    pub m2: f64,
-    /// Spring stiffness c₂ to ground in N/m (≥ 0). Default 1e7.
-    pub c2: f64,
-    /// Damping d₂ to ground in N·s/m (≥ 0). Default 2.
-    pub d2: f64,
-    /// Coupling stiffness c_k in N/m (≥ 0). Default 2e5.
-    pub ck: f64,
-    /// Coupling damping factor d_k (N·s/m times (s/m)^(n_d−1)) (≥ 0). Default 5e2.
-    pub dk: f64,
+    /// m₂, c₂, d₂, c_k, start values as in the linear subsystem II; d_k is the coupling
+    /// damping factor (N·s/m times (s/m)^(n_d−1)) (≥ 0). Default 5e2.
+    pub linear: Mass2Params,
     /// Nonlinearity factor n_d in [1, 3]; 1 is linear. Default 2.
     pub nd: f64,
     /// Lower clamp d_k,min of the damping in N·s/m (≥ 0). Default 10.
     pub dkmin: f64,
     /// Upper clamp d_k,max of the damping in N·s/m (≥ d_k,min). Default 1e4.
     pub dkmax: f64,
-    /// Start position s₂ in m. Default 0.
-    pub x1: f64,
-    /// Start velocity v₂ in m/s. Default 0.
-    pub x2: f64,
 }
 
 impl Default for Mass2NonlinearParams {
     fn default() -> Self {
         Mass2NonlinearParams {
-            m2: 10.0,
-            c2: 1e7,
-            d2: 2.0,
-            ck: 2e5,
-            dk: 5e2,
+            linear: Mass2Params::default(),
             nd: 2.0,
             dkmin: 10.0,
             dkmax: 1e4,
-            x1: 0.0,
-            x2: 0.0,
         }
     }
 }
@@ -93,19 +77,21 @@ impl ParameterSet for Mass2NonlinearParams {
     const MODEL_ID: &'static str = MASS2_NONLINEAR_ID;
     const PARAMETERS: usize = 8;
 
-    fn with_slots<R>(&mut self, f: impl FnOnce(&mut [(&'static str, Range, &mut f64)]) -> R) -> R {
-        f(&mut [
-            ("m2", Range::Positive, &mut self.m2),
-            ("c2", Range::NonNegative, &mut self.c2),
-            ("d2", Range::NonNegative, &mut self.d2),
-            ("ck", Range::NonNegative, &mut self.ck),
-            ("dk", Range::NonNegative, &mut self.dk),
-            ("nd", Range::Positive, &mut self.nd),
-            ("dkmin", Range::NonNegative, &mut self.dkmin),
-            ("dkmax", Range::NonNegative, &mut self.dkmax),
-            ("x1", Range::Finite, &mut self.x1),
-            ("x2", Range::Finite, &mut self.x2),
-        ])
+    /// The linear subsystem's slots with `dk` described as a factor, and the nonlinearity
+    /// and clamp parameters before the states.
+    fn with_slots<R>(&mut self, f: impl FnOnce(&mut [Slot<'_>]) -> R) -> R {
+        let [m2, c2, d2, ck, (_, range, _, _, dk), x1, x2] = self.linear.slots();
+        let factor = "coupling damping factor dk (N*s/m when nd = 1)";
+        #[rustfmt::skip] // a table: one slot a row
+        let mut slots = [
+            m2, c2, d2, ck,
+            ("dk",    range,       "",      factor,                                 dk),
+            ("nd",    Positive,    "",      "nonlinearity factor nd (1 = linear damper)", &mut self.nd),
+            ("dkmin", NonNegative, "N*s/m", "lower clamp of the coupling damping",  &mut self.dkmin),
+            ("dkmax", NonNegative, "N*s/m", "upper clamp of the coupling damping",  &mut self.dkmax),
+            x1, x2,
+        ];
+        f(&mut slots)
     }
 
     /// `nd` within 1…MAX_ND and `dkmin ≤ dkmax`.
@@ -128,97 +114,27 @@ impl ParameterSet for Mass2NonlinearParams {
 }
 
 impl Mass2NonlinearParams {
-    /// Parameters (without the state start values).
-    pub fn parameters(&self) -> Vec<PortSpec> {
-        vec![
-            PortSpec::new("m2", "kg", self.m2, "mass m2"),
-            PortSpec::new("c2", "N/m", self.c2, "spring stiffness c2 to ground"),
-            PortSpec::new("d2", "N*s/m", self.d2, "damping d2 to ground"),
-            PortSpec::new("ck", "N/m", self.ck, "coupling stiffness ck"),
-            PortSpec::new(
-                "dk",
-                "",
-                self.dk,
-                "coupling damping factor dk (N*s/m when nd = 1)",
-            ),
-            PortSpec::new(
-                "nd",
-                "",
-                self.nd,
-                "nonlinearity factor nd (1 = linear damper)",
-            ),
-            PortSpec::new(
-                "dkmin",
-                "N*s/m",
-                self.dkmin,
-                "lower clamp of the coupling damping",
-            ),
-            PortSpec::new(
-                "dkmax",
-                "N*s/m",
-                self.dkmax,
-                "upper clamp of the coupling damping",
-            ),
-        ]
-    }
-
-    fn states(&self) -> Vec<PortSpec> {
-        vec![
-            PortSpec::new("x1", "m", self.x1, "position s2 of mass 2"),
-            PortSpec::new("x2", "m/s", self.x2, "velocity v2 of mass 2"),
-        ]
-    }
-
     /// Coupling damping `d(Δv)` of eqn (43).
     pub fn damping(&self, dv: f64) -> f64 {
-        let d = self.dk * libm::pow(libm::fabs(dv), self.nd - 1.0);
+        let d = self.linear.dk * libm::pow(libm::fabs(dv), self.nd - 1.0);
         d.clamp(self.dkmin, self.dkmax)
     }
 
     /// Coupling force `Fk = c_k (s₂ − s₁) + d(Δv) Δv`.
     pub fn coupling_force(&self, x: &[f64], u: &[f64]) -> f64 {
         let dv = x[1] - u[1];
-        self.ck * (x[0] - u[0]) + self.damping(dv) * dv
+        self.linear.ck * (x[0] - u[0]) + self.damping(dv) * dv
     }
 }
 
-/// The nonlinear subsystem II as an [`OdeModel`].
-#[derive(Clone, Debug, PartialEq)]
-pub struct Mass2NonlinearOde(pub Mass2NonlinearParams);
-
-impl OdeModel for Mass2NonlinearOde {
-    fn model_name(&self) -> &str {
-        MASS2_NONLINEAR_ID
-    }
-    fn parameters(&self) -> Vec<PortSpec> {
-        self.0.parameters()
-    }
-    fn parameter(&self, index: usize) -> f64 {
-        let p = &self.0;
-        [p.m2, p.c2, p.d2, p.ck, p.dk, p.nd, p.dkmin, p.dkmax]
-            .get(index)
-            .copied()
-            .unwrap_or(f64::NAN)
-    }
-    fn set_parameter(&mut self, index: usize, value: f64) -> Result<(), ModuleError> {
-        self.0.set_parameter(index, value)
-    }
-    fn states(&self) -> Vec<PortSpec> {
-        self.0.states()
-    }
+/// The nonlinear subsystem II: the linear one's ports, `Fk` depending on `v1` through the
+/// damping.
+impl OdeModel for Mass2NonlinearParams {
     fn inputs(&self) -> Vec<PortSpec> {
-        vec![
-            PortSpec::new("s1", "m", 0.0, "position of mass 1"),
-            PortSpec::new("v1", "m/s", 0.0, "velocity of mass 1"),
-        ]
+        self.linear.inputs()
     }
     fn outputs(&self) -> Vec<PortSpec> {
-        vec![PortSpec::new(
-            "Fk",
-            "N",
-            0.0,
-            "coupling force, acting on mass 1",
-        )]
+        self.linear.outputs()
     }
     fn feedthrough(&self) -> Vec<(usize, usize, DependencyKind)> {
         vec![
@@ -227,28 +143,27 @@ impl OdeModel for Mass2NonlinearOde {
         ]
     }
     fn rhs(&self, _t: f64, x: &[f64], u: &[f64], dx: &mut [f64]) {
-        let p = &self.0;
+        let p = &self.linear;
         dx[0] = x[1];
-        dx[1] = (-p.c2 * x[0] - p.d2 * x[1] - p.coupling_force(x, u)) / p.m2;
+        dx[1] = (-p.c2 * x[0] - p.d2 * x[1] - self.coupling_force(x, u)) / p.m2;
     }
     fn output(&self, _t: f64, x: &[f64], u: &[f64], y: &mut [f64]) {
-        y[0] = self.0.coupling_force(x, u);
+        y[0] = self.coupling_force(x, u);
     }
 }
 
 /// Catalog variables with default values.
 pub fn variables() -> Vec<Variable> {
-    let p = Mass2NonlinearParams::default();
-    catalog_variables(&p.parameters(), &p.states())
+    Mass2NonlinearParams::catalog()
 }
 
 /// The module integrated by `integrator`.
 pub fn mass2_nonlinear(
     p: &Mass2NonlinearParams,
     integrator: Integrator,
-) -> Result<OdeModule<Mass2NonlinearOde>, ModuleError> {
+) -> Result<OdeModule<Mass2NonlinearParams>, ModuleError> {
     p.check_relations()?;
-    OdeModule::new(Mass2NonlinearOde(*p), integrator)
+    OdeModule::new(*p, integrator)
 }
 
 /// Registry entry: RK4 with [`DEFAULT_RK4_STEP`] by default, or Dopri45 (there is no
@@ -283,16 +198,14 @@ pub fn instantiate(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::models::two_mass_oscillator::{Mass2Ode, Mass2Params};
 
     #[test]
     fn nd_1_is_the_linear_model_and_the_clamp_bounds_the_damping() {
-        let linear = Mass2Ode(Mass2Params::default());
-        let p = Mass2NonlinearParams {
+        let linear = Mass2Params::default();
+        let nonlinear = Mass2NonlinearParams {
             nd: 1.0,
             ..Mass2NonlinearParams::default()
         };
-        let nonlinear = Mass2NonlinearOde(p);
         let (x, u) = ([1e-3, 0.7], [2e-3, -1.9]);
         let (mut a, mut b) = ([0.0; 2], [0.0; 2]);
         linear.rhs(0.0, &x, &u, &mut a);

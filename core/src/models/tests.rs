@@ -18,6 +18,24 @@ fn vr(m: &dyn Module, name: &str) -> ValueRef {
         .expect("variable exists")
 }
 
+/// The value references of a Jacobian `∂(der(x), y)/∂(x, u)`: `(knowns, unknowns)`, states
+/// in [`crate::module::ModuleDescription::states`] order.
+pub(crate) fn jacobian_value_refs(
+    desc: &crate::module::ModuleDescription,
+) -> (Vec<ValueRef>, Vec<ValueRef>) {
+    let states = desc.states();
+    let knowns = states.iter().map(|(x, _)| x.value_ref);
+    let unknowns = states.iter().map(|(_, d)| d.value_ref);
+    (
+        knowns
+            .chain(desc.inputs().iter().map(|v| v.value_ref))
+            .collect(),
+        unknowns
+            .chain(desc.outputs().iter().map(|v| v.value_ref))
+            .collect(),
+    )
+}
+
 fn message(e: crate::module::ModuleError) -> String {
     match e.kind {
         ModuleErrorKind::InvalidArgument(m) => m,
@@ -246,18 +264,7 @@ fn finite_difference_derivatives_of_ode_modules_match_the_exact_linear_ones() {
     ];
     for (mut lin, mut ode) in pairs {
         let desc = lin.description().clone();
-        let unknowns: Vec<ValueRef> = desc
-            .states()
-            .iter()
-            .map(|(_, d)| d.value_ref)
-            .chain(desc.outputs().iter().map(|v| v.value_ref))
-            .collect();
-        let knowns: Vec<ValueRef> = desc
-            .states()
-            .iter()
-            .map(|(x, _)| x.value_ref)
-            .chain(desc.inputs().iter().map(|v| v.value_ref))
-            .collect();
+        let (knowns, unknowns) = jacobian_value_refs(&desc);
         for m in [&mut lin, &mut ode] {
             m.enter_initialization_mode(None, 0.0, None).expect("init");
         }

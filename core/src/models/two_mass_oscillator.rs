@@ -27,13 +27,13 @@
 //! Coupled by `Fk → Mass1.Fk`, `s1 → Mass2.s1`, `v1 → Mass2.v1`, the two halves form the
 //! monolithic oscillator [`monolithic_a`] (digest §5.1 "\[derived\] Monolithic A*").
 
-use super::entry::{ModelEntry, ParameterList};
+use super::entry::{ModelArgs, ModelEntry, ParameterList};
 use super::layout::PortSpec;
-use super::linear_state_space::{LinearSpec, LinearStateSpace};
+use super::linear_state_space::{LinearSpec, LinearStateSpace, Matrices};
 use super::ode_module::{OdeModel, OdeModule};
-use super::parameters::{check, ParameterSet, Range};
+use super::parameters::{check, ParameterSet, Range::*, Slot};
 use super::solver_choice::{integrator_for, linear_solvers};
-use crate::module::{Causality, DependencyKind, ModuleError, Variability, Variable};
+use crate::module::{DependencyKind, Module, ModuleError, Variable};
 use crate::solvers::Integrator;
 use alloc::boxed::Box;
 use alloc::string::String;
@@ -114,32 +114,33 @@ impl ParameterSet for Mass1Params {
     const MODEL_ID: &'static str = MASS1_ID;
     const PARAMETERS: usize = 3;
 
-    fn with_slots<R>(&mut self, f: impl FnOnce(&mut [(&'static str, Range, &mut f64)]) -> R) -> R {
-        f(&mut [
-            ("m1", Range::Positive, &mut self.m1),
-            ("c1", Range::NonNegative, &mut self.c1),
-            ("d1", Range::NonNegative, &mut self.d1),
-            ("x1", Range::Finite, &mut self.x1),
-            ("x2", Range::Finite, &mut self.x2),
-        ])
+    fn with_slots<R>(&mut self, f: impl FnOnce(&mut [Slot<'_>]) -> R) -> R {
+        #[rustfmt::skip] // a table: one slot a row
+        let mut slots = [
+            ("m1", Positive,    "kg",    "mass m1",                       &mut self.m1),
+            ("c1", NonNegative, "N/m",   "spring stiffness c1 to ground", &mut self.c1),
+            ("d1", NonNegative, "N*s/m", "damping d1 to ground",          &mut self.d1),
+            ("x1", Finite,      "m",     "position s1 of mass 1",         &mut self.x1),
+            ("x2", Finite,      "m/s",   "velocity v1 of mass 1",         &mut self.x2),
+        ];
+        f(&mut slots)
     }
 }
 
-impl Mass1Params {
-    /// Parameters (without the state start values).
-    pub fn parameters(&self) -> Vec<PortSpec> {
-        vec![
-            param("m1", "kg", self.m1, "mass m1"),
-            param("c1", "N/m", self.c1, "spring stiffness c1 to ground"),
-            param("d1", "N*s/m", self.d1, "damping d1 to ground"),
-        ]
-    }
-
-    fn states(&self) -> Vec<PortSpec> {
-        vec![
-            param("x1", "m", self.x1, "position s1 of mass 1"),
-            param("x2", "m/s", self.x2, "velocity v1 of mass 1"),
-        ]
+impl Mass2Params {
+    /// Every slot (parameters, then states); the nonlinear subsystem II shares them.
+    pub(crate) fn slots(&mut self) -> [Slot<'_>; 7] {
+        #[rustfmt::skip] // a table: one slot a row
+        let slots = [
+            ("m2", Positive,    "kg",    "mass m2",                       &mut self.m2),
+            ("c2", NonNegative, "N/m",   "spring stiffness c2 to ground", &mut self.c2),
+            ("d2", NonNegative, "N*s/m", "damping d2 to ground",          &mut self.d2),
+            ("ck", NonNegative, "N/m",   "coupling stiffness ck",         &mut self.ck),
+            ("dk", NonNegative, "N*s/m", "coupling damping dk",           &mut self.dk),
+            ("x1", Finite,      "m",     "position s2 of mass 2",         &mut self.x1),
+            ("x2", Finite,      "m/s",   "velocity v2 of mass 2",         &mut self.x2),
+        ];
+        slots
     }
 }
 
@@ -147,85 +148,30 @@ impl ParameterSet for Mass2Params {
     const MODEL_ID: &'static str = MASS2_ID;
     const PARAMETERS: usize = 5;
 
-    fn with_slots<R>(&mut self, f: impl FnOnce(&mut [(&'static str, Range, &mut f64)]) -> R) -> R {
-        f(&mut [
-            ("m2", Range::Positive, &mut self.m2),
-            ("c2", Range::NonNegative, &mut self.c2),
-            ("d2", Range::NonNegative, &mut self.d2),
-            ("ck", Range::NonNegative, &mut self.ck),
-            ("dk", Range::NonNegative, &mut self.dk),
-            ("x1", Range::Finite, &mut self.x1),
-            ("x2", Range::Finite, &mut self.x2),
-        ])
+    fn with_slots<R>(&mut self, f: impl FnOnce(&mut [Slot<'_>]) -> R) -> R {
+        f(&mut self.slots())
     }
-}
-
-impl Mass2Params {
-    /// Parameters (without the state start values).
-    pub fn parameters(&self) -> Vec<PortSpec> {
-        vec![
-            param("m2", "kg", self.m2, "mass m2"),
-            param("c2", "N/m", self.c2, "spring stiffness c2 to ground"),
-            param("d2", "N*s/m", self.d2, "damping d2 to ground"),
-            param("ck", "N/m", self.ck, "coupling stiffness ck"),
-            param("dk", "N*s/m", self.dk, "coupling damping dk"),
-        ]
-    }
-
-    fn states(&self) -> Vec<PortSpec> {
-        vec![
-            param("x1", "m", self.x1, "position s2 of mass 2"),
-            param("x2", "m/s", self.x2, "velocity v2 of mass 2"),
-        ]
-    }
-}
-
-/// Parameters and state start values as catalog variables (states are `Local`).
-pub(crate) fn catalog_variables(params: &[PortSpec], states: &[PortSpec]) -> Vec<Variable> {
-    let mut out = Vec::new();
-    for (i, p) in params.iter().chain(states).enumerate() {
-        let (c, v) = if i < params.len() {
-            (Causality::Parameter, Variability::Fixed)
-        } else {
-            (Causality::Local, Variability::Continuous)
-        };
-        out.push(
-            Variable::new(&p.name, i as u32, c, v, Some(p.start), &p.unit)
-                .described(&p.description),
-        );
-    }
-    out
 }
 
 /// Catalog variables of subsystem I with default values.
 pub fn mass1_variables() -> Vec<Variable> {
-    let p = Mass1Params::default();
-    catalog_variables(&p.parameters(), &p.states())
+    Mass1Params::catalog()
 }
 
 /// Catalog variables of subsystem II with default values.
 pub fn mass2_variables() -> Vec<Variable> {
-    let p = Mass2Params::default();
-    catalog_variables(&p.parameters(), &p.states())
-}
-
-fn strings(v: &[&str]) -> Vec<String> {
-    v.iter().map(|s| String::from(*s)).collect()
-}
-
-fn informational(params: &[PortSpec]) -> Vec<Variable> {
-    catalog_variables(params, &[])
+    Mass2Params::catalog()
 }
 
 /// `(A, B, C, D)` of subsystem I.
-pub fn mass1_matrices(p: &Mass1Params) -> (DMatrix<f64>, DMatrix<f64>, DMatrix<f64>, DMatrix<f64>) {
+pub fn mass1_matrices(p: &Mass1Params) -> Matrices {
     let a = DMatrix::from_row_slice(2, 2, &[0.0, 1.0, -p.c1 / p.m1, -p.d1 / p.m1]);
     let b = DMatrix::from_row_slice(2, 1, &[0.0, 1.0 / p.m1]);
     (a, b, DMatrix::identity(2, 2), DMatrix::zeros(2, 1))
 }
 
 /// `(A, B, C, D)` of subsystem II.
-pub fn mass2_matrices(p: &Mass2Params) -> (DMatrix<f64>, DMatrix<f64>, DMatrix<f64>, DMatrix<f64>) {
+pub fn mass2_matrices(p: &Mass2Params) -> Matrices {
     let a = DMatrix::from_row_slice(
         2,
         2,
@@ -266,77 +212,8 @@ pub fn monolithic_a(p1: &Mass1Params, p2: &Mass2Params) -> DMatrix<f64> {
     )
 }
 
-/// Subsystem I solved exactly.
-pub fn mass1_linear(p: &Mass1Params) -> Result<LinearStateSpace, ModuleError> {
-    check("m1", p.m1, Range::Positive)?;
-    let (a, b, c, d) = mass1_matrices(p);
-    LinearStateSpace::new(LinearSpec {
-        model_name: MASS1_ID.into(),
-        a,
-        b,
-        c,
-        d,
-        x0: DVector::from_row_slice(&[p.x1, p.x2]),
-        state_names: strings(&["x1", "x2"]),
-        state_units: strings(&["m", "m/s"]),
-        input_names: strings(&["Fk"]),
-        input_units: strings(&["N"]),
-        output_names: strings(&["s1", "v1"]),
-        output_units: strings(&["m", "m/s"]),
-        parameters: informational(&p.parameters()),
-        matrices_of: Some(|v| Ok(mass1_matrices(&Mass1Params::from_values(v)?))),
-    })
-}
-
-/// Subsystem II solved exactly.
-pub fn mass2_linear(p: &Mass2Params) -> Result<LinearStateSpace, ModuleError> {
-    check("m2", p.m2, Range::Positive)?;
-    let (a, b, c, d) = mass2_matrices(p);
-    LinearStateSpace::new(LinearSpec {
-        model_name: MASS2_ID.into(),
-        a,
-        b,
-        c,
-        d,
-        x0: DVector::from_row_slice(&[p.x1, p.x2]),
-        state_names: strings(&["x1", "x2"]),
-        state_units: strings(&["m", "m/s"]),
-        input_names: strings(&["s1", "v1"]),
-        input_units: strings(&["m", "m/s"]),
-        output_names: strings(&["Fk"]),
-        output_units: strings(&["N"]),
-        parameters: informational(&p.parameters()),
-        matrices_of: Some(|v| Ok(mass2_matrices(&Mass2Params::from_values(v)?))),
-    })
-}
-
-/// Subsystem I as an [`OdeModel`].
-#[derive(Clone, Debug, PartialEq)]
-pub struct Mass1Ode(pub Mass1Params);
-
-/// Subsystem II as an [`OdeModel`].
-#[derive(Clone, Debug, PartialEq)]
-pub struct Mass2Ode(pub Mass2Params);
-
-impl OdeModel for Mass1Ode {
-    fn model_name(&self) -> &str {
-        MASS1_ID
-    }
-    fn parameters(&self) -> Vec<PortSpec> {
-        self.0.parameters()
-    }
-    fn parameter(&self, index: usize) -> f64 {
-        [self.0.m1, self.0.c1, self.0.d1]
-            .get(index)
-            .copied()
-            .unwrap_or(f64::NAN)
-    }
-    fn set_parameter(&mut self, index: usize, value: f64) -> Result<(), ModuleError> {
-        self.0.set_parameter(index, value)
-    }
-    fn states(&self) -> Vec<PortSpec> {
-        self.0.states()
-    }
+/// Subsystem I: `x1' = x2`, `x2' = (−c₁ x1 − d₁ x2 + Fk) / m₁`, outputs `s1 = x1`, `v1 = x2`.
+impl OdeModel for Mass1Params {
     fn inputs(&self) -> Vec<PortSpec> {
         vec![param("Fk", "N", 0.0, "coupling force on mass 1")]
     }
@@ -350,9 +227,8 @@ impl OdeModel for Mass1Ode {
         Vec::new()
     }
     fn rhs(&self, _t: f64, x: &[f64], u: &[f64], dx: &mut [f64]) {
-        let p = &self.0;
         dx[0] = x[1];
-        dx[1] = (-p.c1 * x[0] - p.d1 * x[1] + u[0]) / p.m1;
+        dx[1] = (-self.c1 * x[0] - self.d1 * x[1] + u[0]) / self.m1;
     }
     fn output(&self, _t: f64, x: &[f64], _u: &[f64], y: &mut [f64]) {
         y[0] = x[0];
@@ -360,26 +236,9 @@ impl OdeModel for Mass1Ode {
     }
 }
 
-impl OdeModel for Mass2Ode {
-    fn model_name(&self) -> &str {
-        MASS2_ID
-    }
-    fn parameters(&self) -> Vec<PortSpec> {
-        self.0.parameters()
-    }
-    fn parameter(&self, index: usize) -> f64 {
-        let p = &self.0;
-        [p.m2, p.c2, p.d2, p.ck, p.dk]
-            .get(index)
-            .copied()
-            .unwrap_or(f64::NAN)
-    }
-    fn set_parameter(&mut self, index: usize, value: f64) -> Result<(), ModuleError> {
-        self.0.set_parameter(index, value)
-    }
-    fn states(&self) -> Vec<PortSpec> {
-        self.0.states()
-    }
+/// Subsystem II: `x1' = x2`, `x2' = (−(c_k + c₂) x1 − (d_k + d₂) x2 + c_k s1 + d_k v1) / m₂`,
+/// output `Fk = c_k (x1 − s1) + d_k (x2 − v1)`.
+impl OdeModel for Mass2Params {
     fn inputs(&self) -> Vec<PortSpec> {
         vec![
             param("s1", "m", 0.0, "position of mass 1"),
@@ -396,32 +255,121 @@ impl OdeModel for Mass2Ode {
         ]
     }
     fn rhs(&self, _t: f64, x: &[f64], u: &[f64], dx: &mut [f64]) {
-        let p = &self.0;
+        let p = self;
         dx[0] = x[1];
         dx[1] = (-(p.ck + p.c2) * x[0] - (p.dk + p.d2) * x[1] + p.ck * u[0] + p.dk * u[1]) / p.m2;
     }
     fn output(&self, _t: f64, x: &[f64], u: &[f64], y: &mut [f64]) {
-        let p = &self.0;
-        y[0] = p.ck * (x[0] - u[0]) + p.dk * (x[1] - u[1]);
+        y[0] = self.ck * (x[0] - u[0]) + self.dk * (x[1] - u[1]);
     }
+}
+
+/// A subsystem of the linear oscillator: its equations as matrices too, so that it can be
+/// solved exactly as well as integrated.
+trait LinearSubsystem: OdeModel + Copy + 'static {
+    /// `(A, B, C, D)`.
+    fn matrices(&self) -> Matrices;
+    /// Name and value of the mass, which the matrices divide by.
+    fn mass(&self) -> (&'static str, f64);
+}
+
+impl LinearSubsystem for Mass1Params {
+    fn matrices(&self) -> Matrices {
+        mass1_matrices(self)
+    }
+    fn mass(&self) -> (&'static str, f64) {
+        ("m1", self.m1)
+    }
+}
+
+impl LinearSubsystem for Mass2Params {
+    fn matrices(&self) -> Matrices {
+        mass2_matrices(self)
+    }
+    fn mass(&self) -> (&'static str, f64) {
+        ("m2", self.m2)
+    }
+}
+
+/// Names and units of `ports`.
+fn names_and_units(ports: &[PortSpec]) -> (Vec<String>, Vec<String>) {
+    ports
+        .iter()
+        .map(|p| (p.name.clone(), p.unit.clone()))
+        .unzip()
+}
+
+/// Subsystem `p` solved exactly, with the ports of its equations; its parameters are
+/// settable (the matrices follow them).
+fn linear<P: LinearSubsystem>(p: &P) -> Result<LinearStateSpace, ModuleError> {
+    let (name, mass) = p.mass();
+    check(name, mass, Positive)?;
+    let (a, b, c, d) = p.matrices();
+    let states = p.states();
+    let (state_names, state_units) = names_and_units(&states);
+    let (input_names, input_units) = names_and_units(&p.inputs());
+    let (output_names, output_units) = names_and_units(&p.outputs());
+    let mut parameters = p.variables();
+    parameters.truncate(P::PARAMETERS);
+    LinearStateSpace::new(LinearSpec {
+        model_name: P::MODEL_ID.into(),
+        a,
+        b,
+        c,
+        d,
+        x0: DVector::from_iterator(states.len(), states.iter().map(|s| s.start)),
+        state_names,
+        state_units,
+        input_names,
+        input_units,
+        output_names,
+        output_units,
+        parameters,
+        matrices_of: Some(|v| Ok(P::from_values(v)?.matrices())),
+    })
+}
+
+/// Subsystem `p` integrated numerically.
+fn ode<P: LinearSubsystem>(p: &P, integrator: Integrator) -> Result<OdeModule<P>, ModuleError> {
+    let (name, mass) = p.mass();
+    check(name, mass, Positive)?;
+    OdeModule::new(*p, integrator)
+}
+
+/// Builds subsystem `P` from a scenario entry: exact by default, RK4 or Dopri45 on request.
+fn construct<P: LinearSubsystem>(a: &ModelArgs<'_>) -> Result<Box<dyn Module>, ModuleError> {
+    let integrator = integrator_for(a.solver)?;
+    let p = P::from_map(a.parameters)?;
+    Ok(match integrator {
+        None => Box::new(linear(&p)?),
+        Some(i) => Box::new(ode(&p, i)?),
+    })
+}
+
+/// Subsystem I solved exactly.
+pub fn mass1_linear(p: &Mass1Params) -> Result<LinearStateSpace, ModuleError> {
+    linear(p)
+}
+
+/// Subsystem II solved exactly.
+pub fn mass2_linear(p: &Mass2Params) -> Result<LinearStateSpace, ModuleError> {
+    linear(p)
 }
 
 /// Subsystem I integrated numerically.
 pub fn mass1_ode(
     p: &Mass1Params,
     integrator: Integrator,
-) -> Result<OdeModule<Mass1Ode>, ModuleError> {
-    check("m1", p.m1, Range::Positive)?;
-    OdeModule::new(Mass1Ode(*p), integrator)
+) -> Result<OdeModule<Mass1Params>, ModuleError> {
+    ode(p, integrator)
 }
 
 /// Subsystem II integrated numerically.
 pub fn mass2_ode(
     p: &Mass2Params,
     integrator: Integrator,
-) -> Result<OdeModule<Mass2Ode>, ModuleError> {
-    check("m2", p.m2, Range::Positive)?;
-    OdeModule::new(Mass2Ode(*p), integrator)
+) -> Result<OdeModule<Mass2Params>, ModuleError> {
+    ode(p, integrator)
 }
 
 /// Registry entry of subsystem I: exact by default, RK4 or Dopri45 on request.
@@ -431,14 +379,7 @@ pub(super) const MASS1_ENTRY: ModelEntry = ModelEntry {
               driven by the coupling force Fk; outputs position s1 and velocity v1.",
     parameters: ParameterList::Fixed(mass1_variables),
     solvers: linear_solvers,
-    construct: |a| {
-        let integrator = integrator_for(a.solver)?;
-        let p = Mass1Params::from_map(a.parameters)?;
-        Ok(match integrator {
-            None => Box::new(mass1_linear(&p)?),
-            Some(i) => Box::new(mass1_ode(&p, i)?),
-        })
-    },
+    construct: construct::<Mass1Params>,
 };
 
 /// Registry entry of subsystem II: exact by default, RK4 or Dopri45 on request.
@@ -448,14 +389,7 @@ pub(super) const MASS2_ENTRY: ModelEntry = ModelEntry {
               coupling spring ck and damper dk; inputs s1, v1; output coupling force Fk.",
     parameters: ParameterList::Fixed(mass2_variables),
     solvers: linear_solvers,
-    construct: |a| {
-        let integrator = integrator_for(a.solver)?;
-        let p = Mass2Params::from_map(a.parameters)?;
-        Ok(match integrator {
-            None => Box::new(mass2_linear(&p)?),
-            Some(i) => Box::new(mass2_ode(&p, i)?),
-        })
-    },
+    construct: construct::<Mass2Params>,
 };
 
 /// Monolithic `C*` for the outputs `[s₁, v₁, F_k]` with `F_k = c_k(s₂ − s₁) + d_k(v₂ − v₁)`

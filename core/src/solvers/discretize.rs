@@ -59,23 +59,24 @@ pub fn discretize(a: &DMatrix<f64>, b: &DMatrix<f64>, h: f64, p: usize) -> Optio
     Some(Discretization { h, ad, gamma })
 }
 
+/// `∫_0^h e^{a(h−s)} s^k/k! ds = (e^{ah} − Σ_{j≤k} (ah)^j/j!) / a^{k+1}`, the scalar `Γ_k / b`
+/// in closed form (well conditioned for |a h| of order one): what tests compare against.
+#[cfg(test)]
+pub(crate) fn scalar_gamma(a: f64, h: f64, k: usize) -> f64 {
+    let mut sum = 0.0;
+    let mut term = 1.0;
+    for j in 0..=k {
+        if j > 0 {
+            term *= a * h / j as f64;
+        }
+        sum += term;
+    }
+    (libm::exp(a * h) - sum) / libm::pow(a, (k + 1) as f64)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// `∫_0^h e^{a(h−s)} s^k/k! ds = (e^{ah} − Σ_{j≤k} (ah)^j/j!) / a^{k+1}` (well conditioned
-    /// for |a h| of order one).
-    fn scalar_gamma(a: f64, h: f64, k: usize) -> f64 {
-        let mut sum = 0.0;
-        let mut term = 1.0;
-        for j in 0..=k {
-            if j > 0 {
-                term *= a * h / j as f64;
-            }
-            sum += term;
-        }
-        (libm::exp(a * h) - sum) / libm::pow(a, (k + 1) as f64)
-    }
 
     #[test]
     fn scalar_blocks_match_closed_form() {

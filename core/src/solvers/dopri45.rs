@@ -268,6 +268,7 @@ impl Dopri45 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::solvers::ode::Explode;
 
     /// Harmonic oscillator x'' = −ω² x, x(0) = 1, x'(0) = 0: x = cos ωt, x' = −ω sin ωt.
     struct Oscillator {
@@ -369,15 +370,6 @@ mod tests {
         assert!(bad
             .integrate(&mut Oscillator { w: 1.0 }, 0.0, 1.0, &mut x, &mut ws)
             .is_err());
-        struct Explode;
-        impl OdeSystem for Explode {
-            fn dim(&self) -> usize {
-                1
-            }
-            fn rhs(&mut self, _t: f64, x: &[f64], dx: &mut [f64]) {
-                dx[0] = x[0] * x[0];
-            }
-        }
         // x' = x², x(0) = 1 blows up at t = 1.
         let mut y = [1.0];
         let r = Dopri45 {

@@ -315,6 +315,16 @@ mod tests {
         v.iter().map(|&x| Complex::new(x, 0.0)).collect()
     }
 
+    fn complex(v: &[(f64, f64)]) -> Vec<Complex<f64>> {
+        v.iter().map(|&(re, im)| Complex::new(re, im)).collect()
+    }
+
+    /// The eigenvalues of `m` are `want` within `tol`, in any order.
+    fn assert_eigenvalues(m: &DMatrix<f64>, want: &[Complex<f64>], tol: f64) {
+        let got = eigenvalues(m).expect("converges");
+        assert!(same_set(&got, want, tol), "{got:?} vs {want:?}");
+    }
+
     #[test]
     fn companion_matrix_gives_the_polynomial_roots() {
         // (λ−1)(λ−2)(λ−3)(λ−4)(λ−5) = λ⁵ − 15λ⁴ + 85λ³ − 225λ² + 274λ − 120.
@@ -328,60 +338,34 @@ mod tests {
                 0.0
             }
         });
-        let got = eigenvalues(&m).expect("converges");
-        assert!(
-            same_set(&got, &real(&[1.0, 2.0, 3.0, 4.0, 5.0]), 1e-9),
-            "{got:?}"
-        );
+        assert_eigenvalues(&m, &real(&[1.0, 2.0, 3.0, 4.0, 5.0]), 1e-9);
     }
 
     #[test]
     fn rotation_blocks_give_complex_pairs() {
         let (c, s) = (libm::cos(0.3), libm::sin(0.3));
-        let m = DMatrix::from_row_slice(
-            4,
-            4,
-            &[
-                0.9 * c,
-                -0.9 * s,
-                1.0,
-                2.0, //
-                0.9 * s,
-                0.9 * c,
-                3.0,
-                4.0, //
-                0.0,
-                0.0,
-                0.0,
-                -2.0, //
-                0.0,
-                0.0,
-                2.0,
-                0.0,
-            ],
-        );
-        let want = [
-            Complex::new(0.9 * c, 0.9 * s),
-            Complex::new(0.9 * c, -0.9 * s),
-            Complex::new(0.0, 2.0),
-            Complex::new(0.0, -2.0),
+        let rows = [
+            [0.9 * c, -0.9 * s, 1.0, 2.0],
+            [0.9 * s, 0.9 * c, 3.0, 4.0],
+            [0.0, 0.0, 0.0, -2.0],
+            [0.0, 0.0, 2.0, 0.0],
         ];
-        let got = eigenvalues(&m).expect("converges");
-        assert!(same_set(&got, &want, 1e-13), "{got:?}");
+        let m = DMatrix::from_fn(4, 4, |i, j| rows[i][j]);
+        let want = complex(&[
+            (0.9 * c, 0.9 * s),
+            (0.9 * c, -0.9 * s),
+            (0.0, 2.0),
+            (0.0, -2.0),
+        ]);
+        assert_eigenvalues(&m, &want, 1e-13);
     }
 
     #[test]
     fn cyclic_permutation_needs_the_exceptional_shift() {
         // Plain Francis shifts stall on this matrix; its eigenvalues are the 4th roots of 1.
         let m = DMatrix::from_fn(4, 4, |i, j| if i == (j + 1) % 4 { 1.0 } else { 0.0 });
-        let want = [
-            Complex::new(1.0, 0.0),
-            Complex::new(-1.0, 0.0),
-            Complex::new(0.0, 1.0),
-            Complex::new(0.0, -1.0),
-        ];
-        let got = eigenvalues(&m).expect("converges");
-        assert!(same_set(&got, &want, 1e-12), "{got:?}");
+        let want = complex(&[(1.0, 0.0), (-1.0, 0.0), (0.0, 1.0), (0.0, -1.0)]);
+        assert_eigenvalues(&m, &want, 1e-12);
     }
 
     #[test]
@@ -401,11 +385,7 @@ mod tests {
                     .iter()
                     .copied()
                     .collect();
-                let got = eigenvalues(&m).expect("converges");
-                assert!(
-                    same_set(&got, &want, 1e-10 * m.norm()),
-                    "n = {n}: {got:?} vs {want:?}"
-                );
+                assert_eigenvalues(&m, &want, 1e-10 * m.norm());
             }
         }
     }
@@ -417,11 +397,7 @@ mod tests {
             eigenvalues(&DMatrix::from_element(1, 1, -1.5)),
             Some(real(&[-1.5]))
         );
-        assert!(same_set(
-            &eigenvalues(&DMatrix::zeros(5, 5)).expect("zero"),
-            &real(&[0.0; 5]),
-            0.0
-        ));
+        assert_eigenvalues(&DMatrix::zeros(5, 5), &real(&[0.0; 5]), 0.0);
         // Already triangular: the diagonal.
         let t = DMatrix::from_fn(
             6,
@@ -429,11 +405,7 @@ mod tests {
             |i, j| if j >= i { (i + 2 * j + 1) as f64 } else { 0.0 },
         );
         let diag: Vec<f64> = (0..6).map(|i| t[(i, i)]).collect();
-        assert!(same_set(
-            &eigenvalues(&t).expect("triangular"),
-            &real(&diag),
-            1e-12
-        ));
+        assert_eigenvalues(&t, &real(&diag), 1e-12);
         assert!(eigenvalues(&DMatrix::from_row_slice(2, 2, &[1.0, f64::NAN, 0.0, 1.0])).is_none());
         assert!(eigenvalues(&DMatrix::zeros(2, 3)).is_none());
     }

@@ -19,6 +19,8 @@ mod polynomial;
 mod rk4;
 mod solver_spec;
 
+#[cfg(test)]
+pub(crate) use discretize::scalar_gamma;
 pub use discretize::{discretize, Discretization, MAX_INPUT_ORDER};
 pub use dopri45::{Dopri45, MAX_FACTOR, MAX_STEPS, MIN_FACTOR, PI_BETA, SAFETY};
 pub use eigenvalues::eigenvalues;

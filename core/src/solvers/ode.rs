@@ -122,3 +122,17 @@ pub(crate) fn check_call(
     }
     Ok(())
 }
+
+/// `x' = x²`: from `x(0) = x0 > 0` it blows up at `t = 1/x0`. For integrator tests.
+#[cfg(test)]
+pub(crate) struct Explode;
+
+#[cfg(test)]
+impl OdeSystem for Explode {
+    fn dim(&self) -> usize {
+        1
+    }
+    fn rhs(&mut self, _t: f64, x: &[f64], dx: &mut [f64]) {
+        dx[0] = x[0] * x[0];
+    }
+}

@@ -86,6 +86,7 @@ impl Rk4 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::solvers::ode::Explode;
     use alloc::vec::Vec;
 
     /// x' = x cos t with x(0) = 1; exact x = e^{sin t}.
@@ -147,15 +148,6 @@ mod tests {
 
     #[test]
     fn blow_up_is_reported_as_non_finite() {
-        struct Explode;
-        impl OdeSystem for Explode {
-            fn dim(&self) -> usize {
-                1
-            }
-            fn rhs(&mut self, _t: f64, x: &[f64], dx: &mut [f64]) {
-                dx[0] = x[0] * x[0];
-            }
-        }
         let mut x = [1e200];
         let r =
             Rk4 { max_step: 1.0 }.integrate(&mut Explode, 0.0, 1.0, &mut x, &mut Workspace::new(1));

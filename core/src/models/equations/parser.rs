@@ -227,33 +227,36 @@ impl<'a> Parser<'a> {
     }
 
     fn expr(&mut self) -> Result<Expr, SourceError> {
-        let mut lhs = self.term()?;
-        loop {
-            let op = match self.peek().tok {
-                Tok::Plus => BinOp::Add,
-                Tok::Minus => BinOp::Sub,
-                _ => return Ok(lhs),
-            };
-            self.bump();
-            let rhs = self.term()?;
-            let span = lhs.span.to(rhs.span);
-            lhs = self.node(ExprKind::Bin(op, Box::new(lhs), Box::new(rhs)), span)?;
-        }
+        self.left_associative(Self::term, |tok| match tok {
+            Tok::Plus => Some(BinOp::Add),
+            Tok::Minus => Some(BinOp::Sub),
+            _ => None,
+        })
     }
 
     fn term(&mut self) -> Result<Expr, SourceError> {
-        let mut lhs = self.unary()?;
-        loop {
-            let op = match self.peek().tok {
-                Tok::Star => BinOp::Mul,
-                Tok::Slash => BinOp::Div,
-                _ => return Ok(lhs),
-            };
+        self.left_associative(Self::unary, |tok| match tok {
+            Tok::Star => Some(BinOp::Mul),
+            Tok::Slash => Some(BinOp::Div),
+            _ => None,
+        })
+    }
+
+    /// One precedence level of left-associative operators: `operand (op operand)*`, with
+    /// `op_of` saying which tokens are this level's operators.
+    fn left_associative(
+        &mut self,
+        operand: fn(&mut Self) -> Result<Expr, SourceError>,
+        op_of: fn(&Tok) -> Option<BinOp>,
+    ) -> Result<Expr, SourceError> {
+        let mut lhs = operand(self)?;
+        while let Some(op) = op_of(&self.peek().tok) {
             self.bump();
-            let rhs = self.unary()?;
+            let rhs = operand(self)?;
             let span = lhs.span.to(rhs.span);
             lhs = self.node(ExprKind::Bin(op, Box::new(lhs), Box::new(rhs)), span)?;
         }
+        Ok(lhs)
     }
 
     fn unary(&mut self) -> Result<Expr, SourceError> {

@@ -8,9 +8,8 @@ use super::error::SourceError;
 use super::parser::parse;
 use super::resolved::{Decl, Model};
 use super::structure::{analyse, Structure};
-use crate::models::instance::INPUT_ORDER;
 use crate::models::layout::{describe, Layout, PortSpec, Signature};
-use crate::module::{Capabilities, Causality, ModuleDescription, Variable};
+use crate::module::{Causality, ModuleDescription, Variable};
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
@@ -86,23 +85,6 @@ fn ports(decls: &[Decl], what: &str) -> Vec<PortSpec> {
         .collect()
 }
 
-/// Capabilities of every equation module; only `x-linearTimeInvariant` depends on the
-/// equations.
-pub(crate) fn capabilities(linear_time_invariant: bool) -> Capabilities {
-    Capabilities {
-        can_handle_variable_communication_step_size: true,
-        max_output_derivative_order: 1,
-        can_get_and_set_fmu_state: true,
-        can_serialize_fmu_state: true,
-        provides_directional_derivatives: true,
-        x_max_input_derivative_order: INPUT_ORDER as u32,
-        // Also true without states: an algebraic module's Jacobian (its D) is exposed.
-        x_exposes_states: true,
-        x_linear_time_invariant: linear_time_invariant,
-        ..Capabilities::default()
-    }
-}
-
 impl Compiled {
     /// Description and value-reference layout, with `params` and `starts` as the current
     /// parameter values and state start values.
@@ -127,7 +109,8 @@ impl Compiled {
             inputs: &ports(&m.inputs, "input"),
             outputs: &ports(&m.outputs, "output"),
             feedthrough: &self.structure.feedthrough,
-            capabilities: capabilities(self.structure.linear_time_invariant),
+            max_output_derivative_order: 1,
+            linear_time_invariant: self.structure.linear_time_invariant,
         };
         // The checker already refused duplicate names, so this cannot fail in practice.
         describe(&sig).map_err(|e| SourceError {

@@ -11,7 +11,7 @@ use super::builtin::{known_kind, output_index, unknown_kind, BuiltinModule};
 use super::instance::{Instance, INPUT_ORDER};
 use super::layout::{describe, PortSpec, Signature, VarKind};
 use crate::module::{
-    Capabilities, Causality, DependencyKind, Derivatives, DirectionalDerivatives, JacobianProduct,
+    Causality, DependencyKind, Derivatives, DirectionalDerivatives, JacobianProduct,
     ModuleDescription, ModuleError, OutputDerivatives, Variable,
 };
 use crate::solvers::{discretize, Discretization};
@@ -160,17 +160,6 @@ impl LinearStateSpace {
                 }
             }
         }
-        let capabilities = Capabilities {
-            can_handle_variable_communication_step_size: true,
-            max_output_derivative_order: MAX_OUTPUT_DERIVATIVE_ORDER,
-            can_get_and_set_fmu_state: true,
-            can_serialize_fmu_state: true,
-            provides_directional_derivatives: true,
-            x_max_input_derivative_order: INPUT_ORDER as u32,
-            x_exposes_states: true,
-            x_linear_time_invariant: true,
-            ..Capabilities::default()
-        };
         let sig = Signature {
             model_name: &spec.model_name,
             parameters: &params,
@@ -178,7 +167,8 @@ impl LinearStateSpace {
             inputs: &inputs,
             outputs: &outputs,
             feedthrough: &feedthrough,
-            capabilities,
+            max_output_derivative_order: MAX_OUTPUT_DERIVATIVE_ORDER,
+            linear_time_invariant: true,
         };
         let (desc, layout) = describe(&sig)?;
         let params: Vec<f64> = params.iter().map(|p| p.start).collect();

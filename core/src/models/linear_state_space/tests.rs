@@ -4,6 +4,7 @@ use super::*;
 use crate::module::{
     Derivatives, InputDerivatives, JacobianProduct, Module, StateSnapshot, ValueRef,
 };
+use crate::solvers::scalar_gamma;
 use alloc::vec;
 
 fn names(prefix: &str, n: usize) -> Vec<String> {
@@ -34,19 +35,6 @@ pub(crate) fn spec(
         parameters: Vec::new(),
         matrices_of: None,
     }
-}
-
-/// `∫_0^h e^{a(h−s)} s^k/k! ds = (e^{ah} − Σ_{j≤k} (ah)^j/j!) / a^{k+1}`.
-fn gamma_scalar(a: f64, h: f64, k: usize) -> f64 {
-    let mut sum = 0.0;
-    let mut term = 1.0;
-    for j in 0..=k {
-        if j > 0 {
-            term *= a * h / j as f64;
-        }
-        sum += term;
-    }
-    (libm::exp(a * h) - sum) / libm::pow(a, (k + 1) as f64)
 }
 
 fn vr(m: &LinearStateSpace, name: &str) -> ValueRef {
@@ -101,7 +89,7 @@ fn scalar_step_matches_closed_form_for_input_orders_0_to_4() {
             let mut u_end = 0.0;
             let mut hk = 1.0;
             for (k, ck) in coeffs.iter().enumerate() {
-                want += b * ck * gamma_scalar(a, h, k);
+                want += b * ck * scalar_gamma(a, h, k);
                 u_end += ck * hk;
                 hk *= h / (k + 1) as f64;
             }
@@ -160,7 +148,7 @@ fn four_state_modal_step_matches_closed_form_for_input_orders_0_to_4() {
             z[i] = libm::exp(lambda[i] * h) * z0[i];
             for (k, (c0, c1)) in coeffs[0].iter().zip(&coeffs[1]).enumerate() {
                 let uk = DVector::from_row_slice(&[*c0, *c1]);
-                z[i] += (vb.row(i) * uk)[0] * gamma_scalar(lambda[i], h, k);
+                z[i] += (vb.row(i) * uk)[0] * scalar_gamma(lambda[i], h, k);
             }
         }
         let want = &v * z;

@@ -7,11 +7,12 @@
 //! (step [`FD_REL_STEP`] relative to the point), exact up to rounding for linear models.
 
 use super::builtin::{output_index, seed_direction, BuiltinModule, Stepper};
-use super::instance::{Instance, INPUT_ORDER};
+use super::instance::Instance;
 use super::layout::{describe, PortSpec, Signature, VarKind};
+use super::parameters::ParameterSet;
 use crate::module::{
-    Capabilities, DependencyKind, Derivatives, DirectionalDerivatives, JacobianProduct,
-    ModuleDescription, ModuleError, OutputDerivatives,
+    DependencyKind, Derivatives, DirectionalDerivatives, JacobianProduct, ModuleDescription,
+    ModuleError, OutputDerivatives,
 };
 use crate::solvers::{Integrator, OdeSystem, TaylorInput, FD_REL_STEP};
 use alloc::vec;
@@ -21,18 +22,10 @@ use nalgebra::DVector;
 #[cfg(test)]
 mod tests;
 
-/// The equations of an ODE module (`Send`, as every [`crate::module::Module`] is).
-pub trait OdeModel: Send {
-    /// FMI `modelName`.
-    fn model_name(&self) -> &str;
-    /// Parameters with their current values in `start`.
-    fn parameters(&self) -> Vec<PortSpec>;
-    /// Current value of parameter `index`.
-    fn parameter(&self, index: usize) -> f64;
-    /// Sets parameter `index` (before initialisation); rejects values out of range.
-    fn set_parameter(&mut self, index: usize, value: f64) -> Result<(), ModuleError>;
-    /// States with start values.
-    fn states(&self) -> Vec<PortSpec>;
+/// The equations of an ODE module over its parameters and state start values, which are
+/// a [`ParameterSet`] (name, ports, checked setting); `Send`, as every
+/// [`crate::module::Module`] is.
+pub trait OdeModel: ParameterSet + Send {
     /// Inputs with start values.
     fn inputs(&self) -> Vec<PortSpec>;
     /// Outputs (`start` unused).
@@ -91,30 +84,19 @@ pub struct OdeModule<M: OdeModel> {
 impl<M: OdeModel> OdeModule<M> {
     /// Wraps `model` with the integrator.
     pub fn new(model: M, integrator: Integrator) -> Result<Self, ModuleError> {
-        let states = model.states();
+        let (params, states) = model.ports();
         let inputs = model.inputs();
         let outputs = model.outputs();
-        let params = model.parameters();
         let feedthrough = model.feedthrough();
-        let capabilities = Capabilities {
-            can_handle_variable_communication_step_size: true,
-            max_output_derivative_order: 1,
-            can_get_and_set_fmu_state: true,
-            can_serialize_fmu_state: true,
-            provides_directional_derivatives: true,
-            x_max_input_derivative_order: INPUT_ORDER as u32,
-            x_exposes_states: true,
-            x_linear_time_invariant: false,
-            ..Capabilities::default()
-        };
         let sig = Signature {
-            model_name: model.model_name(),
+            model_name: M::MODEL_ID,
             parameters: &params,
             states: &states,
             inputs: &inputs,
             outputs: &outputs,
             feedthrough: &feedthrough,
-            capabilities,
+            max_output_derivative_order: 1,
+            linear_time_invariant: false,
         };
         let (desc, layout) = describe(&sig)?;
         let (nx, nu, ny) = (layout.nx, layout.nu, layout.ny);

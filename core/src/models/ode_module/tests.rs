@@ -1,31 +1,34 @@
 //! Tests of [`OdeModule`]: polynomial inputs, rollback, finite-difference derivatives.
 
 use super::*;
+use crate::models::parameters::{Range, Slot};
 use crate::module::{
     Derivatives, InputDerivatives, JacobianProduct, Module, StateSnapshot, ValueRef,
 };
 use crate::solvers::{Dopri45, Rk4};
 
-/// `x' = u`, `y = x + 2u`: exact integrals of polynomial inputs.
-#[derive(Clone, Debug)]
-struct Integrator1;
+/// `x' = u + a·x²`, `y = x + 2u`, `x(0) = x0`, no parameters.
+#[derive(Clone, Debug, Default)]
+struct Quadratic {
+    a: f64,
+    x0: f64,
+}
 
-impl OdeModel for Integrator1 {
-    fn model_name(&self) -> &str {
-        "Integrator"
+/// `a = 0`: exact integrals of polynomial inputs.
+const INTEGRATOR: Quadratic = Quadratic { a: 0.0, x0: 0.0 };
+/// `a = 1`, `x0 = 1`: with `u = 0`, blows up at t = 1.
+const BLOWUP: Quadratic = Quadratic { a: 1.0, x0: 1.0 };
+
+impl ParameterSet for Quadratic {
+    const MODEL_ID: &'static str = "Quadratic";
+    const PARAMETERS: usize = 0;
+
+    fn with_slots<R>(&mut self, f: impl FnOnce(&mut [Slot<'_>]) -> R) -> R {
+        f(&mut [("x", Range::Finite, "", "", &mut self.x0)])
     }
-    fn parameters(&self) -> Vec<PortSpec> {
-        Vec::new()
-    }
-    fn parameter(&self, _index: usize) -> f64 {
-        f64::NAN
-    }
-    fn set_parameter(&mut self, _index: usize, _value: f64) -> Result<(), ModuleError> {
-        Err(ModuleError::invalid("no parameters"))
-    }
-    fn states(&self) -> Vec<PortSpec> {
-        vec![PortSpec::new("x", "", 0.0, "")]
-    }
+}
+
+impl OdeModel for Quadratic {
     fn inputs(&self) -> Vec<PortSpec> {
         vec![PortSpec::new("u", "", 0.0, "")]
     }
@@ -35,48 +38,11 @@ impl OdeModel for Integrator1 {
     fn feedthrough(&self) -> Vec<(usize, usize, DependencyKind)> {
         vec![(0, 0, DependencyKind::Constant)]
     }
-    fn rhs(&self, _t: f64, _x: &[f64], u: &[f64], dx: &mut [f64]) {
-        dx[0] = u[0];
+    fn rhs(&self, _t: f64, x: &[f64], u: &[f64], dx: &mut [f64]) {
+        dx[0] = u[0] + self.a * x[0] * x[0];
     }
     fn output(&self, _t: f64, x: &[f64], u: &[f64], y: &mut [f64]) {
         y[0] = x[0] + 2.0 * u[0];
-    }
-}
-
-/// `x' = x²` blows up at t = 1/x0.
-#[derive(Clone, Debug)]
-struct Blowup;
-
-impl OdeModel for Blowup {
-    fn model_name(&self) -> &str {
-        "Blowup"
-    }
-    fn parameters(&self) -> Vec<PortSpec> {
-        Vec::new()
-    }
-    fn parameter(&self, _index: usize) -> f64 {
-        f64::NAN
-    }
-    fn set_parameter(&mut self, _index: usize, _value: f64) -> Result<(), ModuleError> {
-        Err(ModuleError::invalid("no parameters"))
-    }
-    fn states(&self) -> Vec<PortSpec> {
-        vec![PortSpec::new("x", "", 1.0, "")]
-    }
-    fn inputs(&self) -> Vec<PortSpec> {
-        Vec::new()
-    }
-    fn outputs(&self) -> Vec<PortSpec> {
-        vec![PortSpec::new("y", "", 0.0, "")]
-    }
-    fn feedthrough(&self) -> Vec<(usize, usize, DependencyKind)> {
-        Vec::new()
-    }
-    fn rhs(&self, _t: f64, x: &[f64], _u: &[f64], dx: &mut [f64]) {
-        dx[0] = x[0] * x[0];
-    }
-    fn output(&self, _t: f64, x: &[f64], _u: &[f64], y: &mut [f64]) {
-        y[0] = x[0];
     }
 }
 
@@ -98,7 +64,7 @@ fn started<M: OdeModel>(model: M, integrator: Integrator) -> OdeModule<M> {
 fn rk4_integrates_cubic_polynomial_input_exactly() {
     // One RK4 step is Simpson's rule for x' = u(t): exact for cubic u.
     let h = 0.4;
-    let mut m = started(Integrator1, Integrator::Rk4(Rk4 { max_step: h }));
+    let mut m = started(INTEGRATOR, Integrator::Rk4(Rk4 { max_step: h }));
     let u = vr(&m, "u");
     let c = [0.5, -1.0, 3.0, 2.0];
     m.set_float64(&[u], &[c[0]]).expect("value");
@@ -125,7 +91,7 @@ fn rk4_integrates_cubic_polynomial_input_exactly() {
 #[test]
 fn dopri_module_state_round_trip_reproduces_a_step_bit_for_bit() {
     let mut m = started(
-        Integrator1,
+        INTEGRATOR,
         Integrator::Dopri45(Dopri45 {
             rtol: 1e-9,
             atol: 1e-12,
@@ -191,7 +157,7 @@ fn failed_step_is_an_error_and_leaves_the_state_unchanged() {
             atol: 1e-6,
         }),
     ] {
-        let mut m = started(Blowup, integrator);
+        let mut m = started(BLOWUP, integrator);
         let r = m.do_step(0.0, 3.0, true);
         assert!(r.is_err(), "{integrator:?}");
         assert_eq!(m.state(), &[1.0]);
@@ -200,7 +166,7 @@ fn failed_step_is_an_error_and_leaves_the_state_unchanged() {
 
 #[test]
 fn finite_difference_jacobian_of_a_linear_model_is_exact_to_rounding() {
-    let mut m = started(Integrator1, Integrator::Rk4(Rk4 { max_step: 0.1 }));
+    let mut m = started(INTEGRATOR, Integrator::Rk4(Rk4 { max_step: 0.1 }));
     let (x, u, y, dx) = (vr(&m, "x"), vr(&m, "u"), vr(&m, "y"), vr(&m, "der(x)"));
     m.set_float64(&[u, x], &[3.0, -2.0]).expect("set");
     let mut s = [0.0; 2];

@@ -18,12 +18,8 @@
 //! Value references: time 0, h 1, der(h) 2, v 3, der(v) 4, g 5, e 6, v_min 7.
 
 use super::engine::{EventCtx, RefModel};
-use super::{base_capabilities, var};
-use crate::module::{
-    Capabilities, Causality::*, ModuleDescription, ModuleError, OutputDependency, ValueRef,
-    Variability::*,
-};
-use alloc::vec;
+use super::{base_capabilities, VarRow};
+use crate::module::{Capabilities, Causality::*, ModuleError, ValueRef, Variability::*};
 
 const H: usize = 1;
 const DER_H: usize = 2;
@@ -44,83 +40,24 @@ impl RefModel for BouncingBall {
     const NX: usize = 2;
     const NZ: usize = 1;
 
-    fn description() -> ModuleDescription {
-        ModuleDescription {
-            model_name: super::BOUNCING_BALL_ID.into(),
-            variables: vec![
-                var(
-                    "time",
-                    0,
-                    Independent,
-                    Continuous,
-                    None,
-                    "s",
-                    "simulation time",
-                ),
-                var(
-                    "h",
-                    1,
-                    Output,
-                    Continuous,
-                    Some(1.0),
-                    "m",
-                    "height of the ball",
-                ),
-                var("der(h)", 2, Local, Continuous, None, "m/s", "der(h) = v"),
-                var(
-                    "v",
-                    3,
-                    Output,
-                    Continuous,
-                    Some(0.0),
-                    "m/s",
-                    "velocity of the ball",
-                ),
-                var("der(v)", 4, Local, Continuous, None, "m/s2", "der(v) = g"),
-                var(
-                    "g",
-                    5,
-                    Parameter,
-                    Fixed,
-                    Some(-9.81),
-                    "m/s2",
-                    "gravity acting on the ball",
-                ),
-                var(
-                    "e",
-                    6,
-                    Parameter,
-                    Tunable,
-                    Some(0.7),
-                    "",
-                    "coefficient of restitution (0.5 to 1)",
-                ),
-                var(
-                    "v_min",
-                    7,
-                    Parameter,
-                    Constant,
-                    Some(V_MIN),
-                    "m/s",
-                    "below this bounce speed the ball stays down",
-                ),
-            ],
-            capabilities: Capabilities {
-                max_output_derivative_order: 1,
-                might_return_early_from_do_step: true,
-                has_event_mode: true,
-                ..base_capabilities(Self::FIXED_SOLVER_STEP)
-            },
-            output_dependencies: vec![
-                OutputDependency {
-                    output: ValueRef(1),
-                    inputs: vec![],
-                },
-                OutputDependency {
-                    output: ValueRef(3),
-                    inputs: vec![],
-                },
-            ],
+    const MODEL_NAME: &'static str = super::BOUNCING_BALL_ID;
+    #[rustfmt::skip] // a table: one variable a row
+    const VARIABLES: &'static [VarRow] = &[
+        ("h",      1, Output,    Continuous, Some(1.0),   "m",    "height of the ball"),
+        ("der(h)", 2, Local,     Continuous, None,        "m/s",  "der(h) = v"),
+        ("v",      3, Output,    Continuous, Some(0.0),   "m/s",  "velocity of the ball"),
+        ("der(v)", 4, Local,     Continuous, None,        "m/s2", "der(v) = g"),
+        ("g",      5, Parameter, Fixed,      Some(-9.81), "m/s2", "gravity acting on the ball"),
+        ("e",      6, Parameter, Tunable,    Some(0.7),   "",     "coefficient of restitution (0.5 to 1)"),
+        ("v_min",  7, Parameter, Constant,   Some(V_MIN), "m/s",  "below this bounce speed the ball stays down"),
+    ];
+
+    fn capabilities() -> Capabilities {
+        Capabilities {
+            max_output_derivative_order: 1,
+            might_return_early_from_do_step: true,
+            has_event_mode: true,
+            ..base_capabilities(Self::FIXED_SOLVER_STEP)
         }
     }
 

@@ -6,9 +6,8 @@
 //! Value references: time 0, x 1 (output), der(x) 2, k 3 (fixed parameter).
 
 use super::engine::RefModel;
-use super::{base_capabilities, var};
-use crate::module::{Causality::*, ModuleDescription, OutputDependency, ValueRef, Variability::*};
-use alloc::vec;
+use super::VarRow;
+use crate::module::{Causality::*, Variability::*};
 
 const X: usize = 1;
 const DER_X: usize = 2;
@@ -21,30 +20,13 @@ impl RefModel for Dahlquist {
     const FIXED_SOLVER_STEP: f64 = 0.1;
     const NX: usize = 1;
 
-    fn description() -> ModuleDescription {
-        ModuleDescription {
-            model_name: super::DAHLQUIST_ID.into(),
-            variables: vec![
-                var(
-                    "time",
-                    0,
-                    Independent,
-                    Continuous,
-                    None,
-                    "s",
-                    "simulation time",
-                ),
-                var("x", 1, Output, Continuous, Some(1.0), "", "the only state"),
-                var("der(x)", 2, Local, Continuous, None, "1/s", "der(x) = -k x"),
-                var("k", 3, Parameter, Fixed, Some(1.0), "1/s", "decay rate"),
-            ],
-            capabilities: base_capabilities(Self::FIXED_SOLVER_STEP),
-            output_dependencies: vec![OutputDependency {
-                output: ValueRef(1),
-                inputs: vec![],
-            }],
-        }
-    }
+    const MODEL_NAME: &'static str = super::DAHLQUIST_ID;
+    #[rustfmt::skip] // a table: one variable a row
+    const VARIABLES: &'static [VarRow] = &[
+        ("x",      1, Output,    Continuous, Some(1.0), "",    "the only state"),
+        ("der(x)", 2, Local,     Continuous, None,      "1/s", "der(x) = -k x"),
+        ("k",      3, Parameter, Fixed,      Some(1.0), "1/s", "decay rate"),
+    ];
 
     /// `calculateValues`: `der_x = -k * x`.
     fn calculate(v: &mut [f64]) {

@@ -10,10 +10,11 @@
 //! Values live in one `Vec<f64>` parallel to the description's variables (slot `k` is
 //! variable `k`), so a saved state is that vector plus the wrapper's few scalars.
 
+use super::{base_capabilities, describe, variables_of, VarRow};
 use crate::module::{
-    Causality, Derivatives, DirectionalDerivatives, DiscreteStatesUpdate, EventMode,
+    Capabilities, Causality, Derivatives, DirectionalDerivatives, DiscreteStatesUpdate, EventMode,
     InstantiateOptions, JacobianProduct, Module, ModuleDescription, ModuleError, ModuleErrorKind,
-    OutputDerivatives, StateSnapshot, Status, StepReport, ValueRef, Variability,
+    OutputDerivatives, StateSnapshot, Status, StepReport, ValueRef, Variability, Variable,
 };
 use alloc::format;
 use alloc::vec::Vec;
@@ -44,8 +45,29 @@ pub(super) trait RefModel: Send + 'static {
     const NX: usize = 0;
     /// Number of event indicators.
     const NZ: usize = 0;
-    /// Variables (slot `k` = variable `k`), capabilities and feedthrough structure.
-    fn description() -> ModuleDescription;
+    /// `modelName`: the model's registry id.
+    const MODEL_NAME: &'static str;
+    /// The variables after `time`, one row each (slot `k + 1` = row `k`).
+    const VARIABLES: &'static [VarRow] = &[];
+    /// Direct feedthrough `(output, input)` by value reference, all `constant`.
+    const FEEDTHROUGH: &'static [(u32, u32)] = &[];
+    /// `<CoSimulation>` flags: those every Reference FMU declares, plus the model's own.
+    fn capabilities() -> Capabilities {
+        base_capabilities(Self::FIXED_SOLVER_STEP)
+    }
+    /// Variables (slot `k` = variable `k`): `time`, then [`RefModel::VARIABLES`].
+    fn variables() -> Vec<Variable> {
+        variables_of(Self::VARIABLES)
+    }
+    /// Variables, capabilities and feedthrough structure.
+    fn description() -> ModuleDescription {
+        describe(
+            Self::MODEL_NAME,
+            Self::variables(),
+            Self::capabilities(),
+            Self::FEEDTHROUGH,
+        )
+    }
     /// Called when Initialization Mode is left, before the first `calculateValues`.
     fn initialize(_v: &mut [f64]) {}
     /// `calculateValues`: recompute calculated slots (derivatives, outputs) from the rest.

@@ -16,12 +16,8 @@
 //! Float64_discrete_output 10.
 
 use super::engine::RefModel;
-use super::{base_capabilities, var};
-use crate::module::{
-    Capabilities, Causality::*, DependencyKind, ModuleDescription, OutputDependency, ValueRef,
-    Variability::*,
-};
-use alloc::vec;
+use super::{base_capabilities, VarRow};
+use crate::module::{Capabilities, Causality::*, Variability::*};
 
 const CONTINUOUS_IN: usize = 3;
 const CONTINUOUS_OUT: usize = 4;
@@ -34,83 +30,22 @@ pub(super) struct Feedthrough;
 impl RefModel for Feedthrough {
     const FIXED_SOLVER_STEP: f64 = 0.1;
 
-    fn description() -> ModuleDescription {
-        let dep = |o: u32, i: u32| OutputDependency {
-            output: ValueRef(o),
-            inputs: vec![(ValueRef(i), DependencyKind::Constant)],
-        };
-        ModuleDescription {
-            model_name: super::FEEDTHROUGH_ID.into(),
-            variables: vec![
-                var(
-                    "time",
-                    0,
-                    Independent,
-                    Continuous,
-                    None,
-                    "s",
-                    "simulation time",
-                ),
-                var(
-                    "Float64_fixed_parameter",
-                    5,
-                    Parameter,
-                    Fixed,
-                    Some(0.0),
-                    "",
-                    "fixed parameter (no effect)",
-                ),
-                var(
-                    "Float64_tunable_parameter",
-                    6,
-                    Parameter,
-                    Tunable,
-                    Some(0.0),
-                    "",
-                    "tunable parameter (no effect)",
-                ),
-                var(
-                    "Float64_continuous_input",
-                    7,
-                    Input,
-                    Continuous,
-                    Some(0.0),
-                    "",
-                    "continuous input",
-                ),
-                var(
-                    "Float64_continuous_output",
-                    8,
-                    Output,
-                    Continuous,
-                    None,
-                    "",
-                    "equals the continuous input",
-                ),
-                var(
-                    "Float64_discrete_input",
-                    9,
-                    Input,
-                    Discrete,
-                    Some(0.0),
-                    "",
-                    "discrete input",
-                ),
-                var(
-                    "Float64_discrete_output",
-                    10,
-                    Output,
-                    Discrete,
-                    None,
-                    "",
-                    "equals the discrete input",
-                ),
-            ],
-            capabilities: Capabilities {
-                has_event_mode: true,
-                ..base_capabilities(Self::FIXED_SOLVER_STEP)
-            },
-            output_dependencies: vec![dep(8, 7), dep(10, 9)],
+    const MODEL_NAME: &'static str = super::FEEDTHROUGH_ID;
+    #[rustfmt::skip] // a table: one variable a row
+    const VARIABLES: &'static [VarRow] = &[
+        ("Float64_fixed_parameter",   5,  Parameter, Fixed,      Some(0.0), "", "fixed parameter (no effect)"),
+        ("Float64_tunable_parameter", 6,  Parameter, Tunable,    Some(0.0), "", "tunable parameter (no effect)"),
+        ("Float64_continuous_input",  7,  Input,     Continuous, Some(0.0), "", "continuous input"),
+        ("Float64_continuous_output", 8,  Output,    Continuous, None,      "", "equals the continuous input"),
+        ("Float64_discrete_input",    9,  Input,     Discrete,   Some(0.0), "", "discrete input"),
+        ("Float64_discrete_output",   10, Output,    Discrete,   None,      "", "equals the discrete input"),
+    ];
+    const FEEDTHROUGH: &'static [(u32, u32)] = &[(8, 7), (10, 9)];
+
+    fn capabilities() -> Capabilities {
+        Capabilities {
+            has_event_mode: true,
+            ..base_capabilities(Self::FIXED_SOLVER_STEP)
         }
     }
 

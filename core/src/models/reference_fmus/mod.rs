@@ -31,7 +31,10 @@ mod tests;
 use super::entry::{ModelArgs, ModelEntry, ParameterList};
 use super::parameters::{check, Range};
 use super::solver_choice::default_only;
-use crate::module::{Capabilities, Causality, Module, ModuleError, Variability, Variable};
+use crate::module::{
+    Capabilities, Causality, DependencyKind, Module, ModuleDescription, ModuleError,
+    OutputDependency, ValueRef, Variability, Variable,
+};
 use crate::solvers::SolverSpec;
 use alloc::boxed::Box;
 use alloc::format;
@@ -52,6 +55,18 @@ pub const STATE_SPACE_ID: &str = "ReferenceFMU.StateSpace";
 /// Model id of the `van_der_pol` model.
 pub const VAN_DER_POL_ID: &str = "ReferenceFMU.VanDerPol";
 
+/// One row of a model's variable table: name, value reference, causality, variability,
+/// start value, unit, description.
+type VarRow = (
+    &'static str,
+    u32,
+    Causality,
+    Variability,
+    Option<f64>,
+    &'static str,
+    &'static str,
+);
+
 /// A variable with a description.
 fn var(
     name: &str,
@@ -63,6 +78,53 @@ fn var(
     description: &str,
 ) -> Variable {
     Variable::new(name, vr, causality, variability, start, unit).described(description)
+}
+
+/// `time` (value reference 0), which every Reference FMU declares first.
+const TIME: VarRow = (
+    "time",
+    0,
+    Causality::Independent,
+    Variability::Continuous,
+    None,
+    "s",
+    "simulation time",
+);
+
+/// `time`, then `rows`.
+fn variables_of(rows: &[VarRow]) -> Vec<Variable> {
+    core::iter::once(&TIME)
+        .chain(rows)
+        .map(|&(name, vr, c, v, start, unit, text)| var(name, vr, c, v, start, unit, text))
+        .collect()
+}
+
+/// A model's description: every output depends on the inputs `feedthrough` pairs it with
+/// (`(output, input)` value references, kind `constant`), in the order listed.
+fn describe(
+    model_name: &str,
+    variables: Vec<Variable>,
+    capabilities: Capabilities,
+    feedthrough: &[(u32, u32)],
+) -> ModuleDescription {
+    let output_dependencies = variables
+        .iter()
+        .filter(|v| v.causality == Causality::Output)
+        .map(|v| OutputDependency {
+            output: v.value_ref,
+            inputs: feedthrough
+                .iter()
+                .filter(|(output, _)| *output == v.value_ref.0)
+                .map(|&(_, input)| (ValueRef(input), DependencyKind::Constant))
+                .collect(),
+        })
+        .collect();
+    ModuleDescription {
+        model_name: model_name.into(),
+        variables,
+        capabilities,
+        output_dependencies,
+    }
 }
 
 /// Flags every Reference FMU declares in its `<CoSimulation>` element (as far as this
@@ -93,9 +155,9 @@ fn settable<M: RefModel>() -> Vec<Variable> {
 }
 
 /// The registry entry of one Reference FMU equivalent: its own solver only.
-const fn entry<M: RefModel>(id: &'static str, summary: &'static str) -> ModelEntry {
+const fn entry<M: RefModel>(summary: &'static str) -> ModelEntry {
     ModelEntry {
-        id,
+        id: M::MODEL_NAME,
         summary,
         parameters: ParameterList::Fixed(settable::<M>),
         solvers: default_only,
@@ -105,37 +167,31 @@ const fn entry<M: RefModel>(id: &'static str, summary: &'static str) -> ModelEnt
 
 /// Registry entry of BouncingBall.
 pub(super) const BOUNCING_BALL_ENTRY: ModelEntry = entry::<bouncing_ball::BouncingBall>(
-    BOUNCING_BALL_ID,
     "Reference FMU BouncingBall: a ball dropped from 1 m bounces with restitution e; state event \
      at h = 0 located to the 1 ms Euler step, early return and Event Mode; outputs h, v.",
 );
 /// Registry entry of Dahlquist.
 pub(super) const DAHLQUIST_ENTRY: ModelEntry = entry::<dahlquist::Dahlquist>(
-    DAHLQUIST_ID,
     "Reference FMU Dahlquist: der(x) = -k x integrated by forward Euler with a fixed 0.1 s step \
      (x(n 0.1) = 0.9^n); output x.",
 );
 /// Registry entry of VanDerPol.
 pub(super) const VAN_DER_POL_ENTRY: ModelEntry = entry::<van_der_pol::VanDerPol>(
-    VAN_DER_POL_ID,
     "Reference FMU VanDerPol: the Van der Pol oscillator (mu = 1) by forward Euler with a fixed \
      10 ms step; exact directional derivatives; outputs x0, x1.",
 );
 /// Registry entry of Stair.
 pub(super) const STAIR_ENTRY: ModelEntry = entry::<stair::Stair>(
-    STAIR_ID,
     "Reference FMU Stair: a counter incremented by a time event every second; asks to terminate \
      the simulation at 10; output counter.",
 );
 /// Registry entry of Feedthrough.
 pub(super) const FEEDTHROUGH_ENTRY: ModelEntry = entry::<feedthrough::Feedthrough>(
-    FEEDTHROUGH_ID,
     "Reference FMU Feedthrough (Float64 part): each output equals its input immediately \
      (direct feedthrough); continuous and discrete pairs.",
 );
 /// Registry entry of StateSpace.
 pub(super) const STATE_SPACE_ENTRY: ModelEntry = entry::<state_space::StateSpace>(
-    STATE_SPACE_ID,
     "Reference FMU StateSpace: der(x) = A x + B u, y = C x + D u with A = B = C = D = I3, \
      u = [1, 2, 3], forward Euler with a fixed 1 ms step.",
 );

@@ -11,12 +11,8 @@
 //! Value references: time 0, counter 1 (output, discrete).
 
 use super::engine::{is_close, EventCtx, RefModel};
-use super::{base_capabilities, var};
-use crate::module::{
-    Capabilities, Causality::*, ModuleDescription, ModuleError, OutputDependency, ValueRef,
-    Variability::*,
-};
-use alloc::vec;
+use super::{base_capabilities, VarRow};
+use crate::module::{Capabilities, Causality::*, ModuleError, Variability::*};
 
 const COUNTER: usize = 1;
 /// The model refuses to count beyond this (`setInt32` / `eventUpdate` in `model.c`).
@@ -28,38 +24,22 @@ pub(super) struct Stair;
 impl RefModel for Stair {
     const FIXED_SOLVER_STEP: f64 = 0.2;
 
-    fn description() -> ModuleDescription {
-        ModuleDescription {
-            model_name: super::STAIR_ID.into(),
-            variables: vec![
-                var(
-                    "time",
-                    0,
-                    Independent,
-                    Continuous,
-                    None,
-                    "s",
-                    "simulation time",
-                ),
-                var(
-                    "counter",
-                    1,
-                    Output,
-                    Discrete,
-                    Some(1.0),
-                    "",
-                    "counts the seconds",
-                ),
-            ],
-            capabilities: Capabilities {
-                has_event_mode: true,
-                might_return_early_from_do_step: true,
-                ..base_capabilities(Self::FIXED_SOLVER_STEP)
-            },
-            output_dependencies: vec![OutputDependency {
-                output: ValueRef(1),
-                inputs: vec![],
-            }],
+    const MODEL_NAME: &'static str = super::STAIR_ID;
+    const VARIABLES: &'static [VarRow] = &[(
+        "counter",
+        1,
+        Output,
+        Discrete,
+        Some(1.0),
+        "",
+        "counts the seconds",
+    )];
+
+    fn capabilities() -> Capabilities {
+        Capabilities {
+            has_event_mode: true,
+            might_return_early_from_do_step: true,
+            ..base_capabilities(Self::FIXED_SOLVER_STEP)
         }
     }
 

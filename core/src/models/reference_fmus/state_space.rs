@@ -16,12 +16,10 @@
 //! (`model.c` runs the `B·u` loop to `r` instead of `m`; both are 3 here.)
 
 use super::engine::RefModel;
-use super::{base_capabilities, var};
-use crate::module::{
-    Causality::*, DependencyKind, ModuleDescription, OutputDependency, ValueRef, Variability::*,
-    Variable,
-};
+use super::{var, variables_of};
+use crate::module::{Causality, Causality::*, Variability, Variability::*, Variable};
 use alloc::format;
+use alloc::string::String;
 use alloc::vec::Vec;
 
 /// States, inputs and outputs.
@@ -40,25 +38,42 @@ const DER_X: usize = X + N;
 /// The state-space model.
 pub(super) struct StateSpace;
 
-fn vr(array_vr: u32, k: usize) -> u32 {
+/// Value reference of element `k` (0-based, row-major) of the array with value reference
+/// `array_vr` in the Reference FMU.
+const fn vr(array_vr: u32, k: usize) -> u32 {
     100 * array_vr + k as u32 + 1
 }
+
+/// Every `(y[i], u[j])`: y depends on u through D, a parameter, so every pair is declared.
+const EVERY_OUTPUT_ON_EVERY_INPUT: [(u32, u32); N * N] = {
+    let mut pairs = [(0, 0); N * N];
+    let mut k = 0;
+    while k < N * N {
+        pairs[k] = (vr(10, k / N), vr(9, k % N));
+        k += 1;
+    }
+    pairs
+};
+
+/// A vector of the Reference FMU flattened to `N` scalars: its name with `[i]` (1-based),
+/// value reference, causality, variability, start value of element `i`, description.
+type VectorRow = (
+    fn(usize) -> String,
+    u32,
+    Causality,
+    Variability,
+    fn(usize) -> Option<f64>,
+    &'static str,
+);
 
 impl RefModel for StateSpace {
     const FIXED_SOLVER_STEP: f64 = 1e-3;
     const NX: usize = N;
+    const MODEL_NAME: &'static str = super::STATE_SPACE_ID;
+    const FEEDTHROUGH: &'static [(u32, u32)] = &EVERY_OUTPUT_ON_EVERY_INPUT;
 
-    fn description() -> ModuleDescription {
-        let mut variables: Vec<Variable> = Vec::with_capacity(DER_X + N);
-        variables.push(var(
-            "time",
-            0,
-            Independent,
-            Continuous,
-            None,
-            "s",
-            "simulation time",
-        ));
+    fn variables() -> Vec<Variable> {
+        let mut variables = variables_of(&[]);
         for (name, array_vr) in [("A", 4), ("B", 5), ("C", 6), ("D", 7)] {
             for k in 0..N * N {
                 let (i, j) = (k / N + 1, k % N + 1);
@@ -75,79 +90,22 @@ impl RefModel for StateSpace {
                 ));
             }
         }
-        for k in 0..N {
-            let i = k + 1;
-            variables.push(var(
-                &format!("x0[{i}]"),
-                vr(8, k),
-                Parameter,
-                Fixed,
-                Some(0.0),
-                "",
-                "initial state",
-            ));
+        #[rustfmt::skip] // a table: one vector a row
+        let vectors: [VectorRow; 5] = [
+            (|i| format!("x0[{i}]"),     8,  Parameter, Fixed,      |_| Some(0.0),      "initial state"),
+            (|i| format!("u[{i}]"),      9,  Input,     Continuous, |i| Some(i as f64), "input"),
+            (|i| format!("y[{i}]"),      10, Output,    Continuous, |_| None,           "y = C x + D u"),
+            (|i| format!("x[{i}]"),      11, Local,     Continuous, |_| Some(0.0),      "state"),
+            (|i| format!("der(x[{i}])"), 12, Local,     Continuous, |_| None,           "A x + B u"),
+        ];
+        for (name, array_vr, causality, variability, start, what) in vectors {
+            for k in 0..N {
+                let i = k + 1;
+                let v = vr(array_vr, k);
+                variables.push(var(&name(i), v, causality, variability, start(i), "", what));
+            }
         }
-        for k in 0..N {
-            let i = k + 1;
-            variables.push(var(
-                &format!("u[{i}]"),
-                vr(9, k),
-                Input,
-                Continuous,
-                Some(i as f64),
-                "",
-                "input",
-            ));
-        }
-        for k in 0..N {
-            variables.push(var(
-                &format!("y[{}]", k + 1),
-                vr(10, k),
-                Output,
-                Continuous,
-                None,
-                "",
-                "y = C x + D u",
-            ));
-        }
-        for k in 0..N {
-            variables.push(var(
-                &format!("x[{}]", k + 1),
-                vr(11, k),
-                Local,
-                Continuous,
-                Some(0.0),
-                "",
-                "state",
-            ));
-        }
-        for k in 0..N {
-            let i = k + 1;
-            variables.push(var(
-                &format!("der(x[{i}])"),
-                vr(12, k),
-                Local,
-                Continuous,
-                None,
-                "",
-                "A x + B u",
-            ));
-        }
-        // y depends on u through D, a parameter: declared for every pair.
-        let output_dependencies = (0..N)
-            .map(|k| OutputDependency {
-                output: ValueRef(vr(10, k)),
-                inputs: (0..N)
-                    .map(|j| (ValueRef(vr(9, j)), DependencyKind::Constant))
-                    .collect(),
-            })
-            .collect();
-        ModuleDescription {
-            model_name: super::STATE_SPACE_ID.into(),
-            variables,
-            capabilities: base_capabilities(Self::FIXED_SOLVER_STEP),
-            output_dependencies,
-        }
+        variables
     }
 
     fn initialize(v: &mut [f64]) {
@@ -158,28 +116,12 @@ impl RefModel for StateSpace {
 
     /// `calculateValues`, loop by loop in the C order.
     fn calculate(v: &mut [f64]) {
-        for i in 0..N {
-            v[DER_X + i] = 0.0;
-            for j in 0..N {
-                v[DER_X + i] += v[A + N * i + j] * v[X + j];
-            }
-        }
-        for i in 0..N {
-            for j in 0..N {
-                v[DER_X + i] += v[B + N * i + j] * v[U + j];
-            }
-        }
-        for i in 0..N {
-            v[Y + i] = 0.0;
-            for j in 0..N {
-                v[Y + i] += v[C + N * i + j] * v[X + j];
-            }
-        }
-        for i in 0..N {
-            for j in 0..N {
-                v[Y + i] += v[D + N * i + j] * v[U + j];
-            }
-        }
+        v[DER_X..DER_X + N].fill(0.0);
+        add_product(v, DER_X, A, X);
+        add_product(v, DER_X, B, U);
+        v[Y..Y + N].fill(0.0);
+        add_product(v, Y, C, X);
+        add_product(v, Y, D, U);
     }
 
     fn states(v: &[f64], x: &mut [f64]) {
@@ -193,5 +135,15 @@ impl RefModel for StateSpace {
     fn derivatives(v: &mut [f64], dx: &mut [f64]) {
         Self::calculate(v);
         dx.copy_from_slice(&v[DER_X..DER_X + N]);
+    }
+}
+
+/// `v[to..to + N] += M·v[from..from + N]` for the row-major `N × N` matrix `M` at slot
+/// `matrix`, summed row by row and left to right as `model.c` does.
+fn add_product(v: &mut [f64], to: usize, matrix: usize, from: usize) {
+    for i in 0..N {
+        for j in 0..N {
+            v[to + i] += v[matrix + N * i + j] * v[from + j];
+        }
     }
 }

@@ -148,95 +148,91 @@ fn check(e: &Experiment, csv: &str) {
     }
 }
 
-#[test]
-fn dahlquist_reproduces_the_published_output() {
-    let e = Experiment {
-        id: DAHLQUIST_ID,
+/// fmusim's default experiment of `id` from time 0, with no start values.
+const fn experiment(
+    id: &'static str,
+    stop: f64,
+    interval: f64,
+    columns: &'static [(&'static str, &'static [&'static str])],
+) -> Experiment {
+    Experiment {
+        id,
         start: 0.0,
-        stop: 10.0,
-        interval: 0.1,
+        stop,
+        interval,
         start_values: &[],
-        columns: &[("x", &["x"])],
+        columns,
+    }
+}
+
+const STAIR: Experiment = experiment(STAIR_ID, 10.0, 0.2, &[("counter", &["counter"])]);
+
+#[test]
+fn every_model_reproduces_its_published_output() {
+    let feedthrough = Experiment {
+        // The readme's settings: Float64_fixed_parameter = 1 (no effect on outputs).
+        start_values: &[("Float64_fixed_parameter", 1.0)],
+        ..experiment(
+            FEEDTHROUGH_ID,
+            2.0,
+            0.1,
+            &[
+                ("Float64_continuous_output", &["Float64_continuous_output"]),
+                ("Float64_discrete_output", &["Float64_discrete_output"]),
+            ],
+        )
     };
-    check(&e, reference_csv!("Dahlquist_out.csv"));
+    let published = [
+        (
+            experiment(DAHLQUIST_ID, 10.0, 0.1, &[("x", &["x"])]),
+            reference_csv!("Dahlquist_out.csv"),
+        ),
+        (
+            experiment(
+                VAN_DER_POL_ID,
+                20.0,
+                1e-2,
+                &[("x0", &["x0"]), ("x1", &["x1"])],
+            ),
+            reference_csv!("VanDerPol_out.csv"),
+        ),
+        (
+            experiment(BOUNCING_BALL_ID, 3.0, 1e-2, &[("h", &["h"]), ("v", &["v"])]),
+            reference_csv!("BouncingBall_out.csv"),
+        ),
+        (STAIR, reference_csv!("Stair_out.csv")),
+        (feedthrough, reference_csv!("Feedthrough_out.csv")),
+        (
+            experiment(
+                STATE_SPACE_ID,
+                10.0,
+                1.0,
+                &[("y", &["y[1]", "y[2]", "y[3]"])],
+            ),
+            reference_csv!("StateSpace_out.csv"),
+        ),
+    ];
+    for (e, csv) in &published {
+        check(e, csv);
+    }
 }
 
 #[test]
-fn van_der_pol_reproduces_the_published_output() {
-    let e = Experiment {
-        id: VAN_DER_POL_ID,
-        start: 0.0,
-        stop: 20.0,
-        interval: 1e-2,
-        start_values: &[],
-        columns: &[("x0", &["x0"]), ("x1", &["x1"])],
-    };
-    check(&e, reference_csv!("VanDerPol_out.csv"));
-}
-
-#[test]
-fn bouncing_ball_reproduces_the_published_output() {
-    let e = Experiment {
-        id: BOUNCING_BALL_ID,
-        start: 0.0,
-        stop: 3.0,
-        interval: 1e-2,
-        start_values: &[],
-        columns: &[("h", &["h"]), ("v", &["v"])],
-    };
-    check(&e, reference_csv!("BouncingBall_out.csv"));
-}
-
-#[test]
-fn stair_reproduces_the_published_output_and_terminates_at_nine_seconds() {
-    let e = Experiment {
-        id: STAIR_ID,
-        start: 0.0,
-        stop: 10.0,
-        interval: 0.2,
-        start_values: &[],
-        columns: &[("counter", &["counter"])],
-    };
-    check(&e, reference_csv!("Stair_out.csv"));
-    let rows = simulate(&e);
+fn stair_terminates_after_the_row_at_nine_seconds() {
+    let rows = simulate(&STAIR);
     assert_eq!(rows.last().map(|r| (r[0], r[1])), Some((9.0, 10.0)));
 }
 
 #[test]
-fn feedthrough_reproduces_the_float64_columns_of_the_published_output() {
-    // The readme's settings: Float64_fixed_parameter = 1 (no effect on outputs);
-    // Feedthrough_in.csv drives integer inputs only, which this Float64 module omits.
+fn feedthrough_inputs_of_the_published_run_are_not_float64() {
+    // Feedthrough_in.csv drives integer inputs only, which this Float64 module omits, so
+    // its published Float64 outputs stay at their start values.
     let inputs = reference_csv!("Feedthrough_in.csv");
     assert!(!inputs
         .lines()
         .next()
         .unwrap_or_default()
         .contains("Float64"));
-    let e = Experiment {
-        id: FEEDTHROUGH_ID,
-        start: 0.0,
-        stop: 2.0,
-        interval: 0.1,
-        start_values: &[("Float64_fixed_parameter", 1.0)],
-        columns: &[
-            ("Float64_continuous_output", &["Float64_continuous_output"]),
-            ("Float64_discrete_output", &["Float64_discrete_output"]),
-        ],
-    };
-    check(&e, reference_csv!("Feedthrough_out.csv"));
-}
-
-#[test]
-fn state_space_reproduces_the_published_output() {
-    let e = Experiment {
-        id: STATE_SPACE_ID,
-        start: 0.0,
-        stop: 10.0,
-        interval: 1.0,
-        start_values: &[],
-        columns: &[("y", &["y[1]", "y[2]", "y[3]"])],
-    };
-    check(&e, reference_csv!("StateSpace_out.csv"));
 }
 
 #[test]
@@ -248,6 +244,12 @@ fn printed_precision_comparison_rounds_to_the_printed_digits() {
     assert!(!agrees(0.99955856, "0.99955855"));
     assert!(agrees(f64::MIN_POSITIVE, &f64::MIN_POSITIVE.to_string()));
 }
+
+/// What an importer that handles events sets: Event Mode used, early return allowed.
+const EVENT_MODE: InstantiateOptions = InstantiateOptions {
+    event_mode_used: true,
+    early_return_allowed: true,
+};
 
 fn initialized(id: &str, options: InstantiateOptions, stop: f64) -> Subsystem {
     let mut sub = Subsystem::instantiate(module(id), options).expect("instantiate");
@@ -287,11 +289,7 @@ fn van_der_pol_directional_derivatives_are_exact_at_the_start() {
 
 #[test]
 fn bouncing_ball_returns_early_at_the_bounce_and_bounces_in_event_mode() {
-    let options = InstantiateOptions {
-        event_mode_used: true,
-        early_return_allowed: true,
-    };
-    let mut sub = initialized(BOUNCING_BALL_ID, options, 3.0);
+    let mut sub = initialized(BOUNCING_BALL_ID, EVENT_MODE, 3.0);
     let (h, v) = (vr_of(&sub, "h"), vr_of(&sub, "v"));
     // Free fall from 1 m reaches the ground after √(2/9.81) ≈ 0.4515 s; forward Euler at
     // 1 ms lags slightly (h_n = 1 − 9.81e-6·n(n−1)/2) and crosses zero in the step ending
@@ -312,7 +310,7 @@ fn bouncing_ball_returns_early_at_the_bounce_and_bounces_in_event_mode() {
     assert_eq!(slope, [before[1], -9.81]);
     // The Subsystem insists on Event Mode before the next step.
     assert!(sub.do_step(r.last_successful_time, 0.01, true).is_err());
-    let mut sub = initialized(BOUNCING_BALL_ID, options, 3.0);
+    let mut sub = initialized(BOUNCING_BALL_ID, EVENT_MODE, 3.0);
     let r = sub.do_step(0.0, 1.0, true).expect("step");
     sub.enter_event_mode().expect("event mode");
     let u = sub.update_discrete_states().expect("update");
@@ -332,11 +330,7 @@ fn bouncing_ball_returns_early_at_the_bounce_and_bounces_in_event_mode() {
 
 #[test]
 fn stair_in_event_mode_counts_in_event_mode_and_terminates_there() {
-    let options = InstantiateOptions {
-        event_mode_used: true,
-        early_return_allowed: true,
-    };
-    let mut sub = initialized(STAIR_ID, options, 10.0);
+    let mut sub = initialized(STAIR_ID, EVENT_MODE, 10.0);
     let counter = vr_of(&sub, "counter");
     let mut t = 0.0;
     let mut events = Vec::new();

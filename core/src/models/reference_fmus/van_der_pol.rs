@@ -11,11 +11,8 @@
 //! Value references: time 0, x0 1 (output), der(x0) 2, x1 3 (output), der(x1) 4, mu 5.
 
 use super::engine::RefModel;
-use super::{base_capabilities, var};
-use crate::module::{
-    Capabilities, Causality::*, ModuleDescription, OutputDependency, ValueRef, Variability::*,
-};
-use alloc::vec;
+use super::{base_capabilities, VarRow};
+use crate::module::{Capabilities, Causality::*, ValueRef, Variability::*};
 
 const X0: usize = 1;
 const DER_X0: usize = 2;
@@ -30,71 +27,20 @@ impl RefModel for VanDerPol {
     const FIXED_SOLVER_STEP: f64 = 1e-2;
     const NX: usize = 2;
 
-    fn description() -> ModuleDescription {
-        ModuleDescription {
-            model_name: super::VAN_DER_POL_ID.into(),
-            variables: vec![
-                var(
-                    "time",
-                    0,
-                    Independent,
-                    Continuous,
-                    None,
-                    "s",
-                    "simulation time",
-                ),
-                var(
-                    "x0",
-                    1,
-                    Output,
-                    Continuous,
-                    Some(2.0),
-                    "",
-                    "the first state",
-                ),
-                var("der(x0)", 2, Local, Continuous, None, "", "der(x0) = x1"),
-                var(
-                    "x1",
-                    3,
-                    Output,
-                    Continuous,
-                    Some(0.0),
-                    "",
-                    "the second state",
-                ),
-                var(
-                    "der(x1)",
-                    4,
-                    Local,
-                    Continuous,
-                    None,
-                    "",
-                    "der(x1) = mu ((1 - x0^2) x1) - x0",
-                ),
-                var(
-                    "mu",
-                    5,
-                    Parameter,
-                    Fixed,
-                    Some(1.0),
-                    "",
-                    "damping (nonlinearity) parameter",
-                ),
-            ],
-            capabilities: Capabilities {
-                provides_directional_derivatives: true,
-                ..base_capabilities(Self::FIXED_SOLVER_STEP)
-            },
-            output_dependencies: vec![
-                OutputDependency {
-                    output: ValueRef(1),
-                    inputs: vec![],
-                },
-                OutputDependency {
-                    output: ValueRef(3),
-                    inputs: vec![],
-                },
-            ],
+    const MODEL_NAME: &'static str = super::VAN_DER_POL_ID;
+    #[rustfmt::skip] // a table: one variable a row
+    const VARIABLES: &'static [VarRow] = &[
+        ("x0",      1, Output,    Continuous, Some(2.0), "", "the first state"),
+        ("der(x0)", 2, Local,     Continuous, None,      "", "der(x0) = x1"),
+        ("x1",      3, Output,    Continuous, Some(0.0), "", "the second state"),
+        ("der(x1)", 4, Local,     Continuous, None,      "", "der(x1) = mu ((1 - x0^2) x1) - x0"),
+        ("mu",      5, Parameter, Fixed,      Some(1.0), "", "damping (nonlinearity) parameter"),
+    ];
+
+    fn capabilities() -> Capabilities {
+        Capabilities {
+            provides_directional_derivatives: true,
+            ..base_capabilities(Self::FIXED_SOLVER_STEP)
         }
     }
 

@@ -5,16 +5,16 @@
 use super::super::{EquationModule, EXAMPLE_SOURCE};
 use super::{module, vr, MASS2_SOURCE, VAN_DER_POL};
 use crate::analysis::LinearBlock;
+use crate::models::tests::jacobian_value_refs;
 use crate::models::two_mass_oscillator::{
     mass1_matrices, mass1_ode, mass2_matrices, Mass1Params, Mass2Params,
 };
 use crate::module::{
-    DependencyKind, Derivatives, InstantiateOptions, Module, OutputDerivatives, Subsystem, ValueRef,
+    DependencyKind, Derivatives, InstantiateOptions, Module, OutputDerivatives, Subsystem,
 };
 use crate::solvers::{Integrator, Rk4};
 use alloc::boxed::Box;
 use alloc::vec;
-use alloc::vec::Vec;
 use nalgebra::DMatrix;
 
 fn block(m: Box<dyn Module>) -> LinearBlock {
@@ -70,19 +70,7 @@ fn linear_two_mass_jacobians_equal_the_analytic_matrices() {
 /// Central-difference Jacobian `[∂(der, y)/∂(x, u)]` at the module's current point,
 /// perturbing states and inputs through `set_float64` (Initialization Mode semantics).
 fn finite_difference_jacobian(m: &mut EquationModule) -> DMatrix<f64> {
-    let desc = m.description().clone();
-    let knowns: Vec<ValueRef> = desc
-        .states()
-        .iter()
-        .map(|s| s.0.value_ref)
-        .chain(desc.inputs().iter().map(|v| v.value_ref))
-        .collect();
-    let unknowns: Vec<ValueRef> = desc
-        .states()
-        .iter()
-        .map(|s| s.1.value_ref)
-        .chain(desc.outputs().iter().map(|v| v.value_ref))
-        .collect();
+    let (knowns, unknowns) = jacobian_value_refs(m.description());
     let mut base = vec![0.0; knowns.len()];
     m.get_float64(&knowns, &mut base).expect("get");
     let mut jac = DMatrix::zeros(unknowns.len(), knowns.len());
