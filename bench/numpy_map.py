@@ -2,11 +2,11 @@
 """NumPy/SciPy reference for core/benches/spectral_map.rs: time per point of a stability map.
 
 Same per-point computation as the Rust benchmark: the two-mass oscillator of seed 000
-(digest §5.1, eqn 27), zero-order hold with model-based correction (alpha = 1), macro-step
+(docs/methods.md §11.1, paper eqn 27), zero-order hold with model-based correction (alpha = 1), macro-step
 10^-3.5 s, a 256 x 256 log map c_k in [1, 1e10] N/m x d_k in [1, 1e7] N*s/m, eight rows spread
 over the map (2,048 points). Per point: the two subsystems' (A, B, C, D); each discretised
-exactly by one scipy.linalg.expm of the augmented matrix [[A h, B h], [0, 0]] (digest §8
-item 6); Phi built column by column from one linear step z -> z_next (digest §3.4, eqns
+exactly by one scipy.linalg.expm of the augmented matrix [[A h, B h], [0, 0]] (docs/methods.md
+§3.2); Phi built column by column from one linear step z -> z_next (docs/methods.md §9.1, paper eqns
 16 and 24); rho = max |eig(Phi)| with scipy.linalg.eigvals (LAPACK dgeev, which balances).
 This is a straightforward implementation, the way one would write it in a notebook; it is
 not tuned (no batching across points).

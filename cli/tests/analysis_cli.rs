@@ -24,7 +24,7 @@ fn scenario(name: &str, edit: impl Fn(&mut serde_json::Value)) -> PathBuf {
 
 #[test]
 fn stability_reports_rho_and_eigenvalues() {
-    // 4th-order hold above its 1.772e-4 limit (seed-000 digest Q2) is unstable.
+    // 4th-order hold above its 1.772e-4 limit (docs/methods.md §10.6 Q2) is unstable.
     let p = scenario("unstable.json", |v| {
         v["master"]["extrapolation_order"] = 4.into();
         v["master"]["macro_step"] = 3e-4.into();

@@ -2,12 +2,12 @@
 //! scenarios (`master.correction`).
 //!
 //! - On the linear two-mass oscillator at ΔT = 10^-3.5 s the corrected ZOH is far more
-//!   accurate than plain ZOH (digest §6 Q6 says plain ZOH has no accurate point there).
+//!   accurate than plain ZOH (docs/methods.md §10.6 Q6 says plain ZOH has no accurate point there).
 //! - The nonlinear subsystem with n_d = 1 reproduces the linear one.
-//! - With n_d = 2 and mass 1 starting at 0.1 m, ΔT = 1e-3 s (digest §5.2; the paper's
+//! - With n_d = 2 and mass 1 starting at 0.1 m, ΔT = 1e-3 s (docs/methods.md §11.2; the paper's
 //!   initial conditions are unknown), plain ZOH and FOH blow up and the corrected ones stay
 //!   bounded; SOH blows up with and without correction. This is the paper's Sect. 5 claim,
-//!   not independently checked in the digest (§6 Q11); the numbers asserted are what these
+//!   not independently checked (docs/methods.md §10.6 Q11); the numbers asserted are what these
 //!   runs measure. With s₁(0) = 0.01 m plain ZOH stays bounded as well: the damping grows
 //!   with the relative velocity, so the instability depends on the amplitude.
 

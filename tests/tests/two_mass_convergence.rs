@@ -33,7 +33,7 @@ fn fitted_slope(points: &[(f64, f64)]) -> f64 {
 }
 
 /// Macro-steps per order: inside the stable range (4th order is unstable above 1.77e-4,
-/// seed-000 digest Q2), in the asymptotic regime, and above the round-off floor.
+/// docs/methods.md §10.6 Q2), in the asymptotic regime, and above the round-off floor.
 fn steps_for(order: u32) -> [f64; 4] {
     match order {
         0 => [8e-6, 4e-6, 2e-6, 1e-6],

@@ -1,6 +1,6 @@
 //! The `two-mass-oscillator` preset run by the wasm build of the core inside headless
 //! Chromium. Its reference must match an independent solution of the monolithic system
-//! written here from seed 000 §5.1 (classical RK4 on plain arrays, no nalgebra, no core
+//! written here from docs/methods.md §11.1 (classical RK4 on plain arrays, no nalgebra, no core
 //! solver), and the co-simulation must stay within the seed's accuracy limit.
 //! Run by `cargo xtask test` (stage "wasm browser tests"); native builds skip this file.
 #![cfg(target_arch = "wasm32")]
@@ -11,7 +11,7 @@ use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-// Seed 000 §5.1 parameters and start values (the models' defaults).
+// docs/methods.md §11.1 parameters and start values (the models' defaults).
 const M1: f64 = 10.0;
 const C1: f64 = 1e6;
 const D1: f64 = 1.0;
@@ -22,7 +22,7 @@ const CK: f64 = 2e5;
 const DK: f64 = 5e2;
 const X0: [f64; 4] = [0.01, 0.0, 0.0, 0.0];
 
-/// Monolithic right-hand side, x = [s1, v1, s2, v2] (digest §5.1, "derived A*").
+/// Monolithic right-hand side, x = [s1, v1, s2, v2] (docs/methods.md §11.1).
 fn rhs(x: [f64; 4]) -> [f64; 4] {
     let [s1, v1, s2, v2] = x;
     let fk = CK * (s2 - s1) + DK * (v2 - v1);

@@ -1,6 +1,6 @@
 //! `cargo xtask setup`: installs what builds and tests need, skipping what is present,
-//! so a warm machine takes about a second. See `/work/shared/notes/toolchain.md` (mirrored
-//! in README.md) for why the wasm32 standard library may come from Debian's rustc-web.
+//! so a warm machine takes about a second. README.md ("Two commands") says why the wasm32
+//! standard library may come from Debian's rustc-web.
 use crate::shell::{self, output, repo_root, run, run_with_timeout, section, which, Result};
 use std::fs;
 use std::path::{Path, PathBuf};

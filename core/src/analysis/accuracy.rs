@@ -1,7 +1,7 @@
 //! Local and global NRMSE of a co-simulation described by its propagation matrix, against
-//! the exact monolithic solution (seed-000 digest §4, eqns 31–33).
+//! the exact monolithic solution (docs/methods.md §10.2, paper eqns 31–33).
 //!
-//! Run protocol (digest §9; the paper does not give one, §8 item 7): the co-simulation
+//! Run protocol (docs/methods.md §10.3; the paper does not give one, §4.4): the co-simulation
 //! starts at `t = 0` from the modules' start states `x0` with the **exact** output history
 //! `y*(0), y*(−ΔT), …, y*(−pΔT)` and `δu = 0`, exactly like a time-domain run with
 //! `start_up = exact_history`. It takes `N = round(horizon/ΔT)` macro-steps; the errors
@@ -10,7 +10,7 @@
 //! - global: `ε_g,n+1 = y*(t_{n+1}) − y_{n+1}` (eqn 32), reference from
 //!   [`MonolithicReference::outputs_at_offsets`];
 //! - local: `ε_l,n+1 = C* A*_d x_n − y_{n+1}` with `x_n` the **co-simulation** state
-//!   (eqn 31 applied along the co-simulation trajectory, digest §8 item 8), so a diverging
+//!   (eqn 31 applied along the co-simulation trajectory, docs/methods.md §10.3), so a diverging
 //!   method shows a growing local error.
 //!
 //! Both are normalised per output by the population standard deviation of the reference
@@ -94,7 +94,7 @@ pub fn error_measures(
             break;
         }
     }
-    // Reference spread over the compared steps 1..=N (population std, digest §8 item 9).
+    // Reference spread over the compared steps 1..=N (population std, docs/methods.md §10.2).
     let nf = f64::from(n);
     let (mut acc_l, mut acc_g, mut k) = (0.0, 0.0, 0u32);
     for j in 0..ny {

@@ -1,13 +1,13 @@
 //! Convergence study (seed 000, Fig. 8, Table 3): the local error `e_l,NRMSE` against the
 //! macro-step for several extrapolation orders, with and without model-based correction,
-//! and the fitted log–log slopes (expected `p + 1` plain and `p + 2` corrected, digest
-//! §6 Q3). Plain data: the CLI writes it as CSV, the page plots it.
+//! and the fitted log–log slopes (expected `p + 1` plain and `p + 2` corrected, docs/methods.md
+//! §10.6 Q3). Plain data: the CLI writes it as CSV, the page plots it.
 
 use crate::analysis::sweep::{Cell, CellStatus, LinearAnalysis, MapMetric, Parameter};
 use crate::analysis::{PropagationMethod, STABILITY_TOLERANCE};
 use alloc::vec::Vec;
 
-/// Errors below this are near the double-precision floor (digest §9: ~1e-15 for high
+/// Errors below this are near the double-precision floor (docs/methods.md §10.4: ~1e-15 for high
 /// orders at small ΔT) and are left out of the slope fit.
 pub const FIT_FLOOR: f64 = 1e-12;
 /// Errors above this are outside the asymptotic range and are left out of the fit.

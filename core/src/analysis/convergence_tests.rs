@@ -1,4 +1,4 @@
-//! Convergence orders of seed-000 digest §6 Q3 / §9: local error slopes `p + 1` without
+//! Convergence orders of docs/methods.md §10.6 Q3 / §10.4: local error slopes `p + 1` without
 //! and `p + 2` with model-based correction.
 
 use super::convergence::*;

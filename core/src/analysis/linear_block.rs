@@ -1,5 +1,5 @@
 //! [`LinearBlock`]: the matrices `(A, B, C, D)` and current state of one linear(ised)
-//! module, read through the FMI interface (seed-000 digest §2.1, eqn (7)) by the master's
+//! module, read through the FMI interface (docs/methods.md §2.3, paper eqn (7)) by the master's
 //! [`StateSpaceReader`], the same reader the model-based corrector uses.
 
 use crate::master::StateSpaceReader;

@@ -4,7 +4,7 @@
 //! - [`LinearBlock`]: `(A, B, C, D, x0)` of one module, read through FMI calls.
 //! - [`MonolithicReference`]: the exact coupled solution `x' = A* x, y = C* x`.
 //! - [`global_nrmse`]: the accuracy metric of seed 000, eqn (33).
-//! - [`propagation`]: `z_{n+1} = Φ z_n` for a co-simulation method (seed 000 §3).
+//! - [`propagation`]: `z_{n+1} = Φ z_n` for a co-simulation method (docs/methods.md §9).
 //! - [`spectrum`]: eigenvalues and `ρ(Φ)` with the stability tolerance.
 //! - [`accuracy`]: local and global NRMSE over a horizon with exact start-up (eqns 31–33).
 //! - [`sweep`]: maps, sweeps and stability crossings over any scenario parameter.

@@ -1,6 +1,6 @@
 //! [`MonolithicReference`]: the exact solution of linear blocks coupled by `u = L y`
-//! (seed-000 digest §3.5, eqns (34)–(37)), sampled on a macro-step grid, including exact
-//! past samples for the `exact_history` start-up (digest §8 item 7).
+//! (docs/methods.md §10.1, paper eqns (34)–(37)), sampled on a macro-step grid, including exact
+//! past samples for the `exact_history` start-up (docs/methods.md §4.4).
 
 use super::linear_block::{block_diag, LinearBlock};
 use crate::error::MasterError;
@@ -14,7 +14,7 @@ use nalgebra::{DMatrix, DVector};
 const CHECKPOINT_INTERVAL: u32 = 64;
 
 /// `x' = A* x, y = C* x` with `A* = A + B L (I − D L)⁻¹ C`, `C* = (I − D L)⁻¹ C` over the
-/// block-diagonal `A, B, C, D` of the blocks (digest eqn (35)).
+/// block-diagonal `A, B, C, D` of the blocks (docs/methods.md §10.1, paper eqn (35)).
 #[derive(Clone, Debug, PartialEq)]
 pub struct MonolithicReference {
     a_star: DMatrix<f64>,
@@ -73,7 +73,7 @@ impl MonolithicReference {
     }
 
     /// `y*(t0 + k h) = C* (e^{A* h})^k x0` for `k = 0..=n_steps` (rows of stacked outputs),
-    /// by repeated multiplication with `e^{A* h}` (digest eqn (36)), restarted from
+    /// by repeated multiplication with `e^{A* h}` (docs/methods.md §10.1, paper eqn (36)), restarted from
     /// `e^{A* k h} x0` every 64 steps so rounding does not grow with the run length.
     pub fn outputs_at_offsets(&self, h: f64, n_steps: u32) -> Result<Vec<Vec<f64>>, MasterError> {
         self.walk(h, n_steps, true)

@@ -1,4 +1,4 @@
-//! Global normalised root-mean-square error over all outputs (seed-000 digest §4, eqn (33)).
+//! Global normalised root-mean-square error over all outputs (docs/methods.md §10.2, paper eqn (33)).
 
 use alloc::vec::Vec;
 
@@ -6,7 +6,7 @@ use alloc::vec::Vec;
 ///
 /// `reference[j]` and `cosim[j]` are the columns (time series) of output `j` over the same
 /// time points. The standard deviation is the population one (1/n) of the **reference**
-/// (digest §8 item 9). Components are skipped when their reference is constant (std 0) or
+/// (docs/methods.md §10.2). Components are skipped when their reference is constant (std 0) or
 /// not finite, since they cannot be normalised. Returns `None` when the column counts or
 /// lengths differ or no component is left. A non-finite co-simulation value gives `+∞`.
 pub fn global_nrmse(reference: &[Vec<f64>], cosim: &[Vec<f64>]) -> Option<f64> {

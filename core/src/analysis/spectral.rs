@@ -1,5 +1,5 @@
 //! Eigenvalues and spectral radius of a propagation matrix, and the stability test
-//! `ρ(Φ) ≤ 1` (seed-000 digest §3.6, eqn 29) with a documented tolerance (§8 item 10).
+//! `ρ(Φ) ≤ 1` (docs/methods.md §9.3, paper eqn 29) with a documented tolerance (§9.3).
 //!
 //! The matrix is first balanced (Parlett–Reinsch, a diagonal similarity that leaves the
 //! eigenvalues unchanged): Φ mixes metres and newtons, entries span ten or more decades,
@@ -10,7 +10,7 @@ use crate::solvers::{balance, eigenvalues};
 use alloc::vec::Vec;
 use nalgebra::{Complex, DMatrix};
 
-/// `ρ ≤ 1 + STABILITY_TOLERANCE` counts as stable (digest §8 item 10: ρ is within
+/// `ρ ≤ 1 + STABILITY_TOLERANCE` counts as stable (docs/methods.md §9.3: ρ is within
 /// 1e-7…1e-5 of 1 over much of the two-mass map, so a contour at exactly 1 would follow
 /// eigenvalue round-off).
 pub const STABILITY_TOLERANCE: f64 = 1e-12;
@@ -35,7 +35,7 @@ impl Spectrum {
     }
 
     /// `|ρ − 1|` is within the eigenvalue round-off, so the stable/unstable verdict is not
-    /// reliable (the paper's "jitter from ill-conditioned Φ", digest §7 Fig. 6).
+    /// reliable (the paper's "jitter from ill-conditioned Φ", docs/methods.md §9.4).
     pub fn is_ill_conditioned(&self) -> bool {
         libm::fabs(self.radius - 1.0) <= self.roundoff.max(STABILITY_TOLERANCE)
     }

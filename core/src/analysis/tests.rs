@@ -34,7 +34,7 @@ fn subsystem(id: &str, params: &[(&str, f64)], solver: &SolverSpec) -> Subsystem
 }
 
 /// L for the two-mass oscillator: inputs [Mass1.Fk, Mass2.s1, Mass2.v1], outputs
-/// [Mass1.s1, Mass1.v1, Mass2.Fk] (digest eqn (27)).
+/// [Mass1.s1, Mass1.v1, Mass2.Fk] (docs/methods.md §11.1, paper eqn (27)).
 fn two_mass_l() -> DMatrix<f64> {
     DMatrix::from_row_slice(3, 3, &[0.0, 0.0, 1.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0])
 }

@@ -1,4 +1,4 @@
-//! [`CouplingGraph`]: the connections `u = L y` (seed-000 digest §1.2, eqn 1), checked once
+//! [`CouplingGraph`]: the connections `u = L y` (docs/methods.md §2.2, paper eqn 1), checked once
 //! before a run.
 //!
 //! Stacked vectors: the outputs of module 0 in its declaration order
@@ -341,7 +341,7 @@ impl CouplingGraph {
     }
 
     /// The selection matrix L of `u = L y`: rows are inputs, columns outputs, one 1 per row
-    /// (seed-000 digest §1.2 and §8 item 12). Built on each call, dense: O(n_u · n_y) time
+    /// (docs/methods.md §2.2). Built on each call, dense: O(n_u · n_y) time
     /// and memory, for the analysis and the corrector of small systems; the graph itself
     /// stores only [`Self::source_of_input`].
     pub fn coupling_matrix(&self) -> DMatrix<f64> {

@@ -1,5 +1,5 @@
 //! Validation errors of [`CouplingGraph::build`] and the coupling matrix of seed 000's
-//! two-mass oscillator (digest §5.1, eqn 27).
+//! two-mass oscillator (docs/methods.md §11.1, paper eqn 27).
 
 use super::{CouplingGraph, Port};
 use crate::error::CouplingError;

@@ -102,8 +102,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn hold_weights_give_the_digest_gains() {
-        // Digest §2.6: G_2 = C(B_d1/(2ΔT) + B_d2/ΔT²) + D, G_4 = C(B_d1/(4ΔT) +
+    fn hold_weights_give_the_documented_gains() {
+        // docs/methods.md §8.3: G_2 = C(B_d1/(2ΔT) + B_d2/ΔT²) + D, G_4 = C(B_d1/(4ΔT) +
         // (11/12)B_d2/ΔT² + (3/2)B_d3/ΔT³ + B_d4/ΔT⁴) + D; D's factor is q(1) = 1.
         let h = 0.5;
         let close = |a: f64, b: f64| (a - b).abs() < 1e-14 * (1.0 + b.abs());
@@ -152,8 +152,8 @@ mod tests {
     }
 
     #[test]
-    fn corrector_tables_match_the_digest() {
-        // §2.6: P_ext rows.
+    fn corrector_tables_match_the_documented_ones() {
+        // docs/methods.md §4.3: P_ext rows.
         assert_eq!(extrapolated_end_weights(2)[..3], [3.0, -3.0, 1.0]);
         assert_eq!(extrapolated_end_weights(4), [5.0, -10.0, 10.0, -5.0, 1.0]);
         assert_eq!(backward_difference_weights(2)[..4], [1.0, -3.0, 3.0, -1.0]);

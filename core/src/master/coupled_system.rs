@@ -182,7 +182,7 @@ impl CoupledSystem {
     }
 
     /// Replaces the exchanged outputs by corrected ones (a model-based corrector exchanges ȳ
-    /// instead of the raw y, seed-000 digest §8 item 1). Only algorithms may do this.
+    /// instead of the raw y, docs/methods.md §8.6). Only algorithms may do this.
     pub(super) fn exchange_outputs(&mut self, corrected: &[f64]) {
         self.outputs.copy_from_slice(corrected);
     }
@@ -236,7 +236,7 @@ impl CoupledSystem {
         for m in 0..self.subsystems.len() {
             let r = self.subsystems[m].exit_initialization_mode();
             r.map_err(|e| self.module_error(m, t_start, e))?;
-            // With `eventModeUsed` the module starts in Event Mode (seed-004 digest §2.1).
+            // With `eventModeUsed` the module starts in Event Mode (docs/methods.md §6.2).
             if self.options[m].event_mode_used && self.update_discrete_states(m, t_start)? {
                 return Err(MasterError::Terminated {
                     t: t_start,

@@ -1,5 +1,5 @@
 //! Where the model-based corrector gets its Jacobians, and how they become the output
-//! gains `G_q` of seed-000 digest §2.6:
+//! gains `G_q` of docs/methods.md §8.3:
 //! `G_q = C Σ_k b_k k! B_dk / ΔT^k + D`, with `q(τ) = τ(τ+1)…(τ+q−1)/q! = Σ_k b_k τ^k`
 //! the shape of the difference between the true and the extrapolated input over a step.
 //!
@@ -7,13 +7,13 @@
 //! - **directional derivatives** (`providesDirectionalDerivatives` with `x-exposesStates`):
 //!   `A, B, C, D` at the module's current point by unit seeds ([`StateSpaceReader`]), then
 //!   `B_dk` from [`crate::solvers::discretize`]. Read after the module's step, so step `n`
-//!   is corrected with the Jacobians at the latest available point `T_{n+1}` (digest §2.9
-//!   item 16). Modules declaring `x-linearTimeInvariant` are read once, before the run.
+//!   is corrected with the Jacobians at the latest available point `T_{n+1}` (docs/methods.md
+//!   §7.1). Modules declaring `x-linearTimeInvariant` are read once, before the run.
 //! - **finite differences of the step map** (`canGetAndSetFMUState`): the step is repeated
 //!   from a saved state with the input polynomial moved along `±ε q(τ)` (central
 //!   difference), which gives the columns of `G_q` directly as `∂y_{n+1}/∂ε`. FMI defines
 //!   no step sensitivities, so this is what an importer must do without exposed states
-//!   (seed-004 digest §2.8, §4.2).
+//!   (docs/methods.md §6.6, §6.8).
 
 use super::CoupledSystem;
 use crate::error::MasterError;

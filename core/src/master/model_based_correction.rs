@@ -1,22 +1,22 @@
 //! [`ModelBasedCorrection`]: the model-based corrector (MBCorr) of seed 000 in the time
 //! domain, for Jacobi coupling with polynomial extrapolation of order `p = 0..=4`
-//! (digest §2, runtime pseudo-code §2.8).
+//! (docs/methods.md §8, runtime pseudo-code §8.5).
 //!
 //! After every macro-step the master
 //! 1. collects the raw outputs `y_{n+1}` of all modules (all stepped in parallel on
 //!    extrapolated inputs);
 //! 2. gets the gains `G_q` and `G_0` ([`super::jacobians`]: directional derivatives at
 //!    `T_{n+1}` or finite differences of the step map with rollback);
-//! 3. corrects the outputs (digest §2.6):
+//! 3. corrects the outputs (docs/methods.md §8.3):
 //!    `ȳ_{n+1} = (I − G_q L)⁻¹ (y_{n+1} − G_q L P_ext(T_{n+1}) − G_0 δu_n)`,
 //!    where `P_ext(T_{n+1})` is the extrapolation polynomial at the step end;
-//! 4. updates the constant input offset (digest §2.7, general order):
+//! 4. updates the constant input offset (docs/methods.md §8.4, general order):
 //!    `δu_{n+1} = (1 − α) δu_n + α c_q L ∇^{q+1} ȳ_{n+1}`;
 //! 5. exchanges `ȳ` (so observers record it) and, once the driver accepts the step, keeps
-//!    `ȳ`, never the raw `y`, in the extrapolation history (digest §8 item 1).
+//!    `ȳ`, never the raw `y`, in the extrapolation history (docs/methods.md §8.6).
 //!
 //! The next step's inputs are the polynomial through the `ȳ` history, with `δu` added to
-//! the constant term only (digest §8 item 3). During a ramp-up start the order used in a
+//! the constant term only (docs/methods.md §8.6). During a ramp-up start the order used in a
 //! step is `q = min(p, samples − 1)`, and the gains, `P_ext`, `∇` and `c_q` of that `q`
 //! are used, so every step is corrected for the polynomial it actually extrapolated with.
 //!
@@ -323,7 +323,7 @@ impl Work {
     }
 
     /// Inputs of the step from `T_n`: the order-`q` polynomial through ȳ_n … ȳ_{n−q},
-    /// anchored at `T_n`, plus δu in the value only (digest §8 item 3).
+    /// anchored at `T_n`, plus δu in the value only (docs/methods.md §8.6).
     fn fill_inputs(&mut self, q: usize) {
         for i in 0..self.delta_u.len() {
             let offset = Some(self.delta_u[i]);

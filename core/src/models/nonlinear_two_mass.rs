@@ -1,11 +1,11 @@
 //! Subsystem II of the two-mass oscillator with the nonlinear coupling damper of seed 000,
-//! Sect. 5 (digest §5.2, eqn (43) with its typo fixed: the left-hand side is the damping
-//! `d_k`, not `c_k`; digest §2.9 item 13).
+//! Sect. 5 (docs/methods.md §11.2, paper eqn (43) with its typo fixed: the left-hand side is the damping
+//! `d_k`, not `c_k`).
 //!
 //! **`TwoMassOscillator.Mass2Nonlinear`**: states `x1 = s₂` (m), `x2 = v₂` (m/s); inputs
 //! `s1`, `v1` (the extrapolated position and velocity of mass 1); output `Fk` (N) with
 //! direct feedthrough. With the relative velocity `Δv = x2 − v1` as subsystem II sees it
-//! (through its extrapolated input, digest §8 item 14):
+//! (through its extrapolated input, docs/methods.md §11.2):
 //!
 //! ```text
 //! d(Δv) = clamp(d_k · |Δv|^(n_d − 1), d_k,min, d_k,max)            (eqn 43)
@@ -16,14 +16,14 @@
 //!
 //! `n_d = 1` gives `d = d_k` (inside the clamp) and therefore exactly the linear
 //! `TwoMassOscillator.Mass2`; `n_d ∈ [1, 2]` is the paper's range (`n_d` up to 3 is
-//! accepted for exploration). Parameters (digest §5.1, §5.2): m₂ = 10 kg, c₂ = 1e7 N/m,
+//! accepted for exploration). Parameters (docs/methods.md §11.1, §11.2): m₂ = 10 kg, c₂ = 1e7 N/m,
 //! d₂ = 2 N·s/m, c_k = 2e5 N/m, d_k = 5e2 (N·s/m at `n_d = 1`), d_k,min = 10 N·s/m,
 //! d_k,max = 1e4 N·s/m, n_d = 2. Start values s₂ = v₂ = 0 (the paper gives none).
 //!
 //! The module is an [`OdeModule`] (RK4 with micro-step [`DEFAULT_RK4_STEP`] by default,
 //! or Dopri45): its directional derivatives are central differences of `f` and `g`, i.e.
 //! the tangent linearisation `∂Fk/∂Δv = n_d d_k |Δv|^(n_d−1)` inside the clamp and the
-//! clamped constant outside (digest §5.2 "\[not in seed\]": the paper does not say which
+//! clamped constant outside (docs/methods.md §11.2: the paper does not say which
 //! linearisation it used; a tangent is the natural reading of eqn (7)).
 
 use super::entry::{ModelEntry, ParameterList};

@@ -1,5 +1,5 @@
 //! The linear two-mass oscillator with force–displacement coupling, split into two
-//! subsystems (seed-000 digest §5.1, eqn (27); the paper's Sect. 3.1, Fig. 3).
+//! subsystems (docs/methods.md §11.1, paper eqn (27); the paper's Sect. 3.1, Fig. 3).
 //!
 //! **Subsystem I, `TwoMassOscillator.Mass1`** (mass m₁ with spring c₁ and damper d₁ to
 //! ground, driven by the coupling force): states `x1 = s₁` (m), `x2 = v₁` (m/s); input `Fk`
@@ -20,12 +20,12 @@
 //! Fk  = c_k (x1 − s1) + d_k (x2 − v1)
 //! ```
 //!
-//! Parameters (defaults from digest §5.1 and §5.2): m₁ = m₂ = 10 kg, c₁ = 1e6 N/m,
+//! Parameters (defaults from docs/methods.md §11.1 and §11.2): m₁ = m₂ = 10 kg, c₁ = 1e6 N/m,
 //! c₂ = 1e7 N/m, d₁ = 1 N·s/m, d₂ = 2 N·s/m, c_k = 2e5 N/m, d_k = 5e2 N·s/m. Start values:
-//! s₁ = 0.01 m, everything else 0 (the paper gives none; digest §4 "\[not in seed\]").
+//! s₁ = 0.01 m, everything else 0 (the paper gives none; docs/methods.md §11.1).
 //!
 //! Coupled by `Fk → Mass1.Fk`, `s1 → Mass2.s1`, `v1 → Mass2.v1`, the two halves form the
-//! monolithic oscillator [`monolithic_a`] (digest §5.1 "\[derived\] Monolithic A*").
+//! monolithic oscillator [`monolithic_a`] (docs/methods.md §11.1).
 
 use super::entry::{ModelArgs, ModelEntry, ParameterList};
 use super::layout::PortSpec;
@@ -183,7 +183,7 @@ pub fn mass2_matrices(p: &Mass2Params) -> Matrices {
     (a, b, c, d)
 }
 
-/// Monolithic `A*` for the state `[s₁, v₁, s₂, v₂]` (digest §5.1 "\[derived\] Monolithic A*"):
+/// Monolithic `A*` for the state `[s₁, v₁, s₂, v₂]` (docs/methods.md §11.1):
 /// `m₁v₁' = −c₁s₁ − d₁v₁ + c_k(s₂ − s₁) + d_k(v₂ − v₁)`,
 /// `m₂v₂' = −(c_k + c₂)s₂ − (d_k + d₂)v₂ + c_k s₁ + d_k v₁`.
 pub fn monolithic_a(p1: &Mass1Params, p2: &Mass2Params) -> DMatrix<f64> {
@@ -393,7 +393,7 @@ pub(super) const MASS2_ENTRY: ModelEntry = ModelEntry {
 };
 
 /// Monolithic `C*` for the outputs `[s₁, v₁, F_k]` with `F_k = c_k(s₂ − s₁) + d_k(v₂ − v₁)`
-/// (digest §5.1 "\[derived\] Monolithic A*", C* rows).
+/// (docs/methods.md §11.1, C* rows).
 pub fn monolithic_c(p2: &Mass2Params) -> DMatrix<f64> {
     DMatrix::from_row_slice(
         3,
@@ -404,7 +404,7 @@ pub fn monolithic_c(p2: &Mass2Params) -> DMatrix<f64> {
     )
 }
 
-/// Exact coupled outputs `[s₁, v₁, F_k]` at time `t` after the start (digest eqn (36):
+/// Exact coupled outputs `[s₁, v₁, F_k]` at time `t` after the start (docs/methods.md §10.1, paper eqn (36):
 /// `y(t) = C* e^{A* t} x0`), from the start values in the parameters. `None` if the
 /// exponential fails (non-finite `t` or parameters).
 pub fn exact_outputs(p1: &Mass1Params, p2: &Mass2Params, t: f64) -> Option<[f64; 3]> {

@@ -1,5 +1,5 @@
 //! Capability flags under their FMI 3.0 names, plus `x-` prefixed playground extensions
-//! for what some algorithms need and FMI lacks (seed-004 digest §4.4).
+//! for what some algorithms need and FMI lacks (docs/methods.md §6.7).
 
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};

@@ -1,5 +1,5 @@
 //! The traits a module implements: the base [`Module`] and one small trait per optional
-//! capability (FMI 3.0 names in the docs; seed-004 digest §4.3).
+//! capability (FMI 3.0 names in the docs; docs/methods.md §6.7).
 
 use super::{Derivatives, JacobianProduct, ModuleDescription, ModuleError, StepReport, ValueRef};
 use alloc::boxed::Box;

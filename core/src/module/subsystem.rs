@@ -1,5 +1,5 @@
 //! [`Subsystem`]: a module as masters see it, with the FMI 3.0 co-simulation state machine
-//! enforced (seed-004 digest §2.1). An illegal call returns an `Error` status and, as in
+//! enforced (docs/methods.md §6.2). An illegal call returns an `Error` status and, as in
 //! FMI, leaves the instance Terminated; nothing panics. The optional-capability calls
 //! (FMU state, derivatives) are in `subsystem/capabilities.rs`.
 

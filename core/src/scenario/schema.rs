@@ -114,7 +114,7 @@ pub struct MasterSpec {
     pub correction: Option<CorrectionSpec>,
 }
 
-/// Settings of the model-based corrector (seed-000 digest §2).
+/// Settings of the model-based corrector (docs/methods.md §8).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CorrectionSpec {
@@ -198,7 +198,7 @@ pub enum Algorithm {
 #[serde(rename_all = "snake_case")]
 pub enum StartUp {
     /// The order grows with the history: 0 at the first step, full order after `p` steps.
-    /// Works for every scenario; limits the global convergence order (seed-000 digest §8.7).
+    /// Works for every scenario; limits the global convergence order (docs/methods.md §4.4).
     #[default]
     RampUp,
     /// History points before the start time come from the exact monolithic solution

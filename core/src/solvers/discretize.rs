@@ -1,6 +1,6 @@
 //! Exact discretisation of `x' = A x + B u(t)` over one step `h` with a polynomial input,
-//! by one matrix exponential of an augmented (Van Loan) block matrix (seed-000 digest §2.2,
-//! §3.2 eqn (38), §8 item 6). No `A⁻¹` appears, so singular or stiff `A` is fine.
+//! by one matrix exponential of an augmented (Van Loan) block matrix (docs/methods.md §3.1,
+//! paper eqn (38), §3.2). No `A⁻¹` appears, so singular or stiff `A` is fine.
 //!
 //! With the input `u(t0 + s) = Σ_k u^(k) s^k / k!` the step is
 //! `x(t0 + h) = A_d x(t0) + Σ_k Γ_k u^(k)` where `A_d = e^{A h}` and

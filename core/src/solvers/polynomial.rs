@@ -1,5 +1,5 @@
 //! Polynomial inputs over one step: Taylor coefficients `u^(k)` at the step start,
-//! `u(t0 + s) = Σ_k u^(k) s^k / k!` for `s ∈ [0, h]` (seed-000 digest §2.0, eqn (12)).
+//! `u(t0 + s) = Σ_k u^(k) s^k / k!` for `s ∈ [0, h]` (docs/methods.md §2.4, paper eqn (12)).
 
 use nalgebra::DMatrix;
 

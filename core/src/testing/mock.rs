@@ -280,7 +280,7 @@ impl Module for MockModule {
         self.x = x;
         self.t = t + h;
         // The input at the new time is the polynomial's end value (what a feedthrough
-        // output sees, seed-000 digest §8 item 5); derivatives hold for one step only.
+        // output sees, docs/methods.md §3.1); derivatives hold for one step only.
         for i in 0..self.n_in {
             let end = MockCtx {
                 t,

@@ -1,6 +1,6 @@
-//! [`PropagationMatrix`]: `z_{n+1} = Φ z_n` for linear blocks solved exactly (seed-000
-//! digest §3.1 eqn 26), built column by column from the linear step (`Φ e_j = step(e_j)`,
-//! §3.4), and the padded reference matrix `Φ*` (§3.5, eqn 37).
+//! [`PropagationMatrix`]: `z_{n+1} = Φ z_n` for linear blocks solved exactly (see
+//! docs/methods.md §9.1 paper eqn 26), built column by column from the linear step (`Φ e_j = step(e_j)`,
+//! §9.1), and the padded reference matrix `Φ*` (§10.1, paper eqn 37).
 
 use super::method::{Layout, PropagationMethod};
 use super::step::{check_shapes, StepOperator};
@@ -19,8 +19,8 @@ pub struct PropagationMatrix {
 }
 
 impl PropagationMatrix {
-    /// Discretises every block exactly over `h` (augmented exponential, no `A⁻¹`; digest
-    /// §8 item 6) and assembles Φ. `l`: rows are the stacked inputs, columns the stacked
+    /// Discretises every block exactly over `h` (augmented exponential, no `A⁻¹`; docs/methods.md
+    /// §3.2) and assembles Φ. `l`: rows are the stacked inputs, columns the stacked
     /// outputs, blocks stacked in slice order. Errors: shapes that do not fit, an order
     /// above 4, a bad Gauss-Seidel sequence, correction with Gauss-Seidel, a non-positive
     /// `h`, a failed exponential ([`MasterError::InvalidSettings`]) or a singular
@@ -104,7 +104,7 @@ impl PropagationMatrix {
 
 /// The padded reference matrix `Φ*` for `layout`: `x ← A*_d x`, `y_{n+1} ← C* A*_d x`
 /// (eqn 37) and zeros everywhere else (history and δu rows/columns; only the current
-/// outputs enter the error metrics, digest §3.5).
+/// outputs enter the error metrics, docs/methods.md §10.1).
 pub fn reference_matrix(
     blocks: &[LinearBlock],
     l: &DMatrix<f64>,

@@ -1,6 +1,6 @@
 //! [`PropagationMethod`] (which master a propagation matrix models), the [`Layout`] of the
 //! information vector z, and the constant coefficient tables of the model-based corrector
-//! (seed-000 digest §2.6, §2.7, §3.4).
+//! (docs/methods.md §8.3, §8.4, §9.1).
 
 use crate::master::Scheme;
 use core::ops::Range;
@@ -12,8 +12,8 @@ pub struct PropagationMethod {
     pub scheme: Scheme,
     /// Polynomial extrapolation order `p`, 0 (zero-order hold) to 4.
     pub order: u32,
-    /// Model-based correction with this α (digest eqn 21; 1 is the common choice).
-    /// Jacobi only, like the paper (digest §8 item 15).
+    /// Model-based correction with this α (docs/methods.md §8.4, paper eqn 21; 1 is the common choice).
+    /// Jacobi only, like the paper (docs/methods.md §8.6).
     pub correction: Option<f64>,
 }
 
@@ -40,7 +40,7 @@ impl PropagationMethod {
 /// Where each part of the information vector lives.
 ///
 /// Plain: `z = [x; y_n; y_{n−1}; …; y_{n−p}]`. Corrected: `z = [x; ȳ_n; …; ȳ_{n−p}; δu_{c,n}]`
-/// (digest §3.4). `x` is the stacked block states in block order.
+/// (docs/methods.md §9.1). `x` is the stacked block states in block order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Layout {
     /// Stacked states.

@@ -1,4 +1,4 @@
-//! Propagation matrices of explicit co-simulation of linear blocks (seed-000 digest §3):
+//! Propagation matrices of explicit co-simulation of linear blocks (docs/methods.md §9):
 //! the method ([`PropagationMethod`]), the information-vector [`Layout`], Φ
 //! ([`PropagationMatrix`]) and the reference `Φ*` ([`reference_matrix`]).
 

@@ -1,17 +1,17 @@
 //! [`StepOperator`]: one macro-step of the co-simulation of exactly solved linear blocks as
-//! a linear map `z_n → z_{n+1}` on the information vector (seed-000 digest §3.4 "Robust
-//! construction"). It mirrors the time-domain master step for step:
+//! a linear map `z_n → z_{n+1}` on the information vector (docs/methods.md
+//! §9.1). It mirrors the time-domain master step for step:
 //!
 //! - **Inputs** (`master::ExplicitCoupling`): each input is the Taylor polynomial at `T_n`
 //!   of the polynomial through the last `p + 1` output samples; in Gauss-Seidel an input
 //!   whose source module already stepped uses the polynomial through the new sample
 //!   `y_{n+1}` and `y_n … y_{n−p+1}` instead. With scaled derivatives `a_k = ΔT^k ũ^(k)`:
 //!   `x_{n+1} = A_d x_n + Σ_k (B_dk/ΔT^k) a_k` (eqn 38) and the end-of-step feedthrough
-//!   `y_{n+1} = C x_{n+1} + D ũ(T_{n+1})`, `ũ(T_{n+1}) = Σ_k a_k/k!` (digest §8 item 5).
+//!   `y_{n+1} = C x_{n+1} + D ũ(T_{n+1})`, `ũ(T_{n+1}) = Σ_k a_k/k!` (docs/methods.md §3.1).
 //! - **Corrector** (Jacobi only): `δu` enters only the constant term `a_0`;
 //!   `ȳ_{n+1} = (I − G_p L)⁻¹(y_{n+1} − G_p L P_ext(T_{n+1}) − G_0 δu_n)` (eqns 16/18/19,
-//!   general order p in §2.6) and `δu_{n+1} = (1−α) δu_n + α c_p L ∇^{p+1}ȳ_{n+1}`
-//!   (eqns 24/25, §2.7). The history holds the corrected ȳ (digest §8 item 1).
+//!   general order p in §8.3) and `δu_{n+1} = (1−α) δu_n + α c_p L ∇^{p+1}ȳ_{n+1}`
+//!   (eqns 24/25, §8.4). The history holds the corrected ȳ (docs/methods.md §8.6).
 
 use super::method::{Layout, PropagationMethod};
 use crate::analysis::LinearBlock;
@@ -221,7 +221,7 @@ impl StepOperator {
     }
 
     /// `G_p`, `G_0` and `(I − G_p L)⁻¹` from the blocks' own (exact) Jacobians: perfect
-    /// model knowledge, as in the paper's analysis (digest §3.3).
+    /// model knowledge, as in the paper's analysis (docs/methods.md §9.2).
     fn corrector(&self, alpha: f64) -> Result<Corrector, MasterError> {
         let Layout {
             n_y, n_u, order: p, ..
@@ -319,7 +319,7 @@ impl StepOperator {
                     }
                 }
                 if let Some(du) = lay.du() {
-                    // δu only shifts the constant term (digest §8 item 3)
+                    // δu only shifts the constant term (docs/methods.md §8.6)
                     for c in 0..cols {
                         a[0][(i, c)] += z[(du.start + i, c)];
                     }

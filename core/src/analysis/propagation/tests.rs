@@ -1,4 +1,4 @@
-//! Propagation matrices against closed forms (digest §3.3, §3.4) and the time-domain master.
+//! Propagation matrices against closed forms (docs/methods.md §9.2, §9.1) and the time-domain master.
 
 use super::*;
 use crate::analysis::LinearBlock;
@@ -30,7 +30,7 @@ pub(crate) fn two_mass_blocks(ck: f64, dk: f64) -> Vec<LinearBlock> {
     ]
 }
 
-/// Inputs [Mass1.Fk, Mass2.s1, Mass2.v1], outputs [s1, v1, Fk] (digest eqn 27).
+/// Inputs [Mass1.Fk, Mass2.s1, Mass2.v1], outputs [s1, v1, Fk] (docs/methods.md §11.1, paper eqn 27).
 pub(crate) fn two_mass_l() -> DMatrix<f64> {
     DMatrix::from_row_slice(3, 3, &[0.0, 0.0, 1.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0])
 }
@@ -65,7 +65,7 @@ fn plain_zoh_equals_the_closed_form_block_matrix() {
     let c = block_diag(&[&blocks[0].c, &blocks[1].c]);
     let d = block_diag(&[&blocks[0].d, &blocks[1].d]);
     let l = two_mass_l();
-    // Φ = [[A_d, B_d0 L], [C A_d, K_y L]] with K_y = C B_d0 + D (digest §3.3).
+    // Φ = [[A_d, B_d0 L], [C A_d, K_y L]] with K_y = C B_d0 + D (docs/methods.md §9.2).
     let mut want = DMatrix::zeros(7, 7);
     want.view_mut((0, 0), (4, 4)).copy_from(&ad);
     want.view_mut((0, 4), (4, 3)).copy_from(&(&bd0 * &l));
@@ -78,8 +78,8 @@ fn plain_zoh_equals_the_closed_form_block_matrix() {
 
 #[test]
 fn perfect_model_corrector_forgets_past_outputs() {
-    // Digest §3.3: with exact Jacobians K_y = G_ZOH, so M_y = M_δu = 0; for FOH ȳ_{n+1}
-    // depends on x_n and ȳ_n only (§3.4).
+    // docs/methods.md §9.2: with exact Jacobians K_y = G_ZOH, so M_y = M_δu = 0; for FOH ȳ_{n+1}
+    // depends on x_n and ȳ_n only (§9.2).
     let blocks = two_mass_blocks(2e5, 5e2);
     for p in 0..=1u32 {
         let pm = PropagationMatrix::build(

@@ -1,6 +1,6 @@
 //! Where `ρ(Φ)` crosses the stability limit along one parameter (Table 1 of the paper:
-//! the largest stable macro-step). ρ is not monotone in ΔT (digest §3.6, Fig. 5), so a
-//! bisection over the whole range can miss stable windows (digest §8 item 10). Instead the
+//! the largest stable macro-step). ρ is not monotone in ΔT (docs/methods.md §9.3, Fig. 5), so a
+//! bisection over the whole range can miss stable windows (docs/methods.md §9.3). Instead the
 //! axis is scanned on its own grid and each sign change of `ρ − (1 + tol)` between two
 //! neighbours is refined by bisection inside that interval only. Crossings closer together
 //! than one grid interval are not resolved: choose the grid accordingly.

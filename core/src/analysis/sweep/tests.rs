@@ -1,4 +1,4 @@
-//! Sweeps on the two-mass preset against the acceptance numbers of seed-000 digest §6
+//! Sweeps on the two-mass preset against the acceptance numbers of docs/methods.md §10.6
 //! (Q2, Q4, Q5, Q6) and the no-silent-NaN rule at ill-conditioned corners.
 
 use super::*;
@@ -40,7 +40,7 @@ fn within(got: f64, want: f64, rel: f64) -> bool {
 
 /// Q2/Q4: upper end of the stable interval that contains ΔT → 0, scanning 10⁻⁵…10⁻²·⁵.
 #[test]
-fn high_order_holds_lose_stability_at_the_digest_macro_steps() {
+fn high_order_holds_lose_stability_at_the_documented_macro_steps() {
     let cases = [
         (4, None, 1.772e-4),
         (3, None, 7.453e-4),
@@ -58,7 +58,7 @@ fn high_order_holds_lose_stability_at_the_digest_macro_steps() {
         assert!(first.stable_below, "p = {p}, {alpha:?}: {c:?}");
         assert!(
             within(first.value, want, 0.01),
-            "p = {p}, {alpha:?}: crossing at {:e}, digest {want:e}",
+            "p = {p}, {alpha:?}: crossing at {:e}, documented {want:e}",
             first.value
         );
     }
@@ -84,7 +84,7 @@ fn foh_spectral_radius_is_non_monotone_with_a_stable_window() {
 }
 
 /// Q6: at ΔT = 10^-3.5 plain ZOH has no accurate point (e_g ≤ 0.01) on the c_k × d_k
-/// map; ZOH with correction has a substantial region (digest: 0 vs 91 on 21 × 15).
+/// map; ZOH with correction has a substantial region (docs/methods.md §10.6 Q6: 0 vs 91 on 21 × 15).
 #[test]
 fn correction_creates_an_accuracy_region_for_zoh() {
     let h = libm::pow(10.0, -3.5);
@@ -105,7 +105,7 @@ fn correction_creates_an_accuracy_region_for_zoh() {
     assert_eq!(plain, 0);
     assert!(
         (88..=94).contains(&corrected),
-        "corrected ZOH: {corrected} accurate cells (digest 91)"
+        "corrected ZOH: {corrected} accurate cells (docs/methods.md §10.6 Q6: 91)"
     );
 }
 
@@ -163,8 +163,8 @@ fn bad_parameters_name_the_axis_field() {
 }
 
 /// Fig. 5 and Fig. 7 as one-parameter sweeps: the FOH ρ dips to ≈ 0.9938 near
-/// ΔT ≈ 2.3e-4 (digest Q5); SOH with correction at d_k = 40, ΔT = 10^-3.5 is accurate at
-/// low c_k and unstable above c_k ≈ 10^7.7 (digest Q7's observation).
+/// ΔT ≈ 2.3e-4 (docs/methods.md §10.6 Q5); SOH with correction at d_k = 40, ΔT = 10^-3.5 is accurate at
+/// low c_k and unstable above c_k ≈ 10^7.7 (docs/methods.md §10.6 Q7).
 #[test]
 fn one_parameter_sweeps_give_the_fig5_and_fig7_curves() {
     let a = two_mass(1, None, 1e-4, 1e9, 3.6e5);

@@ -1,6 +1,6 @@
-//! Steps 3 to 5 of the model-based corrector after a macro-step (digest §2.6, §2.7): the
+//! Steps 3 to 5 of the model-based corrector after a macro-step (docs/methods.md §8.3, §8.4): the
 //! corrected outputs from the raw ones, the new constant input offset, and the exchange of
-//! ȳ (history and coupling data) instead of the raw y (digest §8 items 1 to 4).
+//! ȳ (history and coupling data) instead of the raw y (docs/methods.md §8.6).
 
 use super::Work;
 use crate::error::MasterError;
@@ -18,7 +18,7 @@ impl Work {
         t_end: f64,
         q: usize,
     ) -> Result<(), MasterError> {
-        // P_ext(T_{n+1}) = Σ_j (−1)^j C(q+1, j+1) ȳ_{n−j} (digest §2.6).
+        // P_ext(T_{n+1}) = Σ_j (−1)^j C(q+1, j+1) ȳ_{n−j} (docs/methods.md §8.3).
         let end = extrapolated_end_weights(q);
         let history = self.predictor.history();
         for (o, pe) in self.pe.iter_mut().enumerate() {
@@ -53,7 +53,7 @@ impl Work {
     /// `∇^{q+1} ȳ_{n+1}` and ȳ_{n+1} as the newest history sample.
     pub(super) fn commit(&mut self, t_end: f64) {
         let q = self.pending_q;
-        // ∇^{q+1} ȳ_{n+1} = Σ_j (−1)^j C(q+1, j) ȳ_{n+1−j} (digest §2.7).
+        // ∇^{q+1} ȳ_{n+1} = Σ_j (−1)^j C(q+1, j) ȳ_{n+1−j} (docs/methods.md §8.4).
         let nabla_w = backward_difference_weights(q);
         let history = self.predictor.history();
         for (o, nabla) in self.pe.iter_mut().enumerate() {
@@ -86,7 +86,7 @@ pub(super) fn factorize(
 }
 
 /// The error for a singular `I − G L` at time `t` (the correction cannot be solved for ȳ,
-/// digest §2.5 "applicability caveat").
+/// docs/methods.md §8.3).
 pub(super) fn singular(t: f64) -> MasterError {
     MasterError::SingularMatrix {
         t,

@@ -1,4 +1,4 @@
-//! Finite differences of the step map with rollback (digest §2.6, seed-004 digest §2.8):
+//! Finite differences of the step map with rollback (docs/methods.md §7.2, §6.6):
 //! for a module without exposed states the corrector repeats its step from a saved state
 //! with one input's polynomial moved along `±ε q((t − T_n)/ΔT)`, the shape in which the
 //! true input differs from the extrapolated one. The central difference of the outputs at
@@ -16,7 +16,7 @@ use crate::solvers::FD_REL_STEP;
 impl Work {
     /// Columns of module `m`'s blocks of `G_q` and `G_0` as central differences of the step
     /// map along the input perturbation `±ε q((t − T_n)/ΔT)` of one input at a time, each
-    /// step repeated from `saved` (digest §2.6; `ε` relative to the input's magnitude).
+    /// step repeated from `saved` (docs/methods.md §7.2; `ε` relative to the input's magnitude).
     pub(super) fn finite_difference_gains(
         &mut self,
         sys: &mut CoupledSystem,

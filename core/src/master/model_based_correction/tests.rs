@@ -1,5 +1,5 @@
 //! Behaviour of the time-domain model-based corrector on the linear two-mass oscillator
-//! (seed-000 digest §5.1) with the exact built-in modules: it equals iterating the
+//! (docs/methods.md §11.1) with the exact built-in modules: it equals iterating the
 //! propagation matrix of eqn (42), has the perfect-model property `M_y = M_δu = 0`,
 //! converges with order 2 for ZOH, gives the same run with finite-difference Jacobians as
 //! with directional derivatives, and refuses modules without either before any step.
@@ -31,7 +31,7 @@ fn stacked(sys: &mut CoupledSystem) -> [DMatrix<f64>; 5] {
     ]
 }
 
-/// Digest eqn (42) assembled by hand for ZOH with MBCorr, `z = [x; ȳ; δu]`, from the blocks
+/// Paper eqn (42) (docs/methods.md §9.2) assembled by hand for ZOH with MBCorr, `z = [x; ȳ; δu]`, from the blocks
 /// `M_x = S C A_d`, `M_y = S (K_y − G) L`, `M_δu = S (K_y − G)`, `H_x = (α/2) L M_x`,
 /// `H_y = (α/2) L (M_y − I)`, `H_δu = (1 − α) I + (α/2) L M_δu` with `S = (I − G L)⁻¹`.
 fn zoh_phi(abcd: &[DMatrix<f64>; 5], l: &DMatrix<f64>, h: f64, alpha: f64) -> DMatrix<f64> {
@@ -144,7 +144,7 @@ fn zoh_corrector_equals_iterating_the_propagation_matrix_of_eqn_42() {
 
 #[test]
 fn perfect_model_zoh_corrected_outputs_depend_only_on_the_state() {
-    // M_y = M_δu = 0 (digest §3.3): ȳ_{n+1} = (I − G L)⁻¹ C A_d x_n whatever ȳ_n and δu_n are,
+    // M_y = M_δu = 0 (docs/methods.md §9.2): ȳ_{n+1} = (I − G L)⁻¹ C A_d x_n whatever ȳ_n and δu_n are,
     // here checked along a run whose first history sample is deliberately wrong.
     let h = 2e-4;
     let mut sys = two_mass();

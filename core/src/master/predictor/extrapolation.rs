@@ -3,7 +3,7 @@
 //! give its Taylor coefficients (derivatives) at an anchor time.
 //!
 //! On a uniform grid with the anchor at the newest sample these weights are the Newton
-//! backward-difference rows of seed-000 digest §3.4: `ΔT^k ũ^(k) = Σ_j W_kj y_{n−j}`
+//! backward-difference rows of docs/methods.md §4.2: `ΔT^k ũ^(k) = Σ_j W_kj y_{n−j}`
 //! ([`Extrapolation::uniform_rows`]). Non-uniform times are what variable-step masters need.
 
 /// Highest extrapolation order supported (seed 000 goes up to the 4th-order hold).
@@ -49,7 +49,7 @@ impl Extrapolation {
     }
 
     /// The order actually usable with `available` samples: `min(p, available − 1)`
-    /// (the ramp-up start of seed-000 digest §8 item 7).
+    /// (the ramp-up start of docs/methods.md §4.4).
     pub fn effective_order(&self, available: usize) -> usize {
         self.order.min(available.saturating_sub(1))
     }
@@ -61,7 +61,7 @@ impl Extrapolation {
         TaylorWeights::through(times, anchor)
     }
 
-    /// Digest §3.4 table: row `k` holds `ΔT^k`-scaled weights of `ũ^(k)` on
+    /// docs/methods.md §4.2 table: row `k` holds `ΔT^k`-scaled weights of `ũ^(k)` on
     /// `y_n, y_{n−1}, …, y_{n−p}` for a uniform grid anchored at `t_n` (row 0 is `[1, 0, …]`).
     pub fn uniform_rows(&self) -> [[f64; N]; N] {
         let times: [f64; N] = core::array::from_fn(|j| -(j as f64));
@@ -184,7 +184,7 @@ impl TaylorWeights {
 mod tests {
     use super::*;
 
-    /// Digest §3.4, rows k = 1..=p for p = 1..=4 (exact fractions).
+    /// docs/methods.md §4.2, rows k = 1..=p for p = 1..=4 (exact fractions).
     fn table(p: usize) -> [[f64; N]; N] {
         let mut t = [[0.0; N]; N];
         t[0][0] = 1.0;
@@ -217,7 +217,7 @@ mod tests {
     }
 
     #[test]
-    fn uniform_weights_are_the_digest_table_rows() {
+    fn uniform_weights_are_the_documented_table_rows() {
         for p in 0..=4 {
             let rows = Extrapolation::new(p as u32).unwrap().uniform_rows();
             let expected = table(p);

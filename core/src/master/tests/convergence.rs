@@ -67,7 +67,7 @@ fn jacobi_with_exact_history_converges_with_order_p_plus_1() {
 #[test]
 fn ramp_up_start_runs_and_its_first_zoh_step_limits_the_order_to_two() {
     // The first step is a zero-order hold (local error h²/2 here), so from p = 1 on the
-    // global order is min(p + 1, 2) (seed-000 digest §8 item 7).
+    // global order is min(p + 1, 2) (docs/methods.md §4.4).
     for p in 0..=4u32 {
         let order = fitted_order(p, false);
         let expected = (p as f64 + 1.0).min(2.0);

@@ -1,6 +1,6 @@
-//! The paper's example (seed-000 digest §5.1) with the built-in exact linear modules:
+//! The paper's example (docs/methods.md §11.1) with the built-in exact linear modules:
 //! Jacobi with order-p extrapolation and exact start-up history converges to the
-//! monolithic reference with global order p + 1 (digest §6 Q3, plain curves), and
+//! monolithic reference with global order p + 1 (docs/methods.md §10.6 Q3, plain curves), and
 //! Gauss-Seidel runs on the same system. This checks the master against real modules that
 //! take input derivatives, not only against mocks.
 

@@ -20,7 +20,7 @@ pub const EQUATIONS_ID: &str = "Equations";
 /// Longest accepted source in bytes (a scenario file holds the source inline).
 pub const MAX_SOURCE_BYTES: usize = 100_000;
 
-/// Mass 1 of seed 000's two-mass oscillator (digest §5.1): what the catalog entry
+/// Mass 1 of seed 000's two-mass oscillator (docs/methods.md §11.1): what the catalog entry
 /// instantiates without a source, and the page's starting point.
 pub const EXAMPLE_SOURCE: &str = "\
 // Mass 1 of the two-mass oscillator (seed 000, Sect. 3.1)

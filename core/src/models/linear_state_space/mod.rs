@@ -3,9 +3,9 @@
 //! Each `do_step` over `h` solves the ODE exactly for the polynomial input
 //! `ũ(t + s) = Σ_k u^(k) s^k / k!` set through `set_float64` (value) and
 //! `set_input_derivatives` (orders 1..=4): `x ← A_d x + Σ_k Γ_k u^(k)` with `A_d` and
-//! `Γ_k = B_dk` from one augmented exponential (seed-000 digest §3.2 eqn (38), §8 item 6),
+//! `Γ_k = B_dk` from one augmented exponential (docs/methods.md §3.1 paper eqn (38), §3.2),
 //! cached per `h`. After the step the stored input is `ũ(t + h)` and its derivatives are
-//! zero, so the outputs are `y = C x + D ũ(t + h)` (digest §8 item 5).
+//! zero, so the outputs are `y = C x + D ũ(t + h)` (docs/methods.md §3.1).
 
 use super::builtin::{known_kind, output_index, unknown_kind, BuiltinModule};
 use super::instance::{Instance, INPUT_ORDER};

@@ -1,6 +1,6 @@
 //! [`RefFmu`]: the co-simulation wrapper every Reference FMU shares, re-implemented from
 //! `modelica/Reference-FMUs` `src/cosimulation.c` (`doFixedStep`) and `src/fmi3Functions.c`
-//! (`fmi3DoStep`, landscape note §6): forward Euler with the fixed step
+//! (`fmi3DoStep`, docs/methods.md §11.3): forward Euler with the fixed step
 //! `FIXED_SOLVER_STEP` (= `fixedInternalStepSize`), internal time `startTime + n·step`
 //! from an integer count, a sign check of the event indicators and a time-event check after
 //! every internal step, and the same early-return / event-mode branches. Only the

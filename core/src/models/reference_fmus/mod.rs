@@ -2,7 +2,7 @@
 //! built-in modules, one file per model, sharing the Reference FMUs' co-simulation wrapper
 //! (`engine`: forward Euler at `fixedInternalStepSize`, event checks after every
 //! internal step). Equations, value references, start values, default experiments and
-//! capability flags follow landscape note §6 and the models' `model.c` / `config.h`;
+//! capability flags follow docs/methods.md §11.3 and the models' `model.c` / `config.h`;
 //! `tests` reproduce the published `*_out.csv` files to the printed digits.
 //!
 //! Differences from the Reference FMUs (the module interface is Float64-only and has no

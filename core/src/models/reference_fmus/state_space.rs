@@ -2,7 +2,7 @@
 //! `A = B = C = D = I₃`, `x0 = 0`, `u = [1, 2, 3]` (Reference FMUs `StateSpace/model.c`).
 //! Forward Euler with `FIXED_SOLVER_STEP = 1e-3` (`config.h`), so with constant `u` each
 //! component is `y = (1 + 1e−3)^{1000 t}·u`, e.g. 2.7169239322358925 at `t = 1` for
-//! `u = 1`, as in `StateSpace_out.csv`. (Landscape note §6 lists the internal step as 1;
+//! `u = 1`, as in `StateSpace_out.csv`. (An earlier summary listed the internal step as 1;
 //! the model's `config.h` and the published output say 1e-3.)
 //!
 //! The Reference FMU has array variables and structural parameters `m, n, r` (default 3,

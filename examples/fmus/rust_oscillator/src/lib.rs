@@ -1,4 +1,4 @@
-//! Mass 1 of the two-mass oscillator (seed 000, digest §5.1) as an FMI 3.0 co-simulation
+//! Mass 1 of the two-mass oscillator (seed 000, docs/methods.md §11.1) as an FMI 3.0 co-simulation
 //! module in Rust, compiled to `wasm32-unknown-unknown`:
 //!
 //! ```text

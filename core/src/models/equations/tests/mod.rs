@@ -11,7 +11,7 @@ use crate::module::{Module, ValueRef};
 use crate::solvers::{Integrator, Rk4};
 use alloc::collections::BTreeMap;
 
-/// Mass 2 of the two-mass oscillator (seed-000 digest §5.1), written physically: the
+/// Mass 2 of the two-mass oscillator (docs/methods.md §11.1), written physically: the
 /// coupling force is an output that the equation of motion reuses.
 pub(crate) const MASS2_SOURCE: &str = "\
 // Mass 2 of the two-mass oscillator with the coupling spring-damper
