@@ -127,6 +127,11 @@ impl CoupledSystem {
         &self.inputs
     }
 
+    /// Records `applied` (all stacked inputs) as the inputs applied in this attempt.
+    pub fn record_inputs(&mut self, applied: &[f64]) {
+        self.inputs.copy_from_slice(applied);
+    }
+
     /// Offsets to add to the applied input values, if a step hook is installed.
     pub fn input_offsets(&self) -> Option<&[f64]> {
         (!self.input_offsets.is_empty()).then_some(self.input_offsets.as_slice())

@@ -186,6 +186,7 @@ impl MasterAlgorithm for ModelBasedCorrection {
         for m in 0..sys.n_modules() {
             work.advance_module(sys, m, t, q)?;
         }
+        work.predictor.record(sys);
         work.correct(sys, t + h, q)?;
         Ok(MacroStepOutcome::accepted(h))
     }

@@ -41,10 +41,19 @@ impl ModuleSlot<'_> {
         }
     }
 
-    /// Sets the module's inputs (declaration order) to `values`.
+    /// Sets the module's inputs (declaration order) to `values`, and records them as the
+    /// inputs applied.
     #[inline]
     pub fn set_inputs(&mut self, t: f64, values: &[f64]) -> Result<(), MasterError> {
         self.inputs.copy_from_slice(values);
+        self.set_inputs_unrecorded(t, values)
+    }
+
+    /// Sets the module's inputs without recording them: for a caller that records the
+    /// inputs of all modules at once afterwards ([`super::CoupledSystem::record_inputs`]),
+    /// which saves a small copy per module in the hot loop.
+    #[inline]
+    pub fn set_inputs_unrecorded(&mut self, t: f64, values: &[f64]) -> Result<(), MasterError> {
         let vrs = self.graph.input_value_refs(self.index);
         let r = self.subsystem.set_float64(vrs, values);
         r.map_err(|e| self.error(t, e))

@@ -63,6 +63,8 @@ pub struct Run {
     checkpoint: Option<Checkpoint>,
     /// Current communication point in s.
     t: f64,
+    /// The controller's stop time (fixed for a run).
+    t_stop: f64,
     stats: RunStats,
     terminated: Option<(f64, String)>,
     initial_reported: bool,
@@ -128,6 +130,7 @@ impl Run {
         algorithm.prepare(&mut system, &start)?;
         let checkpoint =
             (algorithm.may_reject() || controller.may_reject()).then(|| Checkpoint::new(&system));
+        let t_stop = controller.t_stop();
         Ok(Run {
             system,
             algorithm,
@@ -136,6 +139,7 @@ impl Run {
             offsets: Vec::new(),
             checkpoint,
             t: t_start,
+            t_stop,
             stats: RunStats::default(),
             terminated: None,
             initial_reported: false,
@@ -194,7 +198,7 @@ impl Run {
     fn step_once(&mut self, observer: &mut dyn Observer) -> Result<(f64, u32), MasterError> {
         let t = self.t;
         let mut proposal = self.controller.propose(t);
-        let t_stop = self.controller.t_stop();
+        let t_stop = self.t_stop;
         // Clip at the stop time (a grid's last step is never clipped: its rounding is inside
         // the tolerance).
         let beyond = t_stop + FULL_STEP_TOLERANCE * proposal.h;

@@ -82,6 +82,7 @@ pub(super) fn macro_step(
             return Ok(discarded);
         }
     }
+    work.predictor().record(sys);
     let t_end = t + h_try;
     let mut terminated = None;
     for m in 0..n {

@@ -262,12 +262,22 @@ impl InputPredictor {
         p * inputs.start..p * inputs.end
     }
 
-    /// Sets the slot's module's predicted inputs and derivatives.
+    /// Sets the slot's module's predicted inputs and derivatives. The caller records the
+    /// prediction as the inputs applied once all modules are set ([`Self::record`]).
     #[inline]
     pub fn apply(&self, slot: &mut ModuleSlot<'_>, t: f64) -> Result<(), MasterError> {
         let range = slot.graph.input_range(slot.index);
+        if range.is_empty() {
+            return Ok(());
+        }
         let block = self.derivative_block(&range);
-        self.apply_values(slot, t, &self.u[range], &self.du[block])
+        slot.set_inputs_unrecorded(t, &self.u[range.clone()])?;
+        self.apply_derivatives(slot, t, &range, &self.du[block])
+    }
+
+    /// Records the predicted inputs as the inputs applied in this attempt.
+    pub fn record(&self, sys: &mut CoupledSystem) {
+        sys.record_inputs(&self.u);
     }
 
     /// Sets the slot's module's inputs to `u` and derivatives to `du` (its block layout),
@@ -285,8 +295,19 @@ impl InputPredictor {
             return Ok(());
         }
         slot.set_inputs(t, u)?;
+        self.apply_derivatives(slot, t, &range, du)
+    }
+
+    #[inline]
+    fn apply_derivatives(
+        &self,
+        slot: &mut ModuleSlot<'_>,
+        t: f64,
+        range: &Range<usize>,
+        du: &[f64],
+    ) -> Result<(), MasterError> {
         if self.order() > 0 {
-            let b = self.derivative_block(&range);
+            let b = self.derivative_block(range);
             slot.set_input_derivatives(t, &self.du_vrs[b.clone()], &self.du_orders[b], du)?;
         }
         Ok(())
