@@ -24,6 +24,7 @@ pub mod predictor;
 mod run;
 mod state_space_reader;
 mod step_control;
+mod step_sensitivity;
 
 pub use algorithm::{MacroStepOutcome, MasterAlgorithm, Rejection, RunStart, StepDiagnostics};
 pub use checkpoint::Checkpoint;
@@ -39,6 +40,7 @@ pub use predictor::{Extrapolation, InputPredictor, OutputHistory, TaylorWeights,
 pub use run::{Run, RunStats, MAX_ATTEMPTS};
 pub use state_space_reader::StateSpaceReader;
 pub use step_control::{FixedStep, StepController, StepDecision, StepProposal};
+pub use step_sensitivity::{Perturbation, StepSensitivity};
 
 #[cfg(test)]
 pub(crate) mod tests;

@@ -33,8 +33,8 @@ use super::jacobians::{
     gain_block, select_methods, summarize, JacobianRequest, JacobianSource, ModuleMethod,
 };
 use super::predictor::{extrapolation, HistoryGrid, InputPredictor, TaylorWeights, MAX_ORDER};
-use super::StateSpaceReader;
 use super::{CoupledSystem, MacroStepOutcome, MasterAlgorithm, RunStart};
+use super::{StateSpaceReader, StepSensitivity};
 use crate::error::MasterError;
 use crate::module::{ModuleError, Status, StepReport};
 use crate::solvers::discretize;
@@ -116,18 +116,9 @@ struct Work {
     lp: DVector<f64>,
     delta_u: DVector<f64>,
     gl: DMatrix<f64>,
-    fd: FdScratch,
+    fd: StepSensitivity,
     /// Extrapolation order used by the attempt awaiting commit.
     pending_q: usize,
-}
-
-/// Perturbed inputs and outputs of one module for finite differences.
-#[derive(Debug)]
-struct FdScratch {
-    u: Vec<f64>,
-    du: Vec<f64>,
-    y_plus: Vec<f64>,
-    y_minus: Vec<f64>,
 }
 
 impl MasterAlgorithm for ModelBasedCorrection {
@@ -248,12 +239,7 @@ impl Work {
             lp: DVector::zeros(n_u),
             delta_u: DVector::zeros(n_u),
             gl: DMatrix::zeros(n_y, n_y),
-            fd: FdScratch {
-                u: vec![0.0; max_in],
-                du: vec![0.0; max_in * p],
-                y_plus: vec![0.0; max_out],
-                y_minus: vec![0.0; max_out],
-            },
+            fd: StepSensitivity::new(max_in, max_out, p),
             pending_q: 0,
         }
     }
@@ -333,23 +319,6 @@ impl Work {
         }
     }
 
-    /// Sets module `m`'s inputs: the prediction, or the perturbed copy in the
-    /// finite-difference scratch when `perturbed`.
-    fn set_module_inputs(
-        &self,
-        sys: &mut CoupledSystem,
-        m: usize,
-        t: f64,
-        perturbed: bool,
-    ) -> Result<(), MasterError> {
-        if !perturbed {
-            return self.predictor.apply(&mut sys.slot(m), t);
-        }
-        let n = sys.graph().input_range(m).len();
-        let (u, du) = (&self.fd.u[..n], &self.fd.du[..self.p * n]);
-        self.predictor.apply_values(&mut sys.slot(m), t, u, du)
-    }
-
     /// Steps module `m` from `t` (finite-difference gains first, from a saved state), reads
     /// its raw outputs and, for directional derivatives, its gains at `T_{n+1}`.
     fn advance_module(
@@ -371,7 +340,7 @@ impl Work {
                 .set_state(&saved)
                 .map_err(|e| sys.module_error(m, t, e))?;
         }
-        self.set_module_inputs(sys, m, t, false)?;
+        self.predictor.apply(&mut sys.slot(m), t)?;
         let report = sys.do_step(m, t, h, !rollback)?;
         check_report(sys, m, t, h, &report)?;
         sys.read_outputs(m, t + h)?;
