@@ -45,6 +45,9 @@ pub struct Capabilities {
     /// Extension `x-linearTimeInvariant`: the module is `dx = Ax + Bu, y = Cx + Du` with
     /// constant matrices, so directional derivatives are exact and global.
     pub x_linear_time_invariant: bool,
+    /// Extension `x-providesMidpointOutputs`: outputs at the midpoint of the last step are
+    /// available through [`super::MidpointOutputs`].
+    pub x_provides_midpoint_outputs: bool,
 }
 
 /// One flag as shown in the page and CLI: FMI (or `x-`) name and value.
@@ -119,6 +122,10 @@ impl Capabilities {
             ),
             b("x-exposesStates", self.x_exposes_states),
             b("x-linearTimeInvariant", self.x_linear_time_invariant),
+            b(
+                "x-providesMidpointOutputs",
+                self.x_provides_midpoint_outputs
+            ),
         ]
     }
 }

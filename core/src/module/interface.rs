@@ -89,6 +89,11 @@ pub trait Module: Send {
     fn event_mode(&mut self) -> Option<&mut dyn EventMode> {
         None
     }
+
+    /// Extension `x-providesMidpointOutputs`.
+    fn midpoint_outputs(&mut self) -> Option<&mut dyn MidpointOutputs> {
+        None
+    }
 }
 
 /// An opaque saved module state (`fmi3FMUState`). Built-in modules store a plain value;
@@ -174,6 +179,18 @@ pub trait OutputDerivatives {
 pub trait InputDerivatives {
     /// Stores `d.values[i]`, the `d.orders[i]`-th derivative (≥ 1) of input `d.vrs[i]`.
     fn set_input_derivatives(&mut self, d: Derivatives<'_, &[f64]>) -> Result<(), ModuleError>;
+}
+
+/// Extension `x-providesMidpointOutputs`: the outputs at `t + h/2` of the last completed
+/// `do_step(t, h)`, sampled inside that step without changing it (the defect estimate of
+/// docs/methods.md §15 needs them; splitting the step in two would change the integration).
+pub trait MidpointOutputs {
+    /// Writes `values[i]`, output `vrs[i]` at the midpoint of the last completed step.
+    fn get_midpoint_outputs(
+        &mut self,
+        vrs: &[ValueRef],
+        values: &mut [f64],
+    ) -> Result<(), ModuleError>;
 }
 
 /// Result of `fmi3UpdateDiscreteStates`.

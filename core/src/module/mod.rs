@@ -30,7 +30,7 @@ pub use capabilities::{Capabilities, CapabilityFlag};
 pub use description::{DependencyKind, ModuleDescription, OutputDependency};
 pub use interface::{
     DirectionalDerivatives, DiscreteStatesUpdate, EventMode, InputDerivatives, InstantiateOptions,
-    Module, ModuleState, OutputDerivatives, StateSnapshot,
+    MidpointOutputs, Module, ModuleState, OutputDerivatives, StateSnapshot,
 };
 pub use status::{ModuleError, ModuleErrorKind, Status, StepReport};
 pub use subsystem::{FmiState, Subsystem};

@@ -139,6 +139,25 @@ impl Subsystem {
         }
         Ok(())
     }
+
+    /// Extension: outputs at the midpoint of the last completed step
+    /// (`x-providesMidpointOutputs`), legal in Step Mode after a step.
+    pub fn get_midpoint_outputs(
+        &mut self,
+        vrs: &[ValueRef],
+        values: &mut [f64],
+    ) -> Result<(), ModuleError> {
+        self.require("x-getMidpointOutputs", &[FmiState::StepMode])?;
+        if vrs.len() != values.len() {
+            return Err(ModuleError::invalid(
+                "x-getMidpointOutputs: one value per value reference",
+            ));
+        }
+        self.through("x-providesMidpointOutputs", |m| {
+            m.midpoint_outputs()
+                .map(|o| o.get_midpoint_outputs(vrs, values))
+        })
+    }
 }
 
 /// What an output or input derivative call checks besides its arguments' lengths.
