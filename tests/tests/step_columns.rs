@@ -22,7 +22,13 @@ fn a_variable_step_run_writes_the_step_that_ended_at_each_point() {
         Box::new(RejectFirstTry::new(grid, 2.0)) as Box<dyn StepController>
     })
     .expect("built");
+    assert_eq!(sim.progress(), 0.0);
+    sim.advance(3).expect("three steps");
+    let t = *sim.result().time.last().expect("time");
+    let expected = t / v.scenario.run.stop;
+    assert!(expected > 0.0 && (sim.progress() - expected).abs() < 1e-12);
     sim.run_to_end().expect("ran");
+    assert_eq!(sim.progress(), 1.0);
     assert!(sim.variable_steps());
     let csv = sim.to_csv();
     let mut lines = csv.lines();

@@ -341,6 +341,16 @@ impl Run {
         self.stats.events
     }
 
+    /// Start time of the run in s.
+    pub fn t_start(&self) -> f64 {
+        self.controller.t_start()
+    }
+
+    /// Stop time of the run in s.
+    pub fn t_stop(&self) -> f64 {
+        self.t_stop
+    }
+
     /// Whether the step controller varies the macro-step.
     pub fn variable_steps(&self) -> bool {
         self.controller.variable_steps()

@@ -296,6 +296,16 @@ impl Simulation {
         self.run.variable_steps()
     }
 
+    /// Fraction of the simulated interval done so far, 0 to 1.
+    pub fn progress(&self) -> f64 {
+        let (t0, t1) = (self.run.t_start(), self.run.t_stop());
+        match self.result.time.last() {
+            Some(&t) if t1 > t0 => ((t - t0) / (t1 - t0)).clamp(0.0, 1.0),
+            Some(_) => 1.0,
+            None => 0.0,
+        }
+    }
+
     /// The per-step columns the run writes after its outputs (none for a fixed-step run
     /// without diagnostics, so its CSV is what it always was).
     pub fn step_columns(&self) -> StepColumns {
