@@ -14,6 +14,7 @@
 
 mod build;
 mod linear_analysis;
+mod reference;
 mod run;
 
 pub use build::build_module;
