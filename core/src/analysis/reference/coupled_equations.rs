@@ -1,5 +1,5 @@
 //! [`CoupledEquations`]: the equations of every module joined by the connections into one
-//! system `x' = F(t, x)`, `y = G(t, x)` (docs/methods.md §10.3). The stacked inputs are
+//! system `x' = F(t, x)`, `y = G(t, x)` (docs/methods.md §10.7). The stacked inputs are
 //! resolved as `u = L g(t, x, u)` by evaluating outputs and inputs in the coupling
 //! graph's propagation order (each input after its source, each output after the inputs
 //! it depends on directly), so algebraic modules and direct feedthrough need no

@@ -1,6 +1,6 @@
 //! [`IntegratedReference`]: the coupled equations integrated as one system at tight
 //! tolerance and sampled at whatever communication points the run records, in increasing
-//! order (docs/methods.md §10.3). Each call integrates from the last point reached to the
+//! order (docs/methods.md §10.7). Each call integrates from the last point reached to the
 //! new one, landing on it exactly, so fixed, variable and event-shortened steps are served
 //! alike.
 

@@ -1,5 +1,5 @@
 //! Monolithic references sampled at the communication points a run records
-//! (docs/methods.md §10.1, §10.3): the exact linear one, and the coupled equations of
+//! (docs/methods.md §10.1, §10.7): the exact linear one, and the coupled equations of
 //! modules that expose them integrated as one system at tight tolerance.
 //!
 //! - [`Reference`]: either, behind one `advance_to(t) -> outputs`.

@@ -9,7 +9,7 @@ use alloc::string::String;
 pub enum Reference {
     /// The exact solution of linear time-invariant modules (docs/methods.md §10.1).
     Exact(SampledLinearReference),
-    /// The coupled equations integrated as one system (docs/methods.md §10.3).
+    /// The coupled equations integrated as one system (docs/methods.md §10.7).
     Integrated(IntegratedReference),
 }
 
