@@ -3,7 +3,7 @@
 //!
 //! - [`LinearBlock`]: `(A, B, C, D, x0)` of one module, read through FMI calls.
 //! - [`MonolithicReference`]: the exact coupled solution `x' = A* x, y = C* x`.
-//! - [`reference`]: monolithic references sampled as a run advances, exact or integrated
+//! - [`reference`](mod@reference): monolithic references sampled as a run advances, exact or integrated
 //!   from the modules' exposed equations.
 //! - [`global_nrmse`]: the accuracy metric of seed 000, eqn (33).
 //! - [`propagation`]: `z_{n+1} = Φ z_n` for a co-simulation method (docs/methods.md §9).
