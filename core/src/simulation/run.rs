@@ -68,8 +68,9 @@ pub struct Simulation {
 
 impl Simulation {
     /// Instantiates and initialises every module, prepares the reference (exact when the
-    /// scenario is linear, integrated when every module exposes its equations) and prepares the master on the scenario's fixed macro-step grid.
-    /// Nothing is stepped yet.
+    /// scenario is linear, integrated when every module exposes its equations; it is
+    /// sampled at each communication point as the run records it) and the master on the
+    /// scenario's fixed macro-step grid. Nothing is stepped yet.
     pub fn new(v: &ValidatedScenario) -> Result<Self, CosimError> {
         Self::with_controller(v, |grid| Box::new(FixedStep::new(grid)))
     }
