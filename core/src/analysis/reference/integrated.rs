@@ -38,7 +38,8 @@ impl IntegratedReference {
     }
 
     /// Integrates on to `t` (not before the time reached) and returns the stacked outputs
-    /// `y*(t)`. Asking for the time reached again returns the same values.
+    /// `y*(t)`. Asking for the time reached again returns the same values. After an error
+    /// the states are those of the failed attempt: do not advance further.
     pub fn advance_to(&mut self, t: f64) -> Result<&[f64], ReferenceError> {
         if t < self.t || t.is_nan() {
             return Err(ReferenceError::TimeBackwards { t, reached: self.t });

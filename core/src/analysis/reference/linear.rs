@@ -10,7 +10,6 @@ use crate::analysis::MonolithicReference;
 use crate::error::MasterError;
 use crate::solvers::expm;
 use alloc::format;
-use alloc::vec::Vec;
 use nalgebra::DVector;
 
 /// The exact linear reference, walked along a grid and sampled anywhere on the way.
@@ -80,13 +79,5 @@ impl SampledLinearReference {
         self.y.gemv(1.0, self.reference.c_star(), x, 0.0);
         self.t = t;
         Ok(self.y.as_slice())
-    }
-
-    /// Outputs at every time of `times` (increasing), one row each.
-    pub fn sample(&mut self, times: &[f64]) -> Result<Vec<Vec<f64>>, ReferenceError> {
-        times
-            .iter()
-            .map(|&t| self.advance_to(t).map(<[f64]>::to_vec))
-            .collect()
     }
 }
