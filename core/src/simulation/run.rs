@@ -3,14 +3,15 @@
 //! worker drive.
 
 use super::build_module;
-use crate::analysis::{global_nrmse, LinearBlock, MonolithicReference};
-use crate::error::{CosimError, MasterError};
+use super::reference::{reference_for, ReferenceState};
+use crate::analysis::{global_nrmse, Reference};
+use crate::error::CosimError;
 use crate::master::{
     jacobian_source_for, CoupledSystem, ExplicitCoupling, FixedStep, JacobianRequest,
     JacobianSource, MasterAlgorithm, ModelBasedCorrection, Observer, Run, RunStats, Scheme,
     StepController, StepDiagnostics, SystemView,
 };
-use crate::scenario::{self, Algorithm, StartUp, ValidatedScenario};
+use crate::scenario::{self, Algorithm, ValidatedScenario};
 use crate::time::FixedGrid;
 
 use alloc::boxed::Box;
@@ -28,7 +29,9 @@ pub struct Signal {
     pub unit: String,
     /// Co-simulation values at the communication points recorded so far.
     pub cosim: Vec<f64>,
-    /// Exact monolithic solution at every grid point of the run, when available.
+    /// Monolithic reference at the communication points recorded so far (same length as
+    /// `cosim`), when available: exact for linear scenarios, otherwise the coupled
+    /// equations integrated as one system (NaN after the reference stopped).
     pub reference: Option<Vec<f64>>,
 }
 
@@ -138,12 +141,14 @@ pub struct Simulation {
     result: SimulationResult,
     total_steps: u32,
     jacobian_source: Option<JacobianSource>,
+    reference: ReferenceState,
 }
 
 impl Simulation {
-    /// Instantiates and initialises every module, computes the reference (when the
-    /// scenario is linear) and prepares the master on the scenario's fixed macro-step grid.
-    /// Nothing is stepped yet.
+    /// Instantiates and initialises every module, prepares the reference (exact when the
+    /// scenario is linear, integrated when every module exposes its equations; it is
+    /// sampled at each communication point as the run records it) and the master on the
+    /// scenario's fixed macro-step grid. Nothing is stepped yet.
     pub fn new(v: &ValidatedScenario) -> Result<Self, CosimError> {
         Self::with_controller(v, |grid| Box::new(FixedStep::new(grid)))
     }
@@ -169,44 +174,19 @@ impl Simulation {
         system.initialize(v.grid.t_start, v.grid.time(v.grid.steps))?;
 
         let grid = v.grid;
-        let want_reference =
-            v.reference_available && (s.reference || s.master.start_up == StartUp::ExactHistory);
-        let (reference, history) = if want_reference {
-            let mut blocks = Vec::with_capacity(system.n_modules());
-            for (name, sub) in system.modules_mut() {
-                let block =
-                    LinearBlock::from_subsystem(sub).map_err(|error| MasterError::Module {
-                        module: name.into(),
-                        t: grid.t_start,
-                        error,
-                    })?;
-                blocks.push(block);
-            }
-            let reference = MonolithicReference::new(&blocks, &system.graph().coupling_matrix())?;
-            let rows = reference.outputs_at_offsets(grid.h, grid.steps)?;
-            let history = if s.master.start_up == StartUp::ExactHistory {
-                Some(reference.history(grid.t_start, grid.h, s.master.extrapolation_order)?)
-            } else {
-                None
-            };
-            (Some(rows), history)
-        } else {
-            (None, None)
-        };
-
+        let (reference, history, reference_note) = reference_for(v, &mut system)?;
         let names = system.graph().output_names();
         let units = system.graph().output_units();
         let signals = names
             .into_iter()
             .zip(units)
-            .enumerate()
-            .map(|(j, (name, unit))| Signal {
+            .map(|(name, unit)| Signal {
                 name,
                 unit,
                 cosim: Vec::with_capacity(grid.steps as usize + 1),
                 reference: reference
                     .as_ref()
-                    .map(|rows| rows.iter().map(|r| r[j]).collect()),
+                    .map(|_| Vec::with_capacity(grid.steps as usize + 1)),
             })
             .collect();
         let scheme = scheme(v);
@@ -245,12 +225,21 @@ impl Simulation {
             result,
             total_steps: grid.steps,
             jacobian_source,
+            reference: ReferenceState {
+                reference,
+                note: reference_note,
+                failed: false,
+            },
         })
     }
 
     /// Takes up to `max_steps` macro-steps; `Ok(true)` once the stop time is reached.
+    /// The reference follows every communication point recorded, also those recorded
+    /// before a failure.
     pub fn advance(&mut self, max_steps: u32) -> Result<bool, CosimError> {
-        Ok(self.run.advance(max_steps, &mut self.result)?)
+        let done = self.run.advance(max_steps, &mut self.result);
+        self.reference.follow(&mut self.result);
+        Ok(done?)
     }
 
     /// Runs to the stop time.
@@ -312,11 +301,24 @@ impl Simulation {
         StepColumns::of(self.variable_steps(), &self.result.diagnostics)
     }
 
+    /// Why the run has no reference, or why its reference stopped (`None` when it has a
+    /// working one, or none was asked for).
+    pub fn reference_note(&self) -> Option<&str> {
+        self.reference.note.as_deref()
+    }
+
+    /// How the reference is computed (`exact (matrix exponential)`, or the integrator and
+    /// its tolerances); `None` without one.
+    pub fn reference_method(&self) -> Option<String> {
+        self.reference.reference.as_ref().map(Reference::method)
+    }
+
     /// Global NRMSE of seed 000 eqn (33) over the macro-steps taken so far (outputs after
-    /// each step, the initial point excluded); `None` without a reference.
+    /// each step, the initial point excluded); `None` without a reference or after the
+    /// reference stopped.
     pub fn global_nrmse(&self) -> Option<f64> {
         let n = self.result.time.len();
-        if n < 2 {
+        if n < 2 || self.reference.failed {
             return None;
         }
         let mut reference = Vec::with_capacity(self.result.signals.len());
@@ -383,7 +385,10 @@ pub(super) fn scheme(v: &ValidatedScenario) -> Scheme {
 pub fn summary(sim: &Simulation) -> String {
     let mut line = match sim.global_nrmse() {
         Some(e) => format!("{} macro-steps, global NRMSE {e:.3e}", sim.steps_done()),
-        None => format!("{} macro-steps, no reference", sim.steps_done()),
+        None => match sim.reference_note() {
+            Some(why) => format!("{} macro-steps, no reference: {why}", sim.steps_done()),
+            None => format!("{} macro-steps, no reference", sim.steps_done()),
+        },
     };
     let stats = sim.stats();
     line.push_str(&format!(
