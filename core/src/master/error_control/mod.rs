@@ -1,0 +1,64 @@
+//! The numerical core of seed 002's combined macro-step size and order control
+//! (docs/methods.md §14): Lagrange polynomials of the coupling variables on a non-uniform
+//! grid, the grid-dependent error constants of the Milne estimators, WRMS norms, order
+//! selection, step-size selection and the [`MacroStepControl`] that combines them. It knows
+//! no module and no driver: the coupling algorithms (explicit with update step, implicit
+//! predictor/corrector) compute the estimates and call it.
+//!
+//! # What an error-controlled algorithm calls
+//!
+//! Once, in `prepare`: [`MacroStepControl::new`] with [`ErrorControlSettings`] (validated
+//! there), [`coupling_history`]`(n_c)` for the accepted `(T_i, u_i)` with `u_0` pushed, and
+//! [`MacroStepControl::start`] (the first degree; `None` for ExLocal/ExMilne with one point,
+//! whose first step needs another way), [`MacroStepControl::first_step`] for `H_0`.
+//!
+//! Per attempt from `T_N` over `H_N` at degree `k = `[`MacroStepControl::degree`]:
+//! 1. coupling polynomials: [`lagrange::evaluate`] (or the Newton coefficients from
+//!    [`lagrange::divided_differences`]) on the history for the extrapolation `P^k`, on
+//!    [`WithNewest`]`(T_{N+1}, u*, history)` for the corrector's and ExMilne's
+//!    interpolation, `P^{k+1}` for ExLocal's comparison and ExMilne's `û`;
+//!    [`lagrange::lagrange_basis`] for `∂p/∂u*`;
+//! 2. the estimate: for Milne estimators the factors of
+//!    [`StepConstants::on_grid`]`(history, k, H_N)` ([`StepConstants::explicit_milne`] or
+//!    [`StepConstants::implicit_milne`]) times the state differences; WRMS norms per group
+//!    with [`GroupTolerance::wrms`] (weights from the new values) into [`ErrorNorms`];
+//! 3. the verdict: [`MacroStepControl::assess`]`(&Attempt { t, h, k, norms,
+//!    corrector_failed }, &history, &u_{N+1})` → [`ControlVerdict`] (`accepted`, `h_next`,
+//!    `k_next`), or [`MasterError::MacroStepTooSmall`] to end the run;
+//! 4. on commit: push `(T_{N+1}, u_{N+1})` into the history and [`MacroStepControl::apply`]
+//!    the verdict; on discard: only `apply` (the rejected point never enters the history).
+//!
+//! # The driver seam
+//!
+//! The driver's [`super::StepController::judge`] sees only [`super::StepDiagnostics`]
+//! (`error`, iterations, and soon `order`), which cannot carry what this controller needs:
+//! separate position and velocity norms (different exponents), the order signals from the
+//! coupling history, and the next step. So the adapter is left to the algorithm's author.
+//! The narrow interface: [`MacroStepControl::assess_with`] takes the attempt and a
+//! [`DerivativeNorms`] (a `Copy` summary of the history, computed by the algorithm, which
+//! owns the history); a `StepController` that receives an [`Attempt`] and the two
+//! [`DerivativeNorms`] (history with and without the new point) through the diagnostics can
+//! own the [`MacroStepControl`] and answer `judge` from the verdict, and `retry` after a
+//! non-converged corrector with an [`Attempt`] whose `corrector_failed` is set.
+
+mod constants;
+mod controller;
+mod derivative_norms;
+mod history;
+pub mod lagrange;
+mod norms;
+mod order;
+mod settings;
+mod step_size;
+
+pub use constants::{ErrorConstants, MilneFactors, StepConstants, MAX_CONSTANT_DEGREE};
+pub use controller::{Attempt, ControlVerdict, MacroStepControl};
+pub use derivative_norms::DerivativeNorms;
+pub use history::{coupling_history, Samples, WithNewest};
+pub use norms::{AbsTol, ErrorNorms, GroupTolerance, Tolerances};
+pub use order::{select_order, OrderChoice, OrderCounters, OrderRule};
+pub use settings::{ErrorControlSettings, EstimatorKind, OrderMode, HISTORY_CAPACITY, MAX_DEGREE};
+pub use step_size::{coupling_ratio, ratio, state_ratio, step_factor, StepLimits, StepRule};
+
+#[cfg(test)]
+mod tests;
