@@ -57,6 +57,36 @@ pub fn evaluate<S: Samples + ?Sized>(samples: &S, j: usize, t: f64, out: &mut [f
     }
 }
 
+/// `out[m] = d^m P^j/dt^m (anchor)`, `m = 0..=j`, of component `i`: the Taylor data of the
+/// polynomial at the step start that modules receive as input derivatives (zero above `j`).
+pub fn derivatives_at<S: Samples + ?Sized>(
+    samples: &S,
+    j: usize,
+    anchor: f64,
+    i: usize,
+    out: &mut [f64; MAX_POINTS],
+) {
+    let mut d = [0.0; MAX_POINTS];
+    divided_differences(samples, i, j, &mut d);
+    // Newton form re-expanded in s = t − anchor: c ← c·(s + anchor − T_l) + d[l].
+    let mut c = [0.0; MAX_POINTS];
+    c[0] = d[j];
+    for l in (0..j).rev() {
+        let b = anchor - samples.time(l);
+        for m in (1..=j - l).rev() {
+            c[m] = c[m - 1] + b * c[m];
+        }
+        c[0] = b * c[0] + d[l];
+    }
+    let mut factorial = 1.0;
+    for (m, o) in out.iter_mut().enumerate() {
+        if m > 0 {
+            factorial *= m as f64;
+        }
+        *o = if m <= j { factorial * c[m] } else { 0.0 };
+    }
+}
+
 /// `out = P^{j,(j)} = j!·u[T_0, …, T_j]`, the constant `j`-th derivative of `P^j`.
 pub fn leading_derivative<S: Samples + ?Sized>(samples: &S, j: usize, out: &mut [f64]) {
     let mut d = [0.0; MAX_POINTS];

@@ -2,8 +2,8 @@
 //! a priori estimate (31) equal to its closed form, and the derivative norms.
 
 use super::super::lagrange::{
-    a_priori_estimate, divided_differences, evaluate, lagrange_basis, leading_derivative,
-    MAX_POINTS,
+    a_priori_estimate, derivatives_at, divided_differences, evaluate, lagrange_basis,
+    leading_derivative, MAX_POINTS,
 };
 use super::super::{DerivativeNorms, GroupTolerance, Samples, WithNewest};
 use super::{assert_close, history_of};
@@ -184,4 +184,26 @@ fn derivative_norms_are_the_weighted_divided_differences() {
         assert_close(got, expected, 1e-12 * expected, &format!("‖ε̃‖ k={k}"));
     }
     assert_eq!(norms.a_priori_norm(7, 1.25), None);
+}
+
+#[test]
+fn derivatives_at_an_anchor_are_the_polynomials_taylor_data() {
+    let coeffs = [0.7, -1.3, 2.1, 0.45, -0.8, 1.1, -0.6, 0.9];
+    let anchor = 1.05;
+    for deg in 0..=7 {
+        let h = history(&points(|t| poly(deg, t)));
+        let mut out = [0.0; MAX_POINTS];
+        derivatives_at(&h, deg, anchor, 0, &mut out);
+        for (k, got) in out.iter().enumerate() {
+            // d^k/dt^k Σ a_m t^m at the anchor.
+            let exact: f64 = (k..=deg)
+                .map(|m| {
+                    let falling: f64 = (0..k).map(|i| (m - i) as f64).product();
+                    coeffs[m] * falling * libm::pow(anchor, (m - k) as f64)
+                })
+                .sum();
+            let tol = 1e-8 * (1.0 + exact.abs());
+            assert_close(*got, exact, tol, &format!("deg={deg} k={k}"));
+        }
+    }
 }

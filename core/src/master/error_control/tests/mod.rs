@@ -4,6 +4,7 @@
 mod constants;
 mod controller;
 mod lagrange;
+mod norms;
 mod order;
 mod signals;
 mod step_size;
