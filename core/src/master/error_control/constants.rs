@@ -1,5 +1,5 @@
 //! The grid-dependent error constants `C^k_pos`, `C^k_vel` of paper eqns (17) and (20) and
-//! the Milne factors built from them (docs/methods.md §14.2). With `t = T_N + s·H_N` and
+//! the Milne factors built from them (docs/methods.md §14.6). With `t = T_N + s·H_N` and
 //! `σ_j = (T_N − T_{N−j})/H_N`:
 //!
 //! ```text

@@ -1,10 +1,10 @@
 //! [`MacroStepControl`]: seed 002's three stages after each attempted macro-step (local
-//! error test, order selection, step-size selection; docs/methods.md §14.5–§14.7), holding
+//! error test, order selection, step-size selection; docs/methods.md §14.7–§14.10), holding
 //! the degree `k` and the counters `N_fail`, `N_succ`. It reads only numbers (the
 //! attempt's WRMS norms, the coupling history, `H_N`, whether the corrector failed), so it
 //! is tested with constructed signals and knows no module.
 //!
-//! Counter semantics (pinned; the seed's §5.4 pseudo-code leaves them open):
+//! Counter semantics (pinned; the paper leaves them open):
 //! - `N_fail` counts the consecutive failed attempts of the current step, this one included;
 //!   a corrector that did not converge is a failed attempt;
 //! - `N_succ` counts the consecutive accepted steps at constant degree without a step
@@ -106,7 +106,7 @@ impl MacroStepControl {
     /// Resets the counters and sets the first degree for a start with `history_len` points
     /// (variable degree: 0; fixed: its degree, capped by the history). `None` when the
     /// estimator cannot run even at degree 0 (ExLocal and ExMilne with one point): the
-    /// algorithm must then take its first step another way (docs/methods.md §14.8).
+    /// algorithm must then take its first step another way (docs/methods.md §14.10).
     pub fn start(&mut self, history_len: usize) -> Option<usize> {
         self.counters = OrderCounters {
             n_fail: 0,

@@ -1,8 +1,8 @@
 //! [`DerivativeNorms`]: everything order control needs from the coupling history at `T_M`,
 //! in one pass and without allocating: the WRMS norms `D(j) = ‖u[T_M, …, T_{M−j}]‖` of the
 //! divided differences, from which follow the scaled derivative norms
-//! `SDN(j) = ‖H_N^j P^{j,(j)}‖ = H_N^j j! D(j)` (paper §5.2.2) and the norm of the a priori
-//! estimate (31), `‖ε̃‖ = |Π_{l=0}^{k}(T_{M+1} − T_{M−l})|·D(k+1)` (docs/methods.md §14.4).
+//! `SDN(j) = ‖H_N^j P^{j,(j)}‖ = H_N^j j! D(j)` (seed 002, Sect. 5.2.2) and the norm of the a priori
+//! estimate (31), `‖ε̃‖ = |Π_{l=0}^{k}(T_{M+1} − T_{M−l})|·D(k+1)` (docs/methods.md §14.8).
 //!
 //! Pinned choice (the seed leaves the SDN norm open): the WRMS norm with the coupling
 //! variables' weights `W_i = atol_u,i + rtol_u·|u_{M,i}|` at the newest point, the same

@@ -1,5 +1,5 @@
 //! Lagrange polynomials of the coupling variables on a non-uniform grid, in Newton form
-//! (docs/methods.md §14.1, §14.4): `P^j` through the newest `j + 1` points of a [`Samples`]
+//! (docs/methods.md §14.5): `P^j` through the newest `j + 1` points of a [`Samples`]
 //! view, evaluated anywhere (extrapolation when the view is the history, the corrector's
 //! and ExMilne's interpolation when [`super::WithNewest`] puts `(T_{N+1}, u*)` in front),
 //! divided differences, the leading derivative `P^{j,(j)} = j!·u[T_M, …, T_{M−j}]`, the a

@@ -1,5 +1,5 @@
 //! Weighted RMS norms of seed 002's local error test (paper eqns 25–27, docs/methods.md
-//! §14.3): three groups (positions, velocities, coupling variables), each with its own
+//! §14.7): three groups (positions, velocities, coupling variables), each with its own
 //! `rtol` and an `atol` per component.
 //!
 //! Pinned choice (the seed says "rtol identical for all components" but Example 1 gives the

@@ -1,5 +1,5 @@
-//! Order (polynomial degree) selection, exactly the list implemented in seed 002 §5.2.2
-//! after the IDA order controller (docs/methods.md §14.6), as a pure function of the scaled
+//! Order (polynomial degree) selection, exactly the list implemented in seed 002, Sect. 5.2.2
+//! after the IDA order controller (docs/methods.md §14.8), as a pure function of the scaled
 //! derivative norms, so each rule is testable with constructed numbers:
 //!
 //! 1. decrease check: `k = 1` and `SDN(1) ≤ ½·SDN(2)` → 0; `k > 1` and

@@ -1,6 +1,6 @@
 //! [`ErrorControlSettings`]: what a person chooses for an error-controlled run (estimator,
 //! tolerances, safety factor, step limits, fixed or variable degree), with the defaults of
-//! seed 002's Example 1 and a check that names the offending field (docs/methods.md §14.5).
+//! seed 002's Example 1 and a check that names the offending field (docs/methods.md §14.10).
 
 use super::norms::Tolerances;
 use crate::error::MasterError;
@@ -88,7 +88,7 @@ impl EstimatorKind {
 pub enum OrderMode {
     /// Degree `k` throughout (below it only while the start-up history is shorter).
     Fixed(usize),
-    /// The order controller of seed 002 §5.2 chooses `k ≤ k_max`, starting at 0.
+    /// The order controller of seed 002 (Sect. 5.2) chooses `k ≤ k_max`, starting at 0.
     Variable {
         /// Highest degree, at most [`MAX_DEGREE`].
         k_max: usize,

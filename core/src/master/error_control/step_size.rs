@@ -1,4 +1,4 @@
-//! Macro-step size selection, exactly seed 002 §5.3 (docs/methods.md §14.7): the factor
+//! Macro-step size selection, exactly seed 002, Sect. 5.3 (docs/methods.md §14.9): the factor
 //! `r` of paper eqns (32)–(34) with the exponents of the local orders (`k + 3` positions,
 //! `k + 2` velocities, `k + 1` coupling variables) and the safety factor `SF`, then the
 //! quantised limits of the flowchart (Fig. 7):
@@ -27,7 +27,7 @@ pub fn coupling_ratio(norm: f64, k: usize, safety_factor: f64) -> f64 {
     ratio(norm, k + 1, safety_factor)
 }
 
-/// Which branch of §5.3 set the step.
+/// Which branch of Sect. 5.3 set the step.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum StepRule {
     /// Accepted, `r ≥ r_max`: grow by exactly `r_max`.

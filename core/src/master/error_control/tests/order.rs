@@ -1,4 +1,4 @@
-//! One test per rule of seed 002 §5.2.2's implemented list, and per pinned choice, on
+//! One test per rule of the list implemented in seed 002, Sect. 5.2.2, and per pinned choice, on
 //! constructed scaled derivative norms `SDN(1), SDN(2), …`.
 
 use super::super::{select_order, OrderChoice, OrderCounters, OrderRule};

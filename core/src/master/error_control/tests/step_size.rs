@@ -1,4 +1,4 @@
-//! One test per branch of seed 002 §5.3's step-size rules, and the exponents of eqn (32).
+//! One test per branch of the step-size rules of seed 002, Sect. 5.3, and the exponents of eqn (32).
 
 use super::super::{coupling_ratio, state_ratio, step_factor, StepLimits, StepRule};
 use super::assert_close;
