@@ -92,7 +92,7 @@ impl StepConstants {
     /// The constants of a step of degree `k` over `h_n` from the newest point of `history`
     /// (`T_N`), which must hold `k + 1` points; `None` otherwise.
     pub fn on_grid<S: Samples + ?Sized>(history: &S, k: usize, h_n: f64) -> Option<Self> {
-        if history.len() < k + 1 || k + 1 > MAX_CONSTANT_DEGREE || !(h_n > 0.0) {
+        if history.len() < k + 1 || k + 1 > MAX_CONSTANT_DEGREE || h_n.is_nan() || h_n <= 0.0 {
             return None;
         }
         let t_n = history.time(0);

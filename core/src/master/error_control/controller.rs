@@ -227,7 +227,7 @@ impl MacroStepControl {
         let (factor, step_rule) =
             step_factor(ratio, counters.n_fail, attempt.corrector_failed, limits);
         let h_next = (factor * h).min(s.h_max);
-        if !(h_next > s.h_min) {
+        if h_next.is_nan() || h_next <= s.h_min {
             return Err(MasterError::MacroStepTooSmall {
                 t: t_next,
                 h: h_next,

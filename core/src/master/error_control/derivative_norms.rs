@@ -47,9 +47,9 @@ impl DerivativeNorms {
         for (i, &u_m) in newest.iter().enumerate() {
             divided_differences(samples, i, len - 1, &mut d);
             let w = tol.weight(i, u_m);
-            for j in 0..len {
-                let r = d[j] / w;
-                out.norms[j] += r * r;
+            for (sum, dj) in out.norms.iter_mut().zip(&d).take(len) {
+                let r = dj / w;
+                *sum += r * r;
             }
         }
         if n > 0 {

@@ -24,7 +24,7 @@
 //!    with [`GroupTolerance::wrms`] (weights from the new values) into [`ErrorNorms`];
 //! 3. the verdict: [`MacroStepControl::assess`]`(&Attempt { t, h, k, norms,
 //!    corrector_failed }, &history, &u_{N+1})` → [`ControlVerdict`] (`accepted`, `h_next`,
-//!    `k_next`), or [`MasterError::MacroStepTooSmall`] to end the run;
+//!    `k_next`), or [`crate::error::MasterError::MacroStepTooSmall`] to end the run;
 //! 4. on commit: push `(T_{N+1}, u_{N+1})` into the history and [`MacroStepControl::apply`]
 //!    the verdict; on discard: only `apply` (the rejected point never enters the history).
 //!

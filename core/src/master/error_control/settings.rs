@@ -170,7 +170,7 @@ impl ErrorControlSettings {
         if !(self.h_min.is_finite() && self.h_min > 0.0) {
             return bad("h_min", "must be a finite number > 0");
         }
-        if !(self.h_max > 0.0) {
+        if self.h_max.is_nan() || self.h_max <= 0.0 {
             return bad("h_max", "must be > 0");
         }
         if self.h_min > self.h_max {

@@ -73,12 +73,12 @@ fn interpolation_through_a_new_end_point_reproduces_polynomials() {
 #[test]
 fn leading_derivative_is_j_factorial_times_the_leading_coefficient() {
     let lead = [0.7, -1.3, 2.1, 0.45, -0.8, 1.1, -0.6, 0.9];
-    for j in 0..=7 {
+    for (j, lead_j) in lead.iter().enumerate() {
         let h = history(&points(|t| poly(j, t)));
         let mut out = [0.0; 2];
         leading_derivative(&h, j, &mut out);
         let fact: f64 = (1..=j).map(|m| m as f64).product();
-        let exact = fact * lead[j];
+        let exact = fact * lead_j;
         assert_close(
             out[0],
             exact,
