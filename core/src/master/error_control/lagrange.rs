@@ -36,15 +36,42 @@ pub fn divided_differences<S: Samples + ?Sized>(
     }
 }
 
-/// `P^j(t)` in Newton form from the divided differences `d[0..=j]` at the times of
-/// `samples` (Horner).
+/// `P^j(t)` in Newton form from the divided differences `d[0..=j]` and the nodes
+/// `node(l)` (Horner).
 #[inline]
-fn newton_value<S: Samples + ?Sized>(samples: &S, d: &[f64; MAX_POINTS], j: usize, t: f64) -> f64 {
+pub(super) fn newton_value(node: impl Fn(usize) -> f64, d: &[f64], j: usize, t: f64) -> f64 {
     let mut p = d[j];
     for l in (0..j).rev() {
-        p = p * (t - samples.time(l)) + d[l];
+        p = p * (t - node(l)) + d[l];
     }
     p
+}
+
+/// `out[m] = d^m P^j/dt^m (anchor)`, `m = 0..=j` (zero above), from the Newton form.
+pub(super) fn newton_derivatives(
+    node: impl Fn(usize) -> f64,
+    d: &[f64],
+    j: usize,
+    anchor: f64,
+    out: &mut [f64; MAX_POINTS],
+) {
+    // Re-expanded in s = t − anchor: c ← c·(s + anchor − T_l) + d[l].
+    let mut c = [0.0; MAX_POINTS];
+    c[0] = d[j];
+    for l in (0..j).rev() {
+        let b = anchor - node(l);
+        for m in (1..=j - l).rev() {
+            c[m] = c[m - 1] + b * c[m];
+        }
+        c[0] = b * c[0] + d[l];
+    }
+    let mut factorial = 1.0;
+    for (m, o) in out.iter_mut().enumerate() {
+        if m > 0 {
+            factorial *= m as f64;
+        }
+        *o = if m <= j { factorial * c[m] } else { 0.0 };
+    }
 }
 
 /// `out = P^j(t)`: the polynomial of degree `j` through the newest `j + 1` points,
@@ -53,7 +80,7 @@ pub fn evaluate<S: Samples + ?Sized>(samples: &S, j: usize, t: f64, out: &mut [f
     let mut d = [0.0; MAX_POINTS];
     for (i, o) in out.iter_mut().enumerate() {
         divided_differences(samples, i, j, &mut d);
-        *o = newton_value(samples, &d, j, t);
+        *o = newton_value(|l| samples.time(l), &d, j, t);
     }
 }
 
@@ -68,23 +95,7 @@ pub fn derivatives_at<S: Samples + ?Sized>(
 ) {
     let mut d = [0.0; MAX_POINTS];
     divided_differences(samples, i, j, &mut d);
-    // Newton form re-expanded in s = t − anchor: c ← c·(s + anchor − T_l) + d[l].
-    let mut c = [0.0; MAX_POINTS];
-    c[0] = d[j];
-    for l in (0..j).rev() {
-        let b = anchor - samples.time(l);
-        for m in (1..=j - l).rev() {
-            c[m] = c[m - 1] + b * c[m];
-        }
-        c[0] = b * c[0] + d[l];
-    }
-    let mut factorial = 1.0;
-    for (m, o) in out.iter_mut().enumerate() {
-        if m > 0 {
-            factorial *= m as f64;
-        }
-        *o = if m <= j { factorial * c[m] } else { 0.0 };
-    }
+    newton_derivatives(|l| samples.time(l), &d, j, anchor, out);
 }
 
 /// `out = P^{j,(j)} = j!·u[T_0, …, T_j]`, the constant `j`-th derivative of `P^j`.

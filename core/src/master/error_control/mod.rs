@@ -13,8 +13,9 @@
 //! whose first step needs another way), [`MacroStepControl::first_step`] for `H_0`.
 //!
 //! Per attempt from `T_N` over `H_N` at degree `k = `[`MacroStepControl::degree`]:
-//! 1. coupling polynomials: [`lagrange::evaluate`] (or the Newton coefficients from
-//!    [`lagrange::divided_differences`]) on the history for the extrapolation `P^k`, on
+//! 1. coupling polynomials: a [`NewtonPolynomial`] (allocated once, fitted per attempt;
+//!    [`NewtonPolynomial::derivatives`] gives the inputs' Taylor data at `T_N`) or
+//!    [`lagrange::evaluate`] on the history for the extrapolation `P^k`, on
 //!    [`WithNewest`]`(T_{N+1}, u*, history)` for the corrector's and ExMilne's
 //!    interpolation, `P^{k+1}` for ExLocal's comparison and ExMilne's `û`;
 //!    [`lagrange::lagrange_basis`] for `∂p/∂u*`;
@@ -31,21 +32,28 @@
 //! # The driver seam
 //!
 //! The driver's [`super::StepController::judge`] sees only [`super::StepDiagnostics`]
-//! (`error`, iterations, and soon `order`), which cannot carry what this controller needs:
-//! separate position and velocity norms (different exponents), the order signals from the
-//! coupling history, and the next step. So the adapter is left to the algorithm's author.
-//! The narrow interface: [`MacroStepControl::assess_with`] takes the attempt and a
-//! [`DerivativeNorms`] (a `Copy` summary of the history, computed by the algorithm, which
-//! owns the history); a `StepController` that receives an [`Attempt`] and the two
-//! [`DerivativeNorms`] (history with and without the new point) through the diagnostics can
-//! own the [`MacroStepControl`] and answer `judge` from the verdict, and `retry` after a
-//! non-converged corrector with an [`Attempt`] whose `corrector_failed` is set.
+//! (`error`, iterations, and soon `order`), which cannot carry what the verdict needs:
+//! separate position and velocity norms (different exponents), the order signals of the
+//! coupling history, and the next step; and a controller cannot hand the next degree back
+//! to the algorithm. So the `StepController` adapter is left to the algorithm's author.
+//! The recommended split: **the algorithm owns the [`MacroStepControl`]** (it owns the
+//! history and the degree) and calls `assess` at the end of `step`; a rejection becomes
+//! `MacroStepOutcome::Rejected { reason: ErrorTooLarge, h_retry: Some(h_next) }` (the driver
+//! retries with it without asking the controller), an acceptance reports `error` and
+//! `order` in the diagnostics; `commit`/`discard` then `apply` the verdict. The one thing the
+//! driver's controller still needs is the accepted step's `h_next`, for its next `propose`:
+//! a field such as `StepDiagnostics::next_step: Option<f64>` makes that adapter a few lines.
+//! (Alternatively a controller can own the [`MacroStepControl`] and call
+//! [`MacroStepControl::assess_with`] on an [`Attempt`] and the [`DerivativeNorms`] of the
+//! history with the new point, both `Copy`, if the diagnostics carry them; it must then
+//! send the degree back to the algorithm.)
 
 mod constants;
 mod controller;
 mod derivative_norms;
 mod history;
 pub mod lagrange;
+mod newton;
 mod norms;
 mod order;
 mod settings;
@@ -55,6 +63,7 @@ pub use constants::{ErrorConstants, MilneFactors, StepConstants, MAX_CONSTANT_DE
 pub use controller::{Attempt, ControlVerdict, MacroStepControl};
 pub use derivative_norms::DerivativeNorms;
 pub use history::{coupling_history, Samples, WithNewest};
+pub use newton::NewtonPolynomial;
 pub use norms::{AbsTol, ErrorNorms, GroupTolerance, Tolerances};
 pub use order::{select_order, OrderChoice, OrderCounters, OrderRule};
 pub use settings::{ErrorControlSettings, EstimatorKind, OrderMode, HISTORY_CAPACITY, MAX_DEGREE};

@@ -5,7 +5,7 @@ use super::super::lagrange::{
     a_priori_estimate, derivatives_at, divided_differences, evaluate, lagrange_basis,
     leading_derivative, MAX_POINTS,
 };
-use super::super::{DerivativeNorms, GroupTolerance, Samples, WithNewest};
+use super::super::{DerivativeNorms, GroupTolerance, NewtonPolynomial, Samples, WithNewest};
 use super::{assert_close, history_of};
 use alloc::format;
 use alloc::vec::Vec;
@@ -206,4 +206,28 @@ fn derivatives_at_an_anchor_are_the_polynomials_taylor_data() {
             assert_close(*got, exact, tol, &format!("deg={deg} k={k}"));
         }
     }
+}
+
+#[test]
+fn a_fitted_newton_polynomial_matches_the_free_functions() {
+    let signal = |t: f64| [libm::sin(3.0 * t), libm::exp(t)];
+    let h = history(&points(signal));
+    let mut p = NewtonPolynomial::new(2);
+    for j in 0..=7 {
+        p.fit(&h, j);
+        assert_eq!(p.degree(), j);
+        let (mut fitted, mut direct) = ([0.0; 2], [0.0; 2]);
+        p.value(1.2, &mut fitted);
+        evaluate(&h, j, 1.2, &mut direct);
+        assert_eq!(fitted, direct, "j={j}");
+        let (mut a, mut b) = ([0.0; MAX_POINTS], [0.0; MAX_POINTS]);
+        p.derivatives(1, 1.05, &mut a);
+        derivatives_at(&h, j, 1.05, 1, &mut b);
+        assert_eq!(a, b, "j={j}");
+    }
+    // The interpolation through a new end point reproduces that point.
+    let u_new = [0.25, -0.5];
+    p.fit(&WithNewest::new(1.3, &u_new, &h), 3);
+    assert_close(p.value_of(0, 1.3), 0.25, 1e-14, "u*");
+    assert_close(p.value_of(1, 1.3), -0.5, 1e-14, "u*");
 }
