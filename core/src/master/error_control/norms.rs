@@ -74,7 +74,7 @@ impl GroupTolerance {
             .zip(values)
             .enumerate()
             .map(|(i, (e, v))| {
-                let r = e / self.weight(i, *v);
+                let r = scaled(*e, self.weight(i, *v));
                 r * r
             })
             .sum();
@@ -94,6 +94,17 @@ impl GroupTolerance {
             )));
         }
         Ok(())
+    }
+}
+
+/// `x / w`, with `0 / 0 = 0`: a component that is exactly zero with `atol = 0` neither fails
+/// nor poisons the norm with a NaN (a non-zero error on a zero weight still fails).
+#[inline]
+pub(super) fn scaled(x: f64, w: f64) -> f64 {
+    if x == 0.0 {
+        0.0
+    } else {
+        x / w
     }
 }
 

@@ -17,6 +17,10 @@ fn wrms_uses_atol_per_component_and_rtol_times_the_new_value() {
     let norm = tol.wrms(&[0.021, 0.1], &[-2.0, 10.0]);
     assert_close(norm, libm::sqrt((1.0 + 0.25) / 2.0), 1e-15, "WRMS");
     assert_eq!(tol.wrms(&[], &[]), 0.0);
+    // atol = 0 on a zero value: a zero error passes, any other fails.
+    let exact = GroupTolerance::new(1e-3, 0.0);
+    assert_eq!(exact.wrms(&[0.0, 1e-3], &[0.0, 1.0]), libm::sqrt(0.5));
+    assert_eq!(exact.wrms(&[1e-20], &[0.0]), f64::INFINITY);
     // A third component uses the last atol.
     assert_eq!(tol.weight(2, 0.0), 1e-1);
     assert_eq!(GroupTolerance::new(1e-3, 1e-6).weight(5, -1.0), 1e-6 + 1e-3);
