@@ -49,6 +49,7 @@ impl ErrorKind {
             | MasterError::StepDiscarded { .. }
             | MasterError::StepRejected { .. }
             | MasterError::StepSizeTooSmall { .. }
+            | MasterError::MacroStepTooSmall { .. }
             | MasterError::EarlyReturnNotAllowed { .. }
             | MasterError::EarlyReturnWithoutProgress { .. }
             | MasterError::EarlyReturnUnsupported { .. }
@@ -163,6 +164,13 @@ mod tests {
                 module: "m".into(),
                 t: 1.0,
                 iterations: 100,
+            },
+            MasterError::MacroStepTooSmall {
+                t: 1.0,
+                h: 1e-13,
+                h_min: 1e-12,
+                order: 2,
+                estimator: "ExMilne",
             },
         ];
         for e in runtime {
