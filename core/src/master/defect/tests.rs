@@ -57,8 +57,7 @@ impl StepController for Recording {
         h_taken: f64,
         diagnostics: &StepDiagnostics,
     ) -> Result<StepDecision, MasterError> {
-        // MERGE: `diagnostics.defect` once it is on main.
-        let eps = diagnostics.error.unwrap_or(f64::NAN);
+        let eps = diagnostics.defect.unwrap_or(f64::NAN);
         self.log.borrow_mut().push((t, h_taken, eps));
         self.inner.judge(t, proposal, h_taken, diagnostics)
     }
