@@ -90,4 +90,9 @@ fn bad_defect_settings_name_their_field() {
         assert_eq!(out.status.code(), Some(1), "{stderr}");
         assert!(stderr.contains(field), "expected `{field}` in: {stderr}");
     }
+    // The propagation-matrix analysis does not model this master and says so.
+    let path = temp_file("stability.json", &scenario(1e-3.into(), 2).to_string());
+    let out = cosim(&["stability", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("master.defects"));
 }
