@@ -33,4 +33,4 @@ pub use integrator::Integrator;
 pub use ode::{IntegrationStats, OdeSystem, SolverError, Workspace};
 pub use polynomial::TaylorInput;
 pub use rk4::Rk4;
-pub use solver_spec::SolverSpec;
+pub use solver_spec::{SolverSpec, Tolerance};

@@ -156,6 +156,7 @@ impl Bdf {
         loop {
             // One step from t: shrink until Newton converges and the error test passes.
             let mut jac_current = stats.accepted == 0;
+            let mut renew_jac = false;
             let mut hint: f64;
             let (t_new, n_iter, err) = loop {
                 if stats.accepted + stats.rejected >= MAX_STEPS {
@@ -178,6 +179,13 @@ impl Bdf {
                 w.diff.psi(k, &mut w.psi);
                 self.weights(&w.y_predict, &mut w.scale);
                 let c = h / gamma(k);
+                if renew_jac {
+                    w.y_base.copy_from_slice(&w.y_predict);
+                    sys.rhs(t_new, &w.y_base, &mut w.f_base);
+                    stats.rhs_evals += 1 + w.jacobian(sys, t_new, typical);
+                    renew_jac = false;
+                    jac_current = true;
+                }
                 let converged = loop {
                     if w.lu.is_none() || c != lu_c {
                         w.factorise(c);
@@ -197,6 +205,11 @@ impl Bdf {
                     jac_current = true;
                 };
                 let Some(n_iter) = converged else {
+                    // The smaller step predicts another point: renew the Jacobian there
+                    // before the next attempt. An old one from a stiffer point makes the
+                    // increments tiny and the rate test falsely report convergence (a
+                    // penalty contact's Jacobian changes by a factor e per 1/B).
+                    renew_jac = true;
                     stats.rejected += 1;
                     w.diff.rescale(k, 0.5);
                     h *= 0.5;
