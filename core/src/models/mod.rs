@@ -6,6 +6,8 @@
 //!   [`nonlinear_two_mass`]: its subsystem II with the nonlinear damper of seed 000, Sect. 5.
 //! - [`contact_oscillator`]: Example 1 of seed 002 (two masses, penalty contact, cubic
 //!   coupling element) as three modules.
+//! - [`mass_chain`]: the nonlinear mass chain of seed 002 (Example 2) as segments and
+//!   cut elements.
 //! - [`reference_fmus`]: the FMI Reference FMUs (BouncingBall, Dahlquist, ...) with their
 //!   own fixed-step forward-Euler co-simulation wrapper.
 //! - [`registry`]: every model a scenario's `modules[].model` may name, one [`ModelEntry`]
@@ -19,6 +21,7 @@ pub mod equations;
 mod instance;
 mod layout;
 mod linear_state_space;
+pub mod mass_chain;
 pub mod nonlinear_two_mass;
 mod ode_module;
 mod parameters;
