@@ -6,9 +6,9 @@
 use super::instance::{Instance, Snapshot};
 use super::layout::{Layout, VarKind};
 use crate::module::{
-    Derivatives, DirectionalDerivatives, InputDerivatives, JacobianProduct, Module,
-    ModuleDescription, ModuleError, ModuleState, OutputDerivatives, StateSnapshot, StepReport,
-    ValueRef,
+    Derivatives, DirectionalDerivatives, InputDerivatives, JacobianProduct, MidpointOutputs,
+    Module, ModuleDescription, ModuleError, ModuleState, OutputDerivatives, StateSnapshot,
+    StepReport, ValueRef,
 };
 use crate::solvers::{Integrator, OdeSystem, Workspace};
 use alloc::format;
@@ -57,6 +57,15 @@ pub(crate) trait BuiltinModule: DirectionalDerivatives + OutputDerivatives + Sen
     /// Advances the instance's states from `t` to `t + h` under its inputs; on failure
     /// the module is unchanged (FMI: the master may restore or reset).
     fn step(&mut self, t: f64, h: f64) -> Result<(), ModuleError>;
+
+    /// Input `index` (its value or a derivative) was set: a module that keeps what it knows
+    /// of the input at the current point apart from the instance hears of it here.
+    fn input_set(&mut self, _index: usize) {}
+
+    /// `x-providesMidpointOutputs` (what [`Module::midpoint_outputs`] returns).
+    fn midpoint_samples(&mut self) -> Option<&mut dyn MidpointOutputs> {
+        None
+    }
 }
 
 impl<T: BuiltinModule> Module for T {
@@ -90,6 +99,11 @@ impl<T: BuiltinModule> Module for T {
             let kind = self.instance().layout.classify(*vr)?;
             match kind {
                 VarKind::Parameter(i) => self.set_parameter(i, *v),
+                VarKind::Input(i) => {
+                    self.instance_mut().set(kind, *vr, *v)?;
+                    self.input_set(i);
+                    Ok(())
+                }
                 _ => self.instance_mut().set(kind, *vr, *v).map(|_| ()),
             }
         });
@@ -148,6 +162,10 @@ impl<T: BuiltinModule> Module for T {
     fn input_derivatives(&mut self) -> Option<&mut dyn InputDerivatives> {
         Some(self)
     }
+
+    fn midpoint_outputs(&mut self) -> Option<&mut dyn MidpointOutputs> {
+        self.midpoint_samples()
+    }
 }
 
 impl<T: BuiltinModule> StateSnapshot for T {
@@ -182,7 +200,15 @@ impl<T: BuiltinModule> StateSnapshot for T {
 
 impl<T: BuiltinModule> InputDerivatives for T {
     fn set_input_derivatives(&mut self, d: Derivatives<'_, &[f64]>) -> Result<(), ModuleError> {
-        self.instance_mut().set_input_derivatives(&d)
+        let set = self.instance_mut().set_input_derivatives(&d);
+        // Also after an error: the derivatives before the bad one were stored.
+        let layout = self.instance().layout;
+        for (vr, _, _) in d.iter() {
+            if let Ok(VarKind::Input(i)) = layout.classify(vr) {
+                self.input_set(i);
+            }
+        }
+        set
     }
 }
 
