@@ -8,12 +8,14 @@
 //!   [`TimeSeriesRecorder`]) with a read-only [`SystemView`].
 //! - [`MasterAlgorithm`]: one attempted macro-step at a time; [`ExplicitCoupling`]
 //!   implements Jacobi and Gauss-Seidel with polynomial extrapolation ([`Extrapolation`]);
-//!   [`ModelBasedCorrection`] adds the model-based corrector to Jacobi.
+//!   [`ModelBasedCorrection`] adds the model-based corrector to Jacobi; [`DefectJacobi`]
+//!   measures the defects of seed 003, and [`DefectControl`] steps by them without rollback.
 
 mod algorithm;
 mod checkpoint;
 pub mod correction_tables;
 mod coupled_system;
+pub mod defect;
 mod executor;
 mod explicit;
 mod jacobians;
@@ -30,6 +32,9 @@ pub use algorithm::{MacroStepOutcome, MasterAlgorithm, Rejection, RunStart, Step
 pub use checkpoint::Checkpoint;
 pub use correction_tables::STATE_CORRECTION_WEIGHTS;
 pub use coupled_system::{CoupledSystem, MAX_EVENT_ITERATIONS};
+pub use defect::{
+    DefectControl, DefectJacobi, DefectSettings, Initialisation, Monitored, RunDefects,
+};
 pub use executor::{Executor, Sequential, SlotTask, Sweep};
 pub use explicit::{ExplicitCoupling, Scheme};
 pub use jacobians::{jacobian_source_for, JacobianRequest, JacobianSource};
