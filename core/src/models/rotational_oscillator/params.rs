@@ -86,9 +86,9 @@ impl ParameterSet for Tau2OmegaParams {
     fn with_slots<R>(&mut self, f: impl FnOnce(&mut [Slot<'_>]) -> R) -> R {
         #[rustfmt::skip] // a table: one slot a row
         let mut slots = [
-            ("J1",     Positive,    "kg.m2",     "inertia J1",                  &mut self.j1),
-            ("c1",     NonNegative, "N.m/rad",   "spring c1 to ground",         &mut self.c1),
-            ("d1",     NonNegative, "N.m.s/rad", "damper d1 to ground",         &mut self.d1),
+            ("J1",     Positive,    "kg*m2",     "inertia J1",                  &mut self.j1),
+            ("c1",     NonNegative, "N*m/rad",   "spring c1 to ground",         &mut self.c1),
+            ("d1",     NonNegative, "N*m*s/rad", "damper d1 to ground",         &mut self.d1),
             ("phi1",   Finite,      "rad",       "angle phi1 of inertia 1",     &mut self.phi1),
             ("omega1", Finite,      "rad/s",     "speed omega1 of inertia 1",   &mut self.omega1),
         ];
@@ -103,11 +103,11 @@ impl ParameterSet for Omega2TauParams {
     fn with_slots<R>(&mut self, f: impl FnOnce(&mut [Slot<'_>]) -> R) -> R {
         #[rustfmt::skip] // a table: one slot a row
         let mut slots = [
-            ("J2",     Positive,    "kg.m2",     "inertia J2",                  &mut self.j2),
-            ("c2",     NonNegative, "N.m/rad",   "spring c2 to ground",         &mut self.c2),
-            ("d2",     NonNegative, "N.m.s/rad", "damper d2 to ground",         &mut self.d2),
-            ("ck",     NonNegative, "N.m/rad",   "coupling spring ck",          &mut self.ck),
-            ("dk",     NonNegative, "N.m.s/rad", "coupling damper dk",          &mut self.dk),
+            ("J2",     Positive,    "kg*m2",     "inertia J2",                  &mut self.j2),
+            ("c2",     NonNegative, "N*m/rad",   "spring c2 to ground",         &mut self.c2),
+            ("d2",     NonNegative, "N*m*s/rad", "damper d2 to ground",         &mut self.d2),
+            ("ck",     NonNegative, "N*m/rad",   "coupling spring ck",          &mut self.ck),
+            ("dk",     NonNegative, "N*m*s/rad", "coupling damper dk",          &mut self.dk),
             ("phi2",   Finite,      "rad",       "angle phi2 of inertia 2",     &mut self.phi2),
             ("omega2", Finite,      "rad/s",     "speed omega2 of inertia 2",   &mut self.omega2),
             ("phi_o",  Finite,      "rad",       "copy of the angle of inertia 1, integrated from omega_in", &mut self.phi_o),
