@@ -74,7 +74,10 @@ fn read_samples(sys: &mut CoupledSystem, n: usize, t: f64) -> Result<Vec<f64>, M
         if n == 0 {
             continue;
         }
-        let (m, vr) = (sys.graph().output_module(o), sys.graph().output_value_ref(o));
+        let (m, vr) = (
+            sys.graph().output_module(o),
+            sys.graph().output_value_ref(o),
+        );
         let vrs = vec![vr; n];
         let r = sys.subsystem_mut(m).get_output_derivatives(
             &vrs,
@@ -209,7 +212,9 @@ pub fn drive(
         if props.as_ref().is_none_or(|p| p.h != h_taken) {
             props = Some(Propagators::new(exact, h_taken, record_response)?);
         }
-        let p = props.as_ref().ok_or(MasterError::NotPrepared("defect study"))?;
+        let p = props
+            .as_ref()
+            .ok_or(MasterError::NotPrepared("defect study"))?;
         // The exact state at the step start, from the start (no drift over many steps).
         let x_star = exact
             .state_at(t - t_start)
@@ -243,7 +248,9 @@ pub fn drive(
             x = read_states(sys, t + h_taken)?;
         }
         trace.steps.push(h_taken);
-        trace.eps.push(controlled_defect(&diagnostics).unwrap_or(0.0));
+        trace
+            .eps
+            .push(controlled_defect(&diagnostics).unwrap_or(0.0));
         samples = next;
         t = t_next;
     }
@@ -280,7 +287,13 @@ fn input_polynomials(
 
 /// `∫ ‖δx‖² dt` over one Euler step from `x`: with `k_f = A x + B ũ(0)` the state is
 /// `x + s k_f`, so `δx(s) = k_f − A(x + s k_f) − B ũ(s) = −s A k_f − B (ũ(s) − ũ(0))`.
-fn euler_defect_integral(exact: &Exact, x: &DVector<f64>, inputs: &[Vec<f64>], m: usize, h: f64) -> f64 {
+fn euler_defect_integral(
+    exact: &Exact,
+    x: &DVector<f64>,
+    inputs: &[Vec<f64>],
+    m: usize,
+    h: f64,
+) -> f64 {
     let u0 = DVector::from_iterator(inputs.len(), inputs.iter().map(|d| d[0]));
     let k_f = &exact.a * x + &exact.b * &u0;
     let a_kf = &exact.a * &k_f;

@@ -98,6 +98,10 @@ pub struct CaseResult {
     pub max_eps: f64,
     /// Steps with `ε_k > tol` (0 for fixed steps).
     pub steps_above_tol: usize,
+    /// Each accepted macro-step in s, in order.
+    pub step_sizes: Vec<f64>,
+    /// `ε_k` of each step.
+    pub eps: Vec<f64>,
     /// Theorem 1's bound on `RMS‖Δy‖`.
     pub bound: f64,
     /// The measured `RMS‖Δy‖` (Euclidean over the outputs).
@@ -195,6 +199,8 @@ pub fn run_case(case: &Case, record_response: bool) -> Result<CaseResult, CosimE
         max_eps: trace.eps.iter().fold(0.0, |a: f64, &b| a.max(b)),
         steps_above_tol: trace.eps.iter().filter(|&&e| e > tol).count(),
         response: trace.response,
+        step_sizes: trace.steps,
+        eps: trace.eps,
     })
 }
 

@@ -73,7 +73,8 @@ mod tests {
     #[test]
     fn gauss_rule_integrates_degree_15_exactly_and_smooth_functions_closely() {
         let h = 0.7;
-        let q = |f: &dyn Fn(f64) -> f64| gauss_points(h).iter().map(|(s, w)| w * f(*s)).sum::<f64>();
+        let q =
+            |f: &dyn Fn(f64) -> f64| gauss_points(h).iter().map(|(s, w)| w * f(*s)).sum::<f64>();
         let p15 = q(&|s| libm::pow(s, 15.0));
         assert!(libm::fabs(p15 - libm::pow(h, 16.0) / 16.0) < 1e-15);
         let c = q(&libm::cos);
@@ -90,7 +91,11 @@ mod tests {
             .collect();
         let s = log_log_slope(&pts, (1e-2, 1.0), 0.0).expect("slope");
         assert!(libm::fabs(s - 2.0) < 1e-12, "{s}");
-        assert_eq!(log_log_slope(&pts, (1e-2, 1.0), 1.0), None, "all below the floor");
+        assert_eq!(
+            log_log_slope(&pts, (1e-2, 1.0), 1.0),
+            None,
+            "all below the floor"
+        );
         assert_eq!(log_log_slope(&pts[..1], (1e-3, 1.0), 0.0), None);
         assert!(libm::fabs(taylor(&[1.0, 2.0, 6.0], 0.5) - (1.0 + 1.0 + 0.75)) < 1e-16);
     }
