@@ -3,15 +3,18 @@
 //! A thin newtype over [`cosim_core::simulation::Simulation`]. The worker calls
 //! [`JsSimulation::advance`] in chunks and [`JsSimulation::take_columns`] after each chunk;
 //! columns cross into JS as `Float64Array`s that the worker transfers to the page.
-//! Column layout (same as the CSV): `time`, one co-simulation column per output, then one
-//! reference column per output that has a reference.
+//! Column layout (as the CSV): `time`, one co-simulation column per output, one reference
+//! column per output that has a reference, then, for a variable-step run
+//! ([`JsSimulation::variable_steps`]), the five step columns `H`, `k`, `iterations`, `error`,
+//! `defect` (NaN where a step reported nothing; the CSV leaves out the columns no step
+//! reported, the transfer keeps all five so every chunk has the same layout).
 //! Errors of [`JsSimulation::new`] and [`JsSimulation::advance`] carry a `kind`
 //! ([`crate::error::ErrorKind`]); after a failed `advance` the rows recorded up to the
 //! failure, the time reached and the counters can still be read.
 
 use crate::error::to_js_with_kind;
 use cosim_core::scenario;
-use cosim_core::simulation::Simulation;
+use cosim_core::simulation::{Simulation, StepColumns};
 use js_sys::{Array, Float64Array};
 use wasm_bindgen::prelude::*;
 
@@ -77,7 +80,21 @@ impl JsSimulation {
         self.sim.stats().modules_restored
     }
 
-    /// Macro-steps of the whole run.
+    /// Whether a step controller varies the macro-step (the step columns follow the
+    /// reference columns).
+    #[wasm_bindgen(getter, js_name = variableSteps)]
+    pub fn variable_steps(&self) -> bool {
+        self.sim.variable_steps()
+    }
+
+    /// Fraction of the simulated interval done, 0 to 1 (for variable steps, where the
+    /// number of macro-steps is not known in advance).
+    #[wasm_bindgen(getter)]
+    pub fn progress(&self) -> f64 {
+        self.sim.progress()
+    }
+
+    /// Macro-steps of the whole run (for variable steps: of the nominal first step).
     #[wasm_bindgen(getter, js_name = totalSteps)]
     pub fn total_steps(&self) -> u32 {
         self.sim.total_steps()
@@ -130,6 +147,29 @@ impl JsSimulation {
         self.columns_between(0, self.sim.result().time.len())
     }
 
+    /// Ports with a run-wide RMS defect (docs/methods.md §15.4), as `output module.y` and
+    /// `connection module.u`; empty unless the scenario has `master.defects`.
+    #[wasm_bindgen(js_name = rmsDefectNames)]
+    pub fn rms_defect_names(&self) -> Vec<String> {
+        let Some(d) = self.sim.run_defects() else {
+            return Vec::new();
+        };
+        let outputs = d.output_names.iter().map(|n| format!("output {n}"));
+        let inputs = d.input_names.iter().map(|n| format!("connection {n}"));
+        outputs.chain(inputs).collect()
+    }
+
+    /// The run-wide RMS defects so far, in the order of [`Self::rms_defect_names`].
+    #[wasm_bindgen(js_name = rmsDefects)]
+    pub fn rms_defects(&self) -> Vec<f64> {
+        let Some(d) = self.sim.run_defects() else {
+            return Vec::new();
+        };
+        let outputs = (0..d.output_names.len()).map(|k| d.output_rms(k));
+        let inputs = (0..d.input_names.len()).map(|k| d.connection_rms(k));
+        outputs.chain(inputs).collect()
+    }
+
     /// Global NRMSE over the steps taken so far; `undefined` without a reference.
     #[wasm_bindgen(js_name = globalNrmse)]
     pub fn global_nrmse(&self) -> Option<f64> {
@@ -163,6 +203,26 @@ impl JsSimulation {
         }
         for reference in r.signals.iter().filter_map(|s| s.reference.as_ref()) {
             out.push(&copy(reference, start, end));
+        }
+        if self.sim.variable_steps() {
+            let all = StepColumns {
+                step_size: true,
+                order: true,
+                iterations: true,
+                error: true,
+                defect: true,
+            };
+            let end = end.min(r.time.len());
+            let start = start.min(end);
+            let mut columns: [Vec<f64>; 5] = Default::default();
+            for i in start..end {
+                for (c, v) in columns.iter_mut().zip(all.values(r, i)) {
+                    c.push(v);
+                }
+            }
+            for c in &columns {
+                out.push(&Float64Array::from(&c[..]));
+            }
         }
         out
     }

@@ -25,6 +25,12 @@ pub struct StepDiagnostics {
     pub error: Option<f64>,
     /// Iterations an iterative scheme needed (0 for explicit schemes).
     pub iterations: u32,
+    /// Polynomial degree k of the coupling-variable approximation used, if the algorithm
+    /// varies it (order control, docs/methods.md §14).
+    pub order: Option<u32>,
+    /// The controlled defect ε_k of the step (docs/methods.md §15), if the algorithm
+    /// measures defects.
+    pub defect: Option<f64>,
 }
 
 /// A rejected attempt: why, and the step to retry with if the algorithm knows it (an early

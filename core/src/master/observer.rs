@@ -3,7 +3,7 @@
 //! only the newest. [`StepHook`] is the one way to act on a run from outside: it is called
 //! before every attempted step and may set offsets on the exchanged inputs.
 
-use super::CoupledSystem;
+use super::{CoupledSystem, StepDiagnostics};
 use crate::error::{MasterError, RejectReason};
 use alloc::vec::Vec;
 
@@ -16,6 +16,8 @@ pub struct SystemView<'a> {
     pub h: f64,
     /// Attempts rejected (and rolled back) before this step was accepted.
     pub rejected_attempts: u32,
+    /// What the algorithm reported about the accepted step (default at the start).
+    pub diagnostics: StepDiagnostics,
     /// The system: names, graph, module descriptions.
     pub system: &'a CoupledSystem,
 }

@@ -23,7 +23,7 @@ use super::checkpoint::first_without_state;
 use super::step_control::{FixedStep, StepDecision, StepProposal};
 use super::{
     Checkpoint, CoupledSystem, MacroStepOutcome, MasterAlgorithm, Observer, Rejection, RunStart,
-    StepController, StepHook, SystemView,
+    StepController, StepDiagnostics, StepHook, SystemView,
 };
 use crate::error::{MasterError, RejectReason};
 use crate::time::FixedGrid;
@@ -170,6 +170,7 @@ impl Run {
                 t: self.t,
                 h: 0.0,
                 rejected_attempts: 0,
+                diagnostics: StepDiagnostics::default(),
                 system: &self.system,
             });
             self.initial_reported = true;
@@ -177,12 +178,15 @@ impl Run {
         let mut done = 0;
         while done < max_steps && !self.finished() {
             match self.step_once(observer) {
-                Ok((h_taken, rejected_attempts)) => observer.on_macro_step(&SystemView {
-                    t: self.t,
-                    h: h_taken,
-                    rejected_attempts,
-                    system: &self.system,
-                }),
+                Ok((h_taken, rejected_attempts, diagnostics)) => {
+                    observer.on_macro_step(&SystemView {
+                        t: self.t,
+                        h: h_taken,
+                        rejected_attempts,
+                        diagnostics,
+                        system: &self.system,
+                    })
+                }
                 Err(e) => {
                     self.failure = Some(e.clone());
                     return Err(e);
@@ -194,8 +198,11 @@ impl Run {
     }
 
     /// One accepted macro-step, with as many rejected attempts before it as it takes.
-    /// Returns the step taken and the number of rejected attempts.
-    fn step_once(&mut self, observer: &mut dyn Observer) -> Result<(f64, u32), MasterError> {
+    /// Returns the step taken, the number of rejected attempts and the step's diagnostics.
+    fn step_once(
+        &mut self,
+        observer: &mut dyn Observer,
+    ) -> Result<(f64, u32, StepDiagnostics), MasterError> {
         let t = self.t;
         let mut proposal = self.controller.propose(t);
         let t_stop = self.t_stop;
@@ -221,6 +228,7 @@ impl Run {
                     t,
                     h: 0.0,
                     rejected_attempts: rejected,
+                    diagnostics: StepDiagnostics::default(),
                     system: &self.system,
                 };
                 hook.step_commencing(&view, h, &mut self.offsets)?;
@@ -287,7 +295,7 @@ impl Run {
                     if let Some(m) = terminated {
                         self.terminated = Some((t_next, self.system.name(m).into()));
                     }
-                    return Ok((h_taken, rejected));
+                    return Ok((h_taken, rejected, diagnostics));
                 }
                 StepDecision::Reject { h_retry, reason } => {
                     self.roll_back(t, h, &reason, observer)?;
@@ -333,7 +341,22 @@ impl Run {
         self.stats.events
     }
 
-    /// Counters: accepted, event, rejected steps and restored module states.
+    /// Start time of the run in s.
+    pub fn t_start(&self) -> f64 {
+        self.controller.t_start()
+    }
+
+    /// Stop time of the run in s.
+    pub fn t_stop(&self) -> f64 {
+        self.t_stop
+    }
+
+    /// Whether the step controller varies the macro-step.
+    pub fn variable_steps(&self) -> bool {
+        self.controller.variable_steps()
+    }
+
+    /// Accepted, event and rejected steps and restored module states so far.
     pub fn stats(&self) -> RunStats {
         self.stats
     }

@@ -17,4 +17,4 @@ mod linear_analysis;
 mod run;
 
 pub use build::build_module;
-pub use run::{summary, Signal, Simulation, SimulationResult};
+pub use run::{summary, Signal, Simulation, SimulationResult, StepColumns};

@@ -9,7 +9,7 @@ use crate::master::{
     jacobian_source_for, CoupledSystem, DefectControl, DefectJacobi, DefectSettings,
     ExplicitCoupling, FixedStep, Initialisation, JacobianRequest, JacobianSource, MasterAlgorithm,
     ModelBasedCorrection, Monitored, Observer, Run, RunDefects, RunStats, Scheme, StepController,
-    SystemView,
+    StepDiagnostics, SystemView,
 };
 use crate::scenario::{
     self, Algorithm, DefectInitialisation, DefectsSpec, MonitoredDefects, StartUp, StepControlSpec,
@@ -43,6 +43,11 @@ pub struct SimulationResult {
     pub time: Vec<f64>,
     /// One entry per stacked output.
     pub signals: Vec<Signal>,
+    /// The macro-step that ended at each communication point, in s (0 at the start).
+    pub step_sizes: Vec<f64>,
+    /// What the algorithm reported about the step that ended at each point (default at
+    /// the start): error estimate, iterations, order, defect.
+    pub diagnostics: Vec<StepDiagnostics>,
 }
 
 impl Observer for SimulationResult {
@@ -55,6 +60,79 @@ impl Observer for SimulationResult {
         for (s, &y) in self.signals.iter_mut().zip(view.outputs()) {
             s.cosim.push(y);
         }
+        self.step_sizes.push(view.h);
+        self.diagnostics.push(view.diagnostics);
+    }
+}
+
+/// Per-step columns a run writes after its outputs: `H` for variable macro-steps, then one
+/// column for each diagnostic the algorithm reported at some step.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StepColumns {
+    /// `H`: the macro-step that ended at the point.
+    pub step_size: bool,
+    /// `k`: the polynomial degree used.
+    pub order: bool,
+    /// `iterations`: corrector iterations.
+    pub iterations: bool,
+    /// `error`: the normalised local error estimate.
+    pub error: bool,
+    /// `defect`: the controlled defect.
+    pub defect: bool,
+}
+
+impl StepColumns {
+    /// The columns of a run with (`variable_steps`) or without variable steps that
+    /// reported `diagnostics`.
+    pub fn of(variable_steps: bool, diagnostics: &[StepDiagnostics]) -> Self {
+        let any = |f: fn(&StepDiagnostics) -> bool| diagnostics.iter().any(f);
+        StepColumns {
+            step_size: variable_steps,
+            order: any(|d| d.order.is_some()),
+            iterations: any(|d| d.iterations > 0),
+            error: any(|d| d.error.is_some()),
+            defect: any(|d| d.defect.is_some()),
+        }
+    }
+
+    /// Column names in CSV order.
+    pub fn names(&self) -> Vec<&'static str> {
+        let mut names = Vec::new();
+        for (on, name) in [
+            (self.step_size, "H"),
+            (self.order, "k"),
+            (self.iterations, "iterations"),
+            (self.error, "error"),
+            (self.defect, "defect"),
+        ] {
+            if on {
+                names.push(name);
+            }
+        }
+        names
+    }
+
+    /// The values of the columns at point `i` of `r` (NaN where a step reported nothing,
+    /// e.g. at the start).
+    pub fn values(&self, r: &SimulationResult, i: usize) -> Vec<f64> {
+        let d = r.diagnostics.get(i).copied().unwrap_or_default();
+        let mut values = Vec::new();
+        if self.step_size {
+            values.push(r.step_sizes.get(i).copied().unwrap_or(f64::NAN));
+        }
+        if self.order {
+            values.push(d.order.map_or(f64::NAN, f64::from));
+        }
+        if self.iterations {
+            values.push(f64::from(d.iterations));
+        }
+        if self.error {
+            values.push(d.error.unwrap_or(f64::NAN));
+        }
+        if self.defect {
+            values.push(d.defect.unwrap_or(f64::NAN));
+        }
+        values
     }
 }
 
@@ -176,6 +254,8 @@ impl Simulation {
         let result = SimulationResult {
             time: Vec::with_capacity(grid.steps as usize + 1),
             signals,
+            step_sizes: Vec::with_capacity(grid.steps as usize + 1),
+            diagnostics: Vec::with_capacity(grid.steps as usize + 1),
         };
         let run = Run::with_controller(system, algorithm, controller, history)?;
         Ok(Simulation {
@@ -236,6 +316,27 @@ impl Simulation {
         &self.result
     }
 
+    /// Whether the macro-step varies during the run (step control).
+    pub fn variable_steps(&self) -> bool {
+        self.run.variable_steps()
+    }
+
+    /// Fraction of the simulated interval done so far, 0 to 1.
+    pub fn progress(&self) -> f64 {
+        let (t0, t1) = (self.run.t_start(), self.run.t_stop());
+        match self.result.time.last() {
+            Some(&t) if t1 > t0 => ((t - t0) / (t1 - t0)).clamp(0.0, 1.0),
+            Some(_) => 1.0,
+            None => 0.0,
+        }
+    }
+
+    /// The per-step columns the run writes after its outputs (none for a fixed-step run
+    /// without diagnostics, so its CSV is what it always was).
+    pub fn step_columns(&self) -> StepColumns {
+        StepColumns::of(self.variable_steps(), &self.result.diagnostics)
+    }
+
     /// Global NRMSE of seed 000 eqn (33) over the macro-steps taken so far (outputs after
     /// each step, the initial point excluded); `None` without a reference.
     pub fn global_nrmse(&self) -> Option<f64> {
@@ -252,16 +353,22 @@ impl Simulation {
         global_nrmse(&reference, &cosim)
     }
 
-    /// The recorded outputs as CSV: `time`, every output, then every reference column
-    /// (`name:reference`). Numbers use Rust's shortest round-trip form.
+    /// The recorded outputs as CSV: `time`, every output, every reference column
+    /// (`name:reference`), then the per-step columns ([`StepColumns`]: `H`, `k`,
+    /// `iterations`, `error`, `defect`, those the run has). Numbers use Rust's shortest
+    /// round-trip form.
     pub fn to_csv(&self) -> String {
         let r = &self.result;
+        let columns = self.step_columns();
         let mut out = String::from("time");
         for s in &r.signals {
             let _ = write!(out, ",{}", s.name);
         }
         for s in r.signals.iter().filter(|s| s.reference.is_some()) {
             let _ = write!(out, ",{}:reference", s.name);
+        }
+        for name in columns.names() {
+            let _ = write!(out, ",{name}");
         }
         out.push('\n');
         for (i, t) in r.time.iter().enumerate() {
@@ -272,6 +379,15 @@ impl Simulation {
             for s in &r.signals {
                 if let Some(reference) = &s.reference {
                     let _ = write!(out, ",{:e}", reference[i]);
+                }
+            }
+            for v in columns.values(r, i) {
+                // A step that reported nothing (the start) leaves the cell empty.
+                match v.is_nan() {
+                    true => out.push(','),
+                    false => {
+                        let _ = write!(out, ",{v:e}");
+                    }
                 }
             }
             out.push('\n');

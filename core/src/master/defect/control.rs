@@ -151,7 +151,7 @@ impl StepController for DefectControl {
         h_taken: f64,
         diagnostics: &StepDiagnostics,
     ) -> Result<StepDecision, MasterError> {
-        let eps = controlled_defect_of(diagnostics);
+        let eps = diagnostics.defect.unwrap_or(0.0);
         if !eps.is_finite() {
             return Err(MasterError::StepRejected {
                 t,
@@ -181,12 +181,6 @@ impl StepController for DefectControl {
     fn finished(&self, t: f64) -> bool {
         self.done || t >= self.t_stop
     }
-}
-
-/// The controlled defect `ε_k` the algorithm reported (0 if it reported none).
-// MERGE: reads `error` until `StepDiagnostics::defect` lands on main.
-fn controlled_defect_of(d: &StepDiagnostics) -> f64 {
-    d.error.unwrap_or(0.0)
 }
 
 #[cfg(test)]
@@ -250,7 +244,7 @@ mod tests {
         let p = c.propose(0.5);
         assert_eq!((p.h, p.t_end), (0.3, 0.5 + 0.3));
         let d = StepDiagnostics {
-            error: Some(1e-3),
+            defect: Some(1e-3),
             ..Default::default()
         };
         let p = c.propose(0.7);

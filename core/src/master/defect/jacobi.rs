@@ -188,10 +188,9 @@ impl MasterAlgorithm for DefectJacobi {
         w.eps = Some(eps);
         Ok(MacroStepOutcome::Accepted {
             h_taken: h,
-            // MERGE: `defect: Some(eps)` once `StepDiagnostics::defect` is on main.
             diagnostics: StepDiagnostics {
-                error: Some(eps),
-                iterations: 0,
+                defect: Some(eps),
+                ..StepDiagnostics::default()
             },
         })
     }

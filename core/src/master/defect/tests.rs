@@ -57,8 +57,7 @@ impl StepController for Recording {
         h_taken: f64,
         diagnostics: &StepDiagnostics,
     ) -> Result<StepDecision, MasterError> {
-        // MERGE: `diagnostics.defect` once it is on main.
-        let eps = diagnostics.error.unwrap_or(f64::NAN);
+        let eps = diagnostics.defect.unwrap_or(f64::NAN);
         self.log.borrow_mut().push((t, h_taken, eps));
         self.inner.judge(t, proposal, h_taken, diagnostics)
     }
@@ -339,4 +338,52 @@ fn modules_lacking_what_the_settings_need_are_refused_by_name() {
         settings(2, 2),
         fixed(0.1, 3),
     );
+}
+
+#[test]
+fn consistent_start_carries_derivatives_through_direct_feedthrough() {
+    // src: p = 1 + 2t; mid: y = ∫p + 3p (feedthrough), a parabola; end integrates it. With
+    // m = n = 2 every polynomial is exact, if the start derivatives of mid.y include
+    // 3 p'(0) = 6: the master sets mid's input derivatives before reading them.
+    let run = |initialisation| {
+        let sys = boxed_system(
+            vec![
+                (
+                    "src",
+                    Box::new(PolynomialProbe::source(&[1.0, 2.0])) as Box<dyn Module>,
+                ),
+                (
+                    "mid",
+                    Box::new(PolynomialProbe::integrator(0.5).feedthrough(3.0)),
+                ),
+                ("end", Box::new(PolynomialProbe::integrator(0.0))),
+            ],
+            &[("src.y", "mid.u"), ("mid.y", "end.u")],
+        );
+        let log = StepLog::default();
+        let controller = Box::new(Recording {
+            inner: fixed(0.25, 8),
+            log: log.clone(),
+        });
+        let s = DefectSettings {
+            initialisation,
+            ..settings(2, 2)
+        };
+        let algorithm = Box::new(DefectJacobi::new(s));
+        let mut run = match Run::with_controller(sys, algorithm, controller, None) {
+            Ok(r) => r,
+            Err(e) => panic!("{e}"),
+        };
+        if let Err(e) = run.advance(u32::MAX, &mut ()) {
+            panic!("{e}");
+        }
+        let eps: Vec<f64> = log.borrow().iter().map(|s| s.2).collect();
+        eps
+    };
+    let consistent = run(Initialisation::Consistent);
+    assert!(consistent.iter().all(|&e| e < 1e-13), "{consistent:?}");
+    // Without derivatives the first step holds every input; later steps are exact again.
+    let zero = run(Initialisation::ZeroDerivatives);
+    assert!(zero[0] > 0.1, "{zero:?}");
+    assert!(zero[2..].iter().all(|&e| e < 1e-13), "{zero:?}");
 }
