@@ -21,7 +21,7 @@ use nalgebra::{DMatrix, DVector};
 
 /// The controlled defect `ε_k` the algorithm reported for a step.
 fn controlled_defect(d: &StepDiagnostics) -> Option<f64> {
-    d.error
+    d.defect
 }
 
 /// One sample of the piecewise output response: the co-simulation's output polynomials
