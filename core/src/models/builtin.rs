@@ -1,12 +1,16 @@
 //! [`BuiltinModule`]: what the three built-in module types (linear state space, ODE,
 //! equations) differ in. One generic implementation makes each of them a [`Module`] with
-//! state snapshots and input derivatives, doing the FMI bookkeeping on the shared
+//! state snapshots, input derivatives and exposed equations, doing the FMI bookkeeping on the shared
 //! [`Instance`]; below it, the stepping and argument checks they share.
 
 use super::instance::{Instance, Snapshot};
 use super::layout::{Layout, VarKind};
 use crate::module::{
+<<<<<<< HEAD
     Derivatives, DirectionalDerivatives, InputDerivatives, JacobianProduct, MidpointOutputs,
+=======
+    Derivatives, DirectionalDerivatives, ExposedEquations, InputDerivatives, JacobianProduct,
+>>>>>>> d1-defect-master
     Module, ModuleDescription, ModuleError, ModuleState, OutputDerivatives, StateSnapshot,
     StepReport, ValueRef,
 };
@@ -58,6 +62,7 @@ pub(crate) trait BuiltinModule: DirectionalDerivatives + OutputDerivatives + Sen
     /// the module is unchanged (FMI: the master may restore or reset).
     fn step(&mut self, t: f64, h: f64) -> Result<(), ModuleError>;
 
+<<<<<<< HEAD
     /// Input `index` (its value or a derivative) was set: a module that keeps what it knows
     /// of the input at the current point apart from the instance hears of it here.
     fn input_set(&mut self, _index: usize) {}
@@ -66,6 +71,13 @@ pub(crate) trait BuiltinModule: DirectionalDerivatives + OutputDerivatives + Sen
     fn midpoint_samples(&mut self) -> Option<&mut dyn MidpointOutputs> {
         None
     }
+=======
+    /// `dx = f(t, x, u)` at any point, the instance unchanged (`x-exposesEquations`;
+    /// lengths are checked by the caller).
+    fn rhs_at(&mut self, t: f64, x: &[f64], u: &[f64], dx: &mut [f64]);
+    /// `y = g(t, x, u)` at any point, the instance unchanged.
+    fn outputs_at(&mut self, t: f64, x: &[f64], u: &[f64], y: &mut [f64]);
+>>>>>>> d1-defect-master
 }
 
 impl<T: BuiltinModule> Module for T {
@@ -163,8 +175,55 @@ impl<T: BuiltinModule> Module for T {
         Some(self)
     }
 
+<<<<<<< HEAD
     fn midpoint_outputs(&mut self) -> Option<&mut dyn MidpointOutputs> {
         self.midpoint_samples()
+=======
+    fn exposed_equations(&mut self) -> Option<&mut dyn ExposedEquations> {
+        Some(self)
+    }
+}
+
+/// Every built-in module is written as equations, so every one exposes them.
+impl<T: BuiltinModule> ExposedEquations for T {
+    fn state_count(&self) -> usize {
+        self.instance().layout.nx
+    }
+
+    fn current_states(&self, x: &mut [f64]) {
+        x.copy_from_slice(self.instance().x.as_slice());
+    }
+
+    fn rhs(&mut self, t: f64, x: &[f64], u: &[f64], dx: &mut [f64]) -> Result<(), ModuleError> {
+        check_equation_lengths(self.instance().layout, x, u, dx.len(), |l| l.nx)?;
+        self.rhs_at(t, x, u, dx);
+        Ok(())
+    }
+
+    fn outputs(&mut self, t: f64, x: &[f64], u: &[f64], y: &mut [f64]) -> Result<(), ModuleError> {
+        check_equation_lengths(self.instance().layout, x, u, y.len(), |l| l.ny)?;
+        self.outputs_at(t, x, u, y);
+        Ok(())
+    }
+}
+
+/// The lengths of an exposed-equation call: `x`, `u` and the result (`n_out(layout)`
+/// values), so a module never indexes out of range even when called without a
+/// [`crate::module::Subsystem`].
+fn check_equation_lengths(
+    layout: Layout,
+    x: &[f64],
+    u: &[f64],
+    out: usize,
+    n_out: fn(&Layout) -> usize,
+) -> Result<(), ModuleError> {
+    if x.len() == layout.nx && u.len() == layout.nu && out == n_out(&layout) {
+        Ok(())
+    } else {
+        Err(ModuleError::invalid(
+            "exposed equations: states, inputs or results of the wrong length",
+        ))
+>>>>>>> d1-defect-master
     }
 }
 

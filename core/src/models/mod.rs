@@ -27,6 +27,8 @@ mod solver_choice;
 pub mod two_mass_oscillator;
 
 #[cfg(test)]
+mod exposed_equations_tests;
+#[cfg(test)]
 mod tests;
 
 pub use entry::{ModelArgs, ModelEntry, ModelInfo, ParameterList};

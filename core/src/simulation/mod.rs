@@ -14,7 +14,11 @@
 
 mod build;
 mod linear_analysis;
+mod reference;
 mod run;
+
+#[cfg(test)]
+mod reference_tests;
 
 pub use build::build_module;
 pub use run::{summary, Signal, Simulation, SimulationResult, StepColumns};
