@@ -6,13 +6,9 @@
 use super::instance::{Instance, Snapshot};
 use super::layout::{Layout, VarKind};
 use crate::module::{
-<<<<<<< HEAD
-    Derivatives, DirectionalDerivatives, InputDerivatives, JacobianProduct, MidpointOutputs,
-=======
     Derivatives, DirectionalDerivatives, ExposedEquations, InputDerivatives, JacobianProduct,
->>>>>>> d1-defect-master
-    Module, ModuleDescription, ModuleError, ModuleState, OutputDerivatives, StateSnapshot,
-    StepReport, ValueRef,
+    MidpointOutputs, Module, ModuleDescription, ModuleError, ModuleState, OutputDerivatives,
+    StateSnapshot, StepReport, ValueRef,
 };
 use crate::solvers::{Integrator, OdeSystem, Workspace};
 use alloc::format;
@@ -62,7 +58,6 @@ pub(crate) trait BuiltinModule: DirectionalDerivatives + OutputDerivatives + Sen
     /// the module is unchanged (FMI: the master may restore or reset).
     fn step(&mut self, t: f64, h: f64) -> Result<(), ModuleError>;
 
-<<<<<<< HEAD
     /// Input `index` (its value or a derivative) was set: a module that keeps what it knows
     /// of the input at the current point apart from the instance hears of it here.
     fn input_set(&mut self, _index: usize) {}
@@ -71,13 +66,12 @@ pub(crate) trait BuiltinModule: DirectionalDerivatives + OutputDerivatives + Sen
     fn midpoint_samples(&mut self) -> Option<&mut dyn MidpointOutputs> {
         None
     }
-=======
+
     /// `dx = f(t, x, u)` at any point, the instance unchanged (`x-exposesEquations`;
     /// lengths are checked by the caller).
     fn rhs_at(&mut self, t: f64, x: &[f64], u: &[f64], dx: &mut [f64]);
     /// `y = g(t, x, u)` at any point, the instance unchanged.
     fn outputs_at(&mut self, t: f64, x: &[f64], u: &[f64], y: &mut [f64]);
->>>>>>> d1-defect-master
 }
 
 impl<T: BuiltinModule> Module for T {
@@ -175,10 +169,10 @@ impl<T: BuiltinModule> Module for T {
         Some(self)
     }
 
-<<<<<<< HEAD
     fn midpoint_outputs(&mut self) -> Option<&mut dyn MidpointOutputs> {
         self.midpoint_samples()
-=======
+    }
+
     fn exposed_equations(&mut self) -> Option<&mut dyn ExposedEquations> {
         Some(self)
     }
@@ -223,7 +217,6 @@ fn check_equation_lengths(
         Err(ModuleError::invalid(
             "exposed equations: states, inputs or results of the wrong length",
         ))
->>>>>>> d1-defect-master
     }
 }
 

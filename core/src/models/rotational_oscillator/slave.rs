@@ -218,6 +218,16 @@ impl BuiltinModule for RotationalSlave {
         Ok(())
     }
 
+    fn rhs_at(&mut self, _t: f64, x: &[f64], u: &[f64], dx: &mut [f64]) {
+        let (x, u) = (DVector::from_row_slice(x), DVector::from_row_slice(u));
+        dx.copy_from_slice((&self.a * x + &self.b * u).as_slice());
+    }
+
+    fn outputs_at(&mut self, _t: f64, x: &[f64], u: &[f64], y: &mut [f64]) {
+        let (x, u) = (DVector::from_row_slice(x), DVector::from_row_slice(u));
+        y.copy_from_slice((&self.c * x + &self.d * u).as_slice());
+    }
+
     fn input_set(&mut self, index: usize) {
         if let Some(flag) = self.set_since_step.get_mut(index) {
             *flag = true;
