@@ -10,6 +10,8 @@
 //!   cut elements.
 //! - [`reference_fmus`]: the FMI Reference FMUs (BouncingBall, Dahlquist, ...) with their
 //!   own fixed-step forward-Euler co-simulation wrapper.
+//! - [`rotational_oscillator`]: the two slaves of the defect-control example of seed 003,
+//!   stepped exactly or by one Euler step per communication step, with midpoint samples.
 //! - [`registry`]: every model a scenario's `modules[].model` may name, one [`ModelEntry`]
 //!   each (id, summary, parameters, solvers, constructor); [`catalog`] lists them as data.
 
@@ -27,6 +29,7 @@ mod ode_module;
 mod parameters;
 pub mod reference_fmus;
 mod registry;
+pub mod rotational_oscillator;
 mod solver_choice;
 pub mod two_mass_oscillator;
 
