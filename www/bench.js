@@ -3,27 +3,39 @@
 // reference off, only `advance` timed). Result in `window.benchResult` for the driver.
 import init, { presets, JsSimulation } from './pkg/cosim_wasm.js';
 
+// With `mode=to-end` (core/benches/controlled_steps.rs): the preset runs to its own stop
+// time and the rate counts accepted steps; `preset=ID|fixed` drops the step controller,
+// `ID|plain` drops defects too, and `h=` sets the fixed macro-step.
 const q = new URLSearchParams(location.search);
-const presetId = q.get('preset') ?? 'two-mass-oscillator';
+const [presetId, variant] = (q.get('preset') ?? 'two-mass-oscillator').split('|');
+const toEnd = q.get('mode') === 'to-end';
 const steps = Number(q.get('steps') ?? 10000);
 const runs = Number(q.get('runs') ?? 5);
 const out = document.getElementById('out');
+
+function caseScenario(scenario) {
+  if (variant === 'fixed' || variant === 'plain') delete scenario.master.step_control;
+  if (variant === 'plain') delete scenario.master.defects;
+  if (q.has('h')) scenario.master.macro_step = Number(q.get('h'));
+  if (!toEnd) scenario.run.stop = scenario.run.start + steps * scenario.master.macro_step;
+  scenario.reference = false;
+  return scenario;
+}
 
 async function main() {
   await init();
   const preset = presets().find((p) => p.id === presetId);
   if (!preset) throw new Error(`unknown preset ${presetId}`);
-  const scenario = JSON.parse(preset.scenario);
-  scenario.run.stop = scenario.run.start + steps * scenario.master.macro_step;
-  scenario.reference = false;
-  const json = JSON.stringify(scenario);
+  const json = JSON.stringify(caseScenario(JSON.parse(preset.scenario)));
 
+  let counted = toEnd ? 0 : steps;
   const timedRun = () => {
     const sim = new JsSimulation(json);
     const t0 = performance.now();
-    const done = sim.advance(steps);
+    const done = sim.advance(toEnd ? 0xffffffff : steps);
     const ms = performance.now() - t0;
-    if (!done || sim.stepsDone !== steps) throw new Error(`run stopped at ${sim.stepsDone}`);
+    if (toEnd) counted = sim.accepted;
+    else if (!done || sim.stepsDone !== steps) throw new Error(`run stopped at ${sim.stepsDone}`);
     sim.free();
     return ms;
   };
@@ -32,10 +44,13 @@ async function main() {
   const warmUntil = performance.now() + 1000;
   while (performance.now() < warmUntil) timedRun();
   const rates = [];
-  for (let r = 0; r < runs; r++) rates.push(steps / (timedRun() / 1000));
+  for (let r = 0; r < runs; r++) {
+    const ms = timedRun();
+    rates.push(counted / (ms / 1000));
+  }
   rates.sort((a, b) => a - b);
   const median = rates[Math.floor(rates.length / 2)];
-  return { preset: presetId, steps, runs, stepsPerSecond: median, allRates: rates, userAgent: navigator.userAgent };
+  return { preset: q.get('preset'), steps: counted, runs, stepsPerSecond: median, allRates: rates, userAgent: navigator.userAgent };
 }
 
 main().then(

@@ -151,11 +151,17 @@ impl Report {
 
 /// Replaces the generated section of docs/benchmarks.md (appends one if missing).
 fn write_doc(md: &str) -> Result<()> {
+    replace_doc_section(BEGIN, END, md)
+}
+
+/// Replaces the section between `begin` and `end` of docs/benchmarks.md with `md`
+/// (appends one if missing).
+pub fn replace_doc_section(begin: &str, end: &str, md: &str) -> Result<()> {
     let path = repo_root().join("docs/benchmarks.md");
     let old = fs::read_to_string(&path).unwrap_or_else(|_| "# Benchmarks\n".into());
-    let section = format!("{BEGIN}\n{md}\n{END}");
-    let new = match (old.find(BEGIN), old.find(END)) {
-        (Some(a), Some(b)) if b > a => format!("{}{section}{}", &old[..a], &old[b + END.len()..]),
+    let section = format!("{begin}\n{md}\n{end}");
+    let new = match (old.find(begin), old.find(end)) {
+        (Some(a), Some(b)) if b > a => format!("{}{section}{}", &old[..a], &old[b + end.len()..]),
         _ => format!("{}\n{section}\n", old.trim_end()),
     };
     fs::write(&path, new).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -164,7 +170,7 @@ fn write_doc(md: &str) -> Result<()> {
 }
 
 /// The number following `key` after the first `anchor` (crude, for known JSON shapes).
-fn json_number_after(json: &str, anchor: &str, key: &str) -> Option<f64> {
+pub fn json_number_after(json: &str, anchor: &str, key: &str) -> Option<f64> {
     let from = json.find(anchor)?;
     let rest = &json[from..];
     let rest = rest[rest.find(key)? + key.len()..].trim_start();

@@ -11,6 +11,7 @@
 //!
 //! Std only, on purpose: this crate must build before anything else is installed.
 mod bench;
+mod bench_controlled;
 mod bench_map;
 mod fmus;
 mod serve;
@@ -33,7 +34,8 @@ commands:
   serve [--port N] [--no-build]
                              setup + wasm, then serve www/ at http://127.0.0.1:N/ (default 8080)
   test [--no-setup]          run every check: fmt, native tests, docs, no_std, browser tests, page tests
-  bench [--steps N]          macro-step benchmark natively (criterion) and in Chromium (wasm)";
+  bench [--steps N]          macro-step benchmark natively (criterion) and in Chromium (wasm)
+  bench --controlled         accepted steps/s of step-controlled runs next to fixed-step ones, both ways";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -88,8 +90,12 @@ fn dispatch(args: &[String]) -> Result<()> {
         }
         "bench" => {
             let steps = flags.value("--steps")?.unwrap_or(bench::DEFAULT_STEPS);
+            let controlled = flags.switch("--controlled");
             flags.finish()?;
-            bench::bench(steps)
+            match controlled {
+                true => bench_controlled::bench(),
+                false => bench::bench(steps),
+            }
         }
         "help" | "--help" | "-h" => {
             println!("{USAGE}");
