@@ -143,6 +143,7 @@ fn capabilities(cs: Node<'_, '_>) -> Result<Capabilities, FmuError> {
         x_exposes_states: false,
         x_linear_time_invariant: false,
         x_provides_midpoint_outputs: false,
+        x_exposes_equations: false,
     };
     if c.can_serialize_fmu_state && !c.can_get_and_set_fmu_state {
         return Err(err(

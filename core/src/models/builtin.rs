@@ -1,14 +1,14 @@
 //! [`BuiltinModule`]: what the three built-in module types (linear state space, ODE,
 //! equations) differ in. One generic implementation makes each of them a [`Module`] with
-//! state snapshots and input derivatives, doing the FMI bookkeeping on the shared
+//! state snapshots, input derivatives and exposed equations, doing the FMI bookkeeping on the shared
 //! [`Instance`]; below it, the stepping and argument checks they share.
 
 use super::instance::{Instance, Snapshot};
 use super::layout::{Layout, VarKind};
 use crate::module::{
-    Derivatives, DirectionalDerivatives, InputDerivatives, JacobianProduct, Module,
-    ModuleDescription, ModuleError, ModuleState, OutputDerivatives, StateSnapshot, StepReport,
-    ValueRef,
+    Derivatives, DirectionalDerivatives, ExposedEquations, InputDerivatives, JacobianProduct,
+    Module, ModuleDescription, ModuleError, ModuleState, OutputDerivatives, StateSnapshot,
+    StepReport, ValueRef,
 };
 use crate::solvers::{Integrator, OdeSystem, Workspace};
 use alloc::format;
@@ -57,6 +57,12 @@ pub(crate) trait BuiltinModule: DirectionalDerivatives + OutputDerivatives + Sen
     /// Advances the instance's states from `t` to `t + h` under its inputs; on failure
     /// the module is unchanged (FMI: the master may restore or reset).
     fn step(&mut self, t: f64, h: f64) -> Result<(), ModuleError>;
+
+    /// `dx = f(t, x, u)` at any point, the instance unchanged (`x-exposesEquations`;
+    /// lengths are checked by the caller).
+    fn rhs_at(&mut self, t: f64, x: &[f64], u: &[f64], dx: &mut [f64]);
+    /// `y = g(t, x, u)` at any point, the instance unchanged.
+    fn outputs_at(&mut self, t: f64, x: &[f64], u: &[f64], y: &mut [f64]);
 }
 
 impl<T: BuiltinModule> Module for T {
@@ -147,6 +153,52 @@ impl<T: BuiltinModule> Module for T {
 
     fn input_derivatives(&mut self) -> Option<&mut dyn InputDerivatives> {
         Some(self)
+    }
+
+    fn exposed_equations(&mut self) -> Option<&mut dyn ExposedEquations> {
+        Some(self)
+    }
+}
+
+/// Every built-in module is written as equations, so every one exposes them.
+impl<T: BuiltinModule> ExposedEquations for T {
+    fn state_count(&self) -> usize {
+        self.instance().layout.nx
+    }
+
+    fn current_states(&self, x: &mut [f64]) {
+        x.copy_from_slice(self.instance().x.as_slice());
+    }
+
+    fn rhs(&mut self, t: f64, x: &[f64], u: &[f64], dx: &mut [f64]) -> Result<(), ModuleError> {
+        check_equation_lengths(self.instance().layout, x, u, dx.len(), |l| l.nx)?;
+        self.rhs_at(t, x, u, dx);
+        Ok(())
+    }
+
+    fn outputs(&mut self, t: f64, x: &[f64], u: &[f64], y: &mut [f64]) -> Result<(), ModuleError> {
+        check_equation_lengths(self.instance().layout, x, u, y.len(), |l| l.ny)?;
+        self.outputs_at(t, x, u, y);
+        Ok(())
+    }
+}
+
+/// The lengths of an exposed-equation call: `x`, `u` and the result (`n_out(layout)`
+/// values), so a module never indexes out of range even when called without a
+/// [`crate::module::Subsystem`].
+fn check_equation_lengths(
+    layout: Layout,
+    x: &[f64],
+    u: &[f64],
+    out: usize,
+    n_out: fn(&Layout) -> usize,
+) -> Result<(), ModuleError> {
+    if x.len() == layout.nx && u.len() == layout.nu && out == n_out(&layout) {
+        Ok(())
+    } else {
+        Err(ModuleError::invalid(
+            "exposed equations: states, inputs or results of the wrong length",
+        ))
     }
 }
 

@@ -123,6 +123,8 @@ fn capabilities(sig: &Signature<'_>) -> Capabilities {
         // Also true without states: an algebraic module's Jacobian (its D) is exposed.
         x_exposes_states: true,
         x_linear_time_invariant: sig.linear_time_invariant,
+        // Every built-in module is written as equations `f`, `g`.
+        x_exposes_equations: true,
         ..Capabilities::default()
     }
 }

@@ -48,6 +48,10 @@ pub struct Capabilities {
     /// Extension `x-providesMidpointOutputs`: outputs at the midpoint of the last step are
     /// available through [`super::MidpointOutputs`].
     pub x_provides_midpoint_outputs: bool,
+    /// Extension `x-exposesEquations`: the right-hand side `f(t, x, u)` and the outputs
+    /// `g(t, x, u)` are available through [`super::ExposedEquations`], so the coupled
+    /// equations can be integrated as one system.
+    pub x_exposes_equations: bool,
 }
 
 /// One flag as shown in the page and CLI: FMI (or `x-`) name and value.
@@ -126,6 +130,7 @@ impl Capabilities {
                 "x-providesMidpointOutputs",
                 self.x_provides_midpoint_outputs
             ),
+            b("x-exposesEquations", self.x_exposes_equations),
         ]
     }
 }

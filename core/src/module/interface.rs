@@ -94,6 +94,11 @@ pub trait Module: Send {
     fn midpoint_outputs(&mut self) -> Option<&mut dyn MidpointOutputs> {
         None
     }
+
+    /// Extension `x-exposesEquations`.
+    fn exposed_equations(&mut self) -> Option<&mut dyn ExposedEquations> {
+        None
+    }
 }
 
 /// An opaque saved module state (`fmi3FMUState`). Built-in modules store a plain value;
@@ -191,6 +196,23 @@ pub trait MidpointOutputs {
         vrs: &[ValueRef],
         values: &mut [f64],
     ) -> Result<(), ModuleError>;
+}
+
+/// Extension `x-exposesEquations`: the module's equations `x' = f(t, x, u)`,
+/// `y = g(t, x, u)`, evaluated at any point without changing the module, so a master can
+/// integrate the coupled equations as one system (the monolithic reference of
+/// docs/methods.md §10.3). `x` is in the order of the module's states, `u` and `y` in the
+/// order of its inputs and outputs ([`super::ModuleDescription::inputs`], `outputs`).
+/// Parameters are the module's current ones.
+pub trait ExposedEquations {
+    /// Number of continuous states `x`.
+    fn state_count(&self) -> usize;
+    /// Writes the current states into `x` (the start values before the first step).
+    fn current_states(&self, x: &mut [f64]);
+    /// Writes `dx = f(t, x, u)`.
+    fn rhs(&mut self, t: f64, x: &[f64], u: &[f64], dx: &mut [f64]) -> Result<(), ModuleError>;
+    /// Writes `y = g(t, x, u)`.
+    fn outputs(&mut self, t: f64, x: &[f64], u: &[f64], y: &mut [f64]) -> Result<(), ModuleError>;
 }
 
 /// Result of `fmi3UpdateDiscreteStates`.

@@ -3,7 +3,8 @@
 //! Implementors write [`Module`]: the base calls every module has (initialisation,
 //! get/set Float64 by value reference, `do_step`, terminate). Optional capabilities are
 //! separate small traits reached through accessors on [`Module`] ([`StateSnapshot`],
-//! [`DirectionalDerivatives`], [`OutputDerivatives`], [`InputDerivatives`], [`EventMode`]);
+//! [`DirectionalDerivatives`], [`OutputDerivatives`], [`InputDerivatives`], [`EventMode`],
+//! [`ExposedEquations`]);
 //! a missing capability is `None`, never a body that panics. Each capability is also
 //! declared as a flag in [`Capabilities`] under its FMI 3.0 name (extensions prefixed `x-`).
 //! The derivative calls take their arguments checked once ([`JacobianProduct`],
@@ -29,8 +30,8 @@ pub use arguments::{Derivatives, JacobianProduct};
 pub use capabilities::{Capabilities, CapabilityFlag};
 pub use description::{DependencyKind, ModuleDescription, OutputDependency};
 pub use interface::{
-    DirectionalDerivatives, DiscreteStatesUpdate, EventMode, InputDerivatives, InstantiateOptions,
-    MidpointOutputs, Module, ModuleState, OutputDerivatives, StateSnapshot,
+    DirectionalDerivatives, DiscreteStatesUpdate, EventMode, ExposedEquations, InputDerivatives,
+    InstantiateOptions, MidpointOutputs, Module, ModuleState, OutputDerivatives, StateSnapshot,
 };
 pub use status::{ModuleError, ModuleErrorKind, Status, StepReport};
 pub use subsystem::{FmiState, Subsystem};

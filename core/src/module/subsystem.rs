@@ -1,7 +1,8 @@
 //! [`Subsystem`]: a module as masters see it, with the FMI 3.0 co-simulation state machine
 //! enforced (docs/methods.md §6.2). An illegal call returns an `Error` status and, as in
 //! FMI, leaves the instance Terminated; nothing panics. The optional-capability calls
-//! (FMU state, derivatives) are in `subsystem/capabilities.rs`.
+//! (FMU state, derivatives) are in `subsystem/capabilities.rs`, the exposed equations in
+//! `subsystem/equations.rs`.
 
 use super::{
     DiscreteStatesUpdate, InstantiateOptions, Module, ModuleDescription, ModuleError,
@@ -10,6 +11,7 @@ use super::{
 use alloc::boxed::Box;
 
 mod capabilities;
+mod equations;
 
 /// FMI 3.0 co-simulation states (configuration modes and clocks are not modelled).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

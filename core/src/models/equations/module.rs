@@ -299,6 +299,33 @@ impl BuiltinModule for EquationModule {
         let name = &self.desc.model_name;
         self.stepper.step(&mut system, &mut self.inst.x, t, h, name)
     }
+
+    /// The `der()` tape at `(t, x, u)`; its registers are scratch (every read loads them).
+    fn rhs_at(&mut self, t: f64, x: &[f64], u: &[f64], dx: &mut [f64]) {
+        let tape = &self.program.rhs;
+        load_point(self.program.slots, &mut self.regs_rhs, (t, x, u));
+        tape.eval(&mut self.regs_rhs);
+        for (i, d) in dx.iter_mut().enumerate() {
+            *d = tape.target(&self.regs_rhs, i);
+        }
+    }
+
+    /// The output tape at `(t, x, u)`.
+    fn outputs_at(&mut self, t: f64, x: &[f64], u: &[f64], y: &mut [f64]) {
+        let tape = &self.program.out;
+        load_point(self.program.slots, &mut self.regs_out, (t, x, u));
+        tape.eval(&mut self.regs_out);
+        for (i, out) in y.iter_mut().enumerate() {
+            *out = tape.target(&self.regs_out, i);
+        }
+    }
+}
+
+/// Writes time, states and input values into a register file (parameters stay loaded).
+fn load_point(s: Slots, regs: &mut [f64], (t, x, u): (f64, &[f64], &[f64])) {
+    regs[Slots::TIME] = t;
+    regs[s.state(0)..s.state(0) + s.nx].copy_from_slice(x);
+    regs[s.input(0)..s.input(0) + s.nu].copy_from_slice(u);
 }
 
 impl DirectionalDerivatives for EquationModule {

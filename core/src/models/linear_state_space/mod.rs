@@ -374,6 +374,18 @@ impl BuiltinModule for LinearStateSpace {
         self.inst.x.copy_from(&self.x_next);
         Ok(())
     }
+
+    fn rhs_at(&mut self, _t: f64, x: &[f64], u: &[f64], dx: &mut [f64]) {
+        for (i, d) in dx.iter_mut().enumerate() {
+            *d = row_dot(&self.a, i, x) + row_dot(&self.b, i, u);
+        }
+    }
+
+    fn outputs_at(&mut self, _t: f64, x: &[f64], u: &[f64], y: &mut [f64]) {
+        for (i, out) in y.iter_mut().enumerate() {
+            *out = row_dot(&self.c, i, x) + row_dot(&self.d, i, u);
+        }
+    }
 }
 
 impl DirectionalDerivatives for LinearStateSpace {

@@ -251,6 +251,14 @@ impl<M: OdeModel> BuiltinModule for OdeModule<M> {
         let name = &self.desc.model_name;
         self.stepper.step(&mut system, &mut self.inst.x, t, h, name)
     }
+
+    fn rhs_at(&mut self, t: f64, x: &[f64], u: &[f64], dx: &mut [f64]) {
+        self.model.rhs(t, x, u, dx);
+    }
+
+    fn outputs_at(&mut self, t: f64, x: &[f64], u: &[f64], y: &mut [f64]) {
+        self.model.output(t, x, u, y);
+    }
 }
 
 impl<M: OdeModel> DirectionalDerivatives for OdeModule<M> {
