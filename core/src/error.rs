@@ -150,6 +150,20 @@ pub enum MasterError {
         /// The smallest step allowed, in s.
         h_min: f64,
     },
+    /// Error-controlled macro-steps (seed 002) would need a step at or below `H_min`: the
+    /// error test cannot be met.
+    MacroStepTooSmall {
+        /// Where the next step would start, in s.
+        t: f64,
+        /// The step the controller needs, in s.
+        h: f64,
+        /// The smallest step allowed, in s.
+        h_min: f64,
+        /// Polynomial degree `k` of the coupling variables for that step.
+        order: u32,
+        /// The local error estimator (e.g. `ExMilne`).
+        estimator: &'static str,
+    },
     /// A module returned early although it was instantiated with `earlyReturnAllowed = false`.
     EarlyReturnNotAllowed {
         /// Module instance name.
@@ -288,6 +302,17 @@ impl fmt::Display for MasterError {
             MasterError::StepSizeTooSmall { t, h, h_min } => write!(
                 f,
                 "at t = {t} s the step controller needs a macro-step of {h} s, below the minimum {h_min} s"
+            ),
+            MasterError::MacroStepTooSmall {
+                t,
+                h,
+                h_min,
+                order,
+                estimator,
+            } => write!(
+                f,
+                "at t = {t} s the {estimator} error control needs a macro-step H = {h} s with degree \
+                 k = {order}, at or below the minimum H_min = {h_min} s; loosen the tolerances or lower H_min"
             ),
             MasterError::EarlyReturnNotAllowed { module, t } => write!(
                 f,

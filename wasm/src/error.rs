@@ -49,6 +49,7 @@ impl ErrorKind {
             | MasterError::StepDiscarded { .. }
             | MasterError::StepRejected { .. }
             | MasterError::StepSizeTooSmall { .. }
+            | MasterError::MacroStepTooSmall { .. }
             | MasterError::EarlyReturnNotAllowed { .. }
             | MasterError::EarlyReturnWithoutProgress { .. }
             | MasterError::EarlyReturnUnsupported { .. }

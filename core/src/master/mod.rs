@@ -9,11 +9,14 @@
 //! - [`MasterAlgorithm`]: one attempted macro-step at a time; [`ExplicitCoupling`]
 //!   implements Jacobi and Gauss-Seidel with polynomial extrapolation ([`Extrapolation`]);
 //!   [`ModelBasedCorrection`] adds the model-based corrector to Jacobi.
+//! - [`error_control`]: seed 002's macro-step size and order control as numbers only
+//!   (Lagrange history polynomials, error constants, WRMS norms, [`MacroStepControl`]).
 
 mod algorithm;
 mod checkpoint;
 pub mod correction_tables;
 mod coupled_system;
+pub mod error_control;
 mod executor;
 mod explicit;
 mod jacobians;
@@ -30,6 +33,7 @@ pub use algorithm::{MacroStepOutcome, MasterAlgorithm, Rejection, RunStart, Step
 pub use checkpoint::Checkpoint;
 pub use correction_tables::STATE_CORRECTION_WEIGHTS;
 pub use coupled_system::{CoupledSystem, MAX_EVENT_ITERATIONS};
+pub use error_control::{ErrorControlSettings, EstimatorKind, MacroStepControl};
 pub use executor::{Executor, Sequential, SlotTask, Sweep};
 pub use explicit::{ExplicitCoupling, Scheme};
 pub use jacobians::{jacobian_source_for, JacobianRequest, JacobianSource};
