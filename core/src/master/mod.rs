@@ -9,6 +9,9 @@
 //! - [`MasterAlgorithm`]: one attempted macro-step at a time; [`ExplicitCoupling`]
 //!   implements Jacobi and Gauss-Seidel with polynomial extrapolation ([`Extrapolation`]);
 //!   [`ModelBasedCorrection`] adds the model-based corrector to Jacobi.
+//! - [`ErrorControlledCoupling`]: seed 002's explicit coupling with the update step, the
+//!   explicit error estimators and macro-step size and order control, driven through
+//!   [`ErrorStepControl`].
 //! - [`error_control`]: seed 002's macro-step size and order control as numbers only
 //!   (Lagrange history polynomials, error constants, WRMS norms, [`MacroStepControl`]).
 
@@ -17,6 +20,7 @@ mod checkpoint;
 pub mod correction_tables;
 mod coupled_system;
 pub mod error_control;
+mod error_controlled;
 mod executor;
 mod explicit;
 mod jacobians;
@@ -34,6 +38,9 @@ pub use checkpoint::Checkpoint;
 pub use correction_tables::STATE_CORRECTION_WEIGHTS;
 pub use coupled_system::{CoupledSystem, MAX_EVENT_ITERATIONS};
 pub use error_control::{ErrorControlSettings, EstimatorKind, MacroStepControl};
+pub use error_controlled::{
+    ControlLink, CouplingVariables, ErrorControlledCoupling, ErrorStepControl, StateGroups,
+};
 pub use executor::{Executor, Sequential, SlotTask, Sweep};
 pub use explicit::{ExplicitCoupling, Scheme};
 pub use jacobians::{jacobian_source_for, JacobianRequest, JacobianSource};
