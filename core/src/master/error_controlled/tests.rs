@@ -3,3 +3,4 @@
 //! an exact history on a uniform and a non-uniform grid (docs/methods.md §14.12).
 
 mod convergence;
+mod runs;
