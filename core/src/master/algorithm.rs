@@ -123,4 +123,10 @@ pub trait MasterAlgorithm: Send {
 
     /// The driver rejected the last attempt and restored every module to its start.
     fn discard(&mut self) {}
+
+    /// Run-wide defects per port, for an algorithm that measures them
+    /// ([`super::DefectJacobi`]); `None` for the others.
+    fn defects(&self) -> Option<&super::RunDefects> {
+        None
+    }
 }

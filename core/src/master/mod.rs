@@ -8,7 +8,8 @@
 //!   [`TimeSeriesRecorder`]) with a read-only [`SystemView`].
 //! - [`MasterAlgorithm`]: one attempted macro-step at a time; [`ExplicitCoupling`]
 //!   implements Jacobi and Gauss-Seidel with polynomial extrapolation ([`Extrapolation`]);
-//!   [`ModelBasedCorrection`] adds the model-based corrector to Jacobi.
+//!   [`ModelBasedCorrection`] adds the model-based corrector to Jacobi; [`DefectJacobi`]
+//!   measures the defects of seed 003, and [`DefectControl`] steps by them without rollback.
 //! - [`ErrorControlledCoupling`]: seed 002's explicit coupling with the update step, the
 //!   explicit error estimators and macro-step size and order control, driven through
 //!   [`ErrorStepControl`].
@@ -19,6 +20,7 @@ mod algorithm;
 mod checkpoint;
 pub mod correction_tables;
 mod coupled_system;
+pub mod defect;
 pub mod error_control;
 mod error_controlled;
 mod executor;
@@ -37,6 +39,9 @@ pub use algorithm::{MacroStepOutcome, MasterAlgorithm, Rejection, RunStart, Step
 pub use checkpoint::Checkpoint;
 pub use correction_tables::STATE_CORRECTION_WEIGHTS;
 pub use coupled_system::{CoupledSystem, MAX_EVENT_ITERATIONS};
+pub use defect::{
+    DefectControl, DefectJacobi, DefectSettings, Initialisation, Monitored, RunDefects,
+};
 pub use error_control::{ErrorControlSettings, EstimatorKind, MacroStepControl};
 pub use error_controlled::{
     ControlLink, CouplingVariables, ErrorControlledCoupling, ErrorStepControl, StateGroups,

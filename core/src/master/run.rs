@@ -387,6 +387,11 @@ impl Run {
         self.system
     }
 
+    /// The algorithm (e.g. to read the run-wide defects it measured).
+    pub fn algorithm(&self) -> &dyn MasterAlgorithm {
+        self.algorithm.as_ref()
+    }
+
     /// The algorithm's short name.
     pub fn algorithm_name(&self) -> &'static str {
         self.algorithm.name()

@@ -112,6 +112,67 @@ pub struct MasterSpec {
     /// Model-based output and state correction (seed 000), Jacobi only.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub correction: Option<CorrectionSpec>,
+    /// Defect-measuring Jacobi of seed 003 (docs/methods.md §15): Taylor polynomials
+    /// exchanged instead of extrapolated ones. Jacobi only, without `extrapolation_order`
+    /// or `correction`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub defects: Option<DefectsSpec>,
+    /// Step-size control; absent: the fixed grid of `macro_step`. Variable-step methods
+    /// start with `macro_step`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub step_control: Option<StepControlSpec>,
+}
+
+/// Settings of the defect-measuring Jacobi master (docs/methods.md §15).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DefectsSpec {
+    /// Input polynomial order `m`, 0 to 2: input derivatives `1..=m` are set.
+    pub input_order: u32,
+    /// Output polynomial order `n`, 0 to 2: output derivatives `1..=n` are read.
+    pub output_order: u32,
+    /// Which defects the controlled defect `ε_k` takes its maximum over.
+    #[serde(default)]
+    pub monitored: MonitoredDefects,
+    /// How the first step's derivatives are filled.
+    #[serde(default)]
+    pub initialisation: DefectInitialisation,
+}
+
+/// Which defects enter the controlled defect.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MonitoredDefects {
+    /// Output defect estimates and connection defects.
+    #[default]
+    Both,
+    /// Output defect estimates only.
+    Output,
+    /// Connection defects only.
+    Connection,
+}
+
+/// The first step's derivative samples (docs/methods.md §15.7).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DefectInitialisation {
+    /// Exact derivatives at the start time, read from the modules.
+    #[default]
+    Consistent,
+    /// The authors' code: zero derivatives in the first step (zero-order hold).
+    ZeroDerivatives,
+}
+
+/// How the macro-step size is chosen, by `method`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "method", rename_all = "snake_case", deny_unknown_fields)]
+pub enum StepControlSpec {
+    /// The PI controller on the controlled defect (docs/methods.md §15.5); needs
+    /// `master.defects`. Never rejects a step.
+    Defect {
+        /// Tolerance on the controlled defect, > 0.
+        tol: f64,
+    },
 }
 
 /// Settings of the model-based corrector (docs/methods.md §8).

@@ -17,6 +17,7 @@ use alloc::string::{String, ToString};
 use alloc::vec;
 use alloc::vec::Vec;
 
+mod defects;
 #[cfg(test)]
 mod tests;
 /// Highest polynomial extrapolation order.
@@ -75,6 +76,7 @@ impl Scenario {
                 ));
             }
         }
+        self.check_defects(&descriptions, &graph)?;
         let grid = self.grid()?;
         let sequence = self.sequence(&graph)?;
         let reference_available = descriptions.iter().all(|(_, d)| {

@@ -6,11 +6,15 @@ use super::build_module;
 use crate::analysis::{global_nrmse, LinearBlock, MonolithicReference};
 use crate::error::{CosimError, MasterError};
 use crate::master::{
-    jacobian_source_for, CoupledSystem, ExplicitCoupling, FixedStep, JacobianRequest,
-    JacobianSource, MasterAlgorithm, ModelBasedCorrection, Observer, Run, RunStats, Scheme,
-    StepController, StepDiagnostics, SystemView,
+    jacobian_source_for, CoupledSystem, DefectControl, DefectJacobi, DefectSettings,
+    ExplicitCoupling, FixedStep, Initialisation, JacobianRequest, JacobianSource, MasterAlgorithm,
+    ModelBasedCorrection, Monitored, Observer, Run, RunDefects, RunStats, Scheme, StepController,
+    StepDiagnostics, SystemView,
 };
-use crate::scenario::{self, Algorithm, StartUp, ValidatedScenario};
+use crate::scenario::{
+    self, Algorithm, DefectInitialisation, DefectsSpec, MonitoredDefects, StartUp, StepControlSpec,
+    ValidatedScenario,
+};
 use crate::time::FixedGrid;
 
 use alloc::boxed::Box;
@@ -142,10 +146,18 @@ pub struct Simulation {
 
 impl Simulation {
     /// Instantiates and initialises every module, computes the reference (when the
-    /// scenario is linear) and prepares the master on the scenario's fixed macro-step grid.
-    /// Nothing is stepped yet.
+    /// scenario is linear and steps on its fixed grid) and prepares the master with the
+    /// scenario's step control: the fixed macro-step grid, or `master.step_control`
+    /// (`defect`: [`DefectControl`] from `macro_step` on). Nothing is stepped yet.
     pub fn new(v: &ValidatedScenario) -> Result<Self, CosimError> {
-        Self::with_controller(v, |grid| Box::new(FixedStep::new(grid)))
+        let s = &v.scenario;
+        match &s.master.step_control {
+            Some(StepControlSpec::Defect { tol }) => {
+                let c = DefectControl::new(s.run.start, s.run.stop, s.master.macro_step, *tol)?;
+                Self::with_controller(v, |_| Box::new(c))
+            }
+            None => Self::with_controller(v, |grid| Box::new(FixedStep::new(grid))),
+        }
     }
 
     /// As [`Self::new`], with the step controller `controller(grid)` instead of the plain
@@ -166,11 +178,14 @@ impl Simulation {
             .map(|c| (c.from.clone(), c.to.clone()))
             .collect();
         let mut system = CoupledSystem::new(modules, &connections)?;
-        system.initialize(v.grid.t_start, v.grid.time(v.grid.steps))?;
-
         let grid = v.grid;
-        let want_reference =
-            v.reference_available && (s.reference || s.master.start_up == StartUp::ExactHistory);
+        let controller = controller(grid);
+        system.initialize(grid.t_start, controller.t_stop())?;
+
+        // The reference is computed on the fixed grid; variable-step runs have none yet.
+        let want_reference = v.reference_available
+            && s.master.step_control.is_none()
+            && (s.reference || s.master.start_up == StartUp::ExactHistory);
         let (reference, history) = if want_reference {
             let mut blocks = Vec::with_capacity(system.n_modules());
             for (name, sub) in system.modules_mut() {
@@ -231,7 +246,10 @@ impl Simulation {
                     Some(source),
                 )
             }
-            None => (Box::new(ExplicitCoupling::new(scheme, order)), None),
+            None => match &s.master.defects {
+                Some(d) => (Box::new(DefectJacobi::new(defect_settings(d))), None),
+                None => (Box::new(ExplicitCoupling::new(scheme, order)), None),
+            },
         };
         let result = SimulationResult {
             time: Vec::with_capacity(grid.steps as usize + 1),
@@ -239,7 +257,7 @@ impl Simulation {
             step_sizes: Vec::with_capacity(grid.steps as usize + 1),
             diagnostics: Vec::with_capacity(grid.steps as usize + 1),
         };
-        let run = Run::with_controller(system, algorithm, controller(grid), history)?;
+        let run = Run::with_controller(system, algorithm, controller, history)?;
         Ok(Simulation {
             run,
             result,
@@ -281,7 +299,14 @@ impl Simulation {
         self.jacobian_source.map(|s| s.as_str())
     }
 
-    /// Macro-steps of the whole run.
+    /// Run-wide RMS defects per port so far (docs/methods.md §15.4), when the master
+    /// measures them (`master.defects`).
+    pub fn run_defects(&self) -> Option<&RunDefects> {
+        self.run.algorithm().defects()
+    }
+
+    /// Macro-steps of the whole run (on the fixed grid; with variable steps, the steps of
+    /// `macro_step`, an estimate for progress displays).
     pub fn total_steps(&self) -> u32 {
         self.total_steps
     }
@@ -379,6 +404,23 @@ pub(super) fn scheme(v: &ValidatedScenario) -> Scheme {
     }
 }
 
+/// The master's defect settings from the scenario's.
+fn defect_settings(d: &DefectsSpec) -> DefectSettings {
+    DefectSettings {
+        input_order: d.input_order as usize,
+        output_order: d.output_order as usize,
+        monitored: match d.monitored {
+            MonitoredDefects::Both => Monitored::Both,
+            MonitoredDefects::Output => Monitored::Output,
+            MonitoredDefects::Connection => Monitored::Connection,
+        },
+        initialisation: match d.initialisation {
+            DefectInitialisation::Consistent => Initialisation::Consistent,
+            DefectInitialisation::ZeroDerivatives => Initialisation::ZeroDerivatives,
+        },
+    }
+}
+
 /// A one-line summary of a finished run (CLI and logs).
 pub fn summary(sim: &Simulation) -> String {
     let mut line = match sim.global_nrmse() {
@@ -393,5 +435,24 @@ pub fn summary(sim: &Simulation) -> String {
     if let Some((t, module)) = sim.terminated_early() {
         line.push_str(&format!("; module `{module}` ended the run at t = {t} s"));
     }
+    if let Some(d) = sim.run_defects() {
+        line.push_str(&defect_summary(d));
+    }
     line
+}
+
+/// Run-wide RMS defects per port and the largest controlled defect, for the summary.
+fn defect_summary(d: &RunDefects) -> String {
+    let mut out = format!("; largest controlled defect {:.3e}", d.max_controlled);
+    for (k, name) in d.output_names.iter().enumerate() {
+        let _ = write!(out, "; RMS output defect {name} {:.3e}", d.output_rms(k));
+    }
+    for (k, name) in d.input_names.iter().enumerate() {
+        let _ = write!(
+            out,
+            "; RMS connection defect {name} {:.3e}",
+            d.connection_rms(k)
+        );
+    }
+    out
 }

@@ -2,10 +2,13 @@
 //! always on in this crate's own tests):
 //! - [`mock::MockModule`]: a module built from closures with exactly predictable outputs;
 //! - step controllers that reject chosen attempts, so the driver's rollback path is
-//!   exercised against runs that never tried them.
+//!   exercised against runs that never tried them;
+//! - [`polynomial::PolynomialProbe`]: modules with polynomial behaviour and every
+//!   capability the defect master needs, which refuse and count state calls.
 
 mod controllers;
 pub mod mock;
+pub mod polynomial;
 
 pub use controllers::{
     EveryNth, LargerFirst, RejectEvery, RejectFirstTry, Rejecting, RejectionPolicy,
