@@ -13,8 +13,12 @@
 //! [`ModuleFactory`]: crate::analysis::sweep::ModuleFactory
 
 mod build;
+#[cfg(test)]
+mod error_control_tests;
 mod linear_analysis;
 mod run;
+mod summary;
 
 pub use build::build_module;
-pub use run::{summary, Signal, Simulation, SimulationResult, StepColumns};
+pub use run::{Signal, Simulation, SimulationResult, StepColumns};
+pub use summary::summary;
