@@ -182,18 +182,19 @@ pub(super) fn slopes(estimator: EstimatorKind, k: usize, grid: &[f64]) -> Vec<(O
     }
 }
 
-/// The slopes of `k = 0..=k_top` are within 0.2 of the seed's for every degree up to
-/// `resolved[column]` (the highest degree f64 resolves in that column: beyond it the
-/// estimate sinks into rounding before the higher-order terms have died out; the table is
-/// printed with `--nocapture`).
-fn check(estimator: EstimatorKind, k_top: usize, resolved: &[usize]) {
+/// The slopes of `k = 0..=k_top` are within 0.2 of the seed's for every degree listed in
+/// `resolved[column]`: those whose rate f64 resolves. For the others the values sink into
+/// rounding while the next-order terms still add 0.3 or more to the local slope (positions
+/// at `k = 3` and their estimate at `k = 2`: local slopes 6.54, 6.35, 6.22 before the floor),
+/// or no three points lie above it. The table is printed with `--nocapture`.
+fn check(estimator: EstimatorKind, k_top: usize, resolved: &[&[usize]]) {
     let mut failures = Vec::new();
     for (name, grid) in [("uniform", &UNIFORM), ("non-uniform", &NON_UNIFORM)] {
         for k in 0..=k_top {
             let measured = slopes(estimator, k, grid);
             std::println!("{estimator:?} {name} k = {k}: {measured:.2?}");
             for (column, (slope, expected)) in measured.iter().enumerate() {
-                if k > resolved[column] {
+                if !resolved[column].contains(&k) {
                     continue;
                 }
                 match slope {
@@ -211,15 +212,27 @@ fn check(estimator: EstimatorKind, k_top: usize, resolved: &[usize]) {
 #[test]
 fn ex_local_errors_converge_at_k_plus_3_and_2_and_its_own_error_one_order_higher() {
     // ExLocal's comparative run needs input derivatives up to k + 1 ≤ 4.
-    check(EstimatorKind::ExLocal, 3, &[2, 1, 3, 3]);
+    check(
+        EstimatorKind::ExLocal,
+        3,
+        &[&[0, 1, 2], &[0, 1, 3], &[0, 1, 2, 3], &[0, 1, 2, 3]],
+    );
 }
 
 #[test]
 fn ex_milne_errors_converge_at_k_plus_3_and_2_and_its_own_error_one_order_higher() {
-    check(EstimatorKind::ExMilne, 4, &[2, 1, 4, 3]);
+    check(
+        EstimatorKind::ExMilne,
+        4,
+        &[&[0, 1, 2, 4], &[0, 1, 3], &[0, 1, 2, 3, 4], &[0, 1, 2, 3]],
+    );
 }
 
 #[test]
 fn ex_s_local_predicted_coupling_error_converges_at_k_plus_1_and_its_own_error_at_k_plus_2() {
-    check(EstimatorKind::ExSLocal, 4, &[4, 4]);
+    check(
+        EstimatorKind::ExSLocal,
+        4,
+        &[&[0, 1, 2, 3, 4], &[0, 1, 2, 3, 4]],
+    );
 }
