@@ -223,7 +223,7 @@ fn two_mass_linear_and_dopri_modules_agree_over_a_few_steps() {
     let p1 = Mass1Params::default();
     let (mut lin, mut ode) = (
         mass1_linear(&p1).expect("lin"),
-        mass1_ode(&p1, tight).expect("ode"),
+        mass1_ode(&p1, tight.clone()).expect("ode"),
     );
     let err = compare_steps(&mut lin, &mut ode, &[("Fk", [100.0, 2e4, -3e6])], 2e-4, 8);
     assert!(err < 1e-9, "Mass1: {err}");
