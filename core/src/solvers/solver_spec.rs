@@ -61,3 +61,40 @@ impl Tolerance {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bdf_tolerances_are_a_number_or_a_list() {
+        let one: SolverSpec =
+            serde_json::from_str(r#"{"method": "bdf", "rtol": 1e-6, "atol": 1e-9}"#).expect("one");
+        let Tolerance::All(a) = (match one {
+            SolverSpec::Bdf { atol, .. } => atol,
+            other => panic!("{other:?}"),
+        }) else {
+            panic!("not a single tolerance")
+        };
+        assert_eq!(a, 1e-9);
+        let list: SolverSpec =
+            serde_json::from_str(r#"{"method": "bdf", "rtol": 1e-6, "atol": [1e-9, 1e-6]}"#)
+                .expect("list");
+        assert_eq!(
+            list,
+            SolverSpec::Bdf {
+                rtol: 1e-6,
+                atol: Tolerance::PerState(vec![1e-9, 1e-6])
+            }
+        );
+        let round_trip = serde_json::to_string(&list).expect("serialises");
+        assert_eq!(
+            round_trip,
+            r#"{"method":"bdf","rtol":1e-6,"atol":[1e-9,1e-6]}"#
+        );
+        let e =
+            serde_json::from_str::<SolverSpec>(r#"{"method": "bdf", "rtol": 1e-6, "atol": "x"}"#)
+                .expect_err("a string");
+        assert!(alloc::format!("{e}").contains("one per state"), "{e}");
+    }
+}

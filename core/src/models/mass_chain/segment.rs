@@ -154,7 +154,7 @@ impl Segment {
     /// Integral values, ranges between values, and structure that cannot change.
     fn check_all(&self) -> Result<(), ModuleError> {
         let whole = |name: &str, v: f64, lo: f64, hi: f64| {
-            if v.fract() == 0.0 && (lo..=hi).contains(&v) {
+            if libm::trunc(v) == v && (lo..=hi).contains(&v) {
                 Ok(())
             } else {
                 Err(ModuleError::invalid(format!(

@@ -150,7 +150,7 @@ impl Bdf {
         w.f_base.copy_from_slice(&w.f);
         stats.rhs_evals += w.jacobian(sys, t0, typical);
         w.diff.start(x, &w.f, h);
-        let newton_tol = (10.0 * f64::EPSILON / self.rtol).max(self.rtol.sqrt().min(0.03));
+        let newton_tol = (10.0 * f64::EPSILON / self.rtol).max(libm::sqrt(self.rtol).min(0.03));
         let (mut t, mut k, mut equal_steps) = (t0, 1usize, 0usize);
         let mut lu_c = f64::NAN;
         loop {
