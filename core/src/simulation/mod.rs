@@ -18,8 +18,12 @@ mod error_control_example1_tests;
 #[cfg(test)]
 mod error_control_tests;
 mod linear_analysis;
+mod reference;
 mod run;
 mod summary;
+
+#[cfg(test)]
+mod reference_tests;
 
 pub use build::build_module;
 pub use run::{Signal, Simulation, SimulationResult, StepColumns};
