@@ -10,6 +10,9 @@
 //!   implements Jacobi and Gauss-Seidel with polynomial extrapolation ([`Extrapolation`]);
 //!   [`ModelBasedCorrection`] adds the model-based corrector to Jacobi; [`DefectJacobi`]
 //!   measures the defects of seed 003, and [`DefectControl`] steps by them without rollback.
+//! - [`ErrorControlledCoupling`]: seed 002's explicit coupling with the update step, the
+//!   explicit error estimators and macro-step size and order control, driven through
+//!   [`ErrorStepControl`].
 //! - [`error_control`]: seed 002's macro-step size and order control as numbers only
 //!   (Lagrange history polynomials, error constants, WRMS norms, [`MacroStepControl`]).
 
@@ -19,6 +22,7 @@ pub mod correction_tables;
 mod coupled_system;
 pub mod defect;
 pub mod error_control;
+mod error_controlled;
 mod executor;
 mod explicit;
 mod jacobians;
@@ -39,6 +43,9 @@ pub use defect::{
     DefectControl, DefectJacobi, DefectSettings, Initialisation, Monitored, RunDefects,
 };
 pub use error_control::{ErrorControlSettings, EstimatorKind, MacroStepControl};
+pub use error_controlled::{
+    ControlLink, CouplingVariables, ErrorControlledCoupling, ErrorStepControl, StateGroups,
+};
 pub use executor::{Executor, Sequential, SlotTask, Sweep};
 pub use explicit::{ExplicitCoupling, Scheme};
 pub use jacobians::{jacobian_source_for, JacobianRequest, JacobianSource};

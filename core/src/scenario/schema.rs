@@ -13,6 +13,11 @@ pub use crate::analysis::sweep::AxisSpec;
 /// The solver choice lives with the solvers; the scenario format names it here.
 pub use crate::solvers::SolverSpec;
 
+mod error_control;
+pub use error_control::{
+    AtolSpec, AtolValue, ErrorControlSpec, EstimatorSpec, GroupAtol, OrderSpec,
+};
+
 /// The schema version this build writes. Older versions are migrated on load.
 pub const SCHEMA_VERSION: u32 = 1;
 
@@ -173,6 +178,9 @@ pub enum StepControlSpec {
         /// Tolerance on the controlled defect, > 0.
         tol: f64,
     },
+    /// Seed 002's local error estimators with macro-step size and order control
+    /// (docs/methods.md §14); rejected steps are rolled back.
+    Error(ErrorControlSpec),
 }
 
 /// Settings of the model-based corrector (docs/methods.md §8).

@@ -18,6 +18,7 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 mod defects;
+mod error_control;
 #[cfg(test)]
 mod tests;
 /// Highest polynomial extrapolation order.
@@ -77,6 +78,7 @@ impl Scenario {
             }
         }
         self.check_defects(&descriptions, &graph)?;
+        self.check_error_control(&descriptions, &graph)?;
         let grid = self.grid()?;
         let sequence = self.sequence(&graph)?;
         let reference_available = descriptions.iter().all(|(_, d)| {

@@ -13,12 +13,18 @@
 //! [`ModuleFactory`]: crate::analysis::sweep::ModuleFactory
 
 mod build;
+#[cfg(test)]
+mod error_control_example1_tests;
+#[cfg(test)]
+mod error_control_tests;
 mod linear_analysis;
 mod reference;
 mod run;
+mod summary;
 
 #[cfg(test)]
 mod reference_tests;
 
 pub use build::build_module;
-pub use run::{summary, Signal, Simulation, SimulationResult, StepColumns};
+pub use run::{Signal, Simulation, SimulationResult, StepColumns};
+pub use summary::summary;

@@ -10,8 +10,9 @@ use crate::analysis::reference::{
 };
 use crate::analysis::{LinearBlock, MonolithicReference, Reference};
 use crate::error::{CosimError, MasterError};
+use crate::master::error_control::HISTORY_CAPACITY;
 use crate::master::CoupledSystem;
-use crate::scenario::{StartUp, ValidatedScenario};
+use crate::scenario::{StartUp, StepControlSpec, ValidatedScenario};
 use alloc::boxed::Box;
 use alloc::format;
 use alloc::string::{String, ToString};
@@ -81,8 +82,13 @@ pub(super) fn reference_for(
             blocks.push(block);
         }
         let exact = MonolithicReference::new(&blocks, &system.graph().coupling_matrix())?;
+        // Error control starts with the k_max + 2 past points its order control can use.
+        let past = match s.master.step_control {
+            Some(StepControlSpec::Error(_)) => (HISTORY_CAPACITY - 1) as u32,
+            _ => s.master.extrapolation_order,
+        };
         let history = match exact_history {
-            true => Some(exact.history(grid.t_start, grid.h, s.master.extrapolation_order)?),
+            true => Some(exact.history(grid.t_start, grid.h, past)?),
             false => None,
         };
         let sampled = SampledLinearReference::new(exact, grid.t_start, grid.h)

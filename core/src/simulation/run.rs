@@ -8,9 +8,9 @@ use crate::analysis::{global_nrmse, Reference};
 use crate::error::CosimError;
 use crate::master::{
     jacobian_source_for, CoupledSystem, DefectControl, DefectJacobi, DefectSettings,
-    ExplicitCoupling, FixedStep, Initialisation, JacobianRequest, JacobianSource, MasterAlgorithm,
-    ModelBasedCorrection, Monitored, Observer, Run, RunDefects, RunStats, Scheme, StepController,
-    StepDiagnostics, SystemView,
+    ErrorControlledCoupling, ExplicitCoupling, FixedStep, Initialisation, JacobianRequest,
+    JacobianSource, MasterAlgorithm, ModelBasedCorrection, Monitored, Observer, Run, RunDefects,
+    RunStats, Scheme, StepController, StepDiagnostics, SystemView,
 };
 use crate::scenario::{
     self, Algorithm, DefectInitialisation, DefectsSpec, MonitoredDefects, StepControlSpec,
@@ -19,7 +19,6 @@ use crate::scenario::{
 use crate::time::FixedGrid;
 
 use alloc::boxed::Box;
-use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt::Write;
@@ -161,6 +160,12 @@ impl Simulation {
                 let c = DefectControl::new(s.run.start, s.run.stop, s.master.macro_step, *tol)?;
                 Self::with_controller(v, |_| Box::new(c))
             }
+            // The algorithm decides and its controller follows (one shared verdict).
+            Some(StepControlSpec::Error(spec)) => {
+                let alg = ErrorControlledCoupling::new(spec.settings());
+                let c = alg.step_controller(s.run.start, s.run.stop, s.master.macro_step);
+                Self::build(v, |_| Box::new(c), Some(Box::new(alg)))
+            }
             None => Self::with_controller(v, |grid| Box::new(FixedStep::new(grid))),
         }
     }
@@ -170,6 +175,16 @@ impl Simulation {
     pub fn with_controller(
         v: &ValidatedScenario,
         controller: impl FnOnce(FixedGrid) -> Box<dyn StepController>,
+    ) -> Result<Self, CosimError> {
+        Self::build(v, controller, None)
+    }
+
+    /// [`Self::with_controller`] with `algorithm` instead of the one the scenario's master
+    /// settings select (an error-controlled algorithm shares its verdict with its controller).
+    fn build(
+        v: &ValidatedScenario,
+        controller: impl FnOnce(FixedGrid) -> Box<dyn StepController>,
+        algorithm: Option<Box<dyn MasterAlgorithm>>,
     ) -> Result<Self, CosimError> {
         let s = &v.scenario;
         let mut modules = Vec::with_capacity(s.modules.len());
@@ -205,35 +220,36 @@ impl Simulation {
         // `master.correction` selects seed 000's model-based corrector (Jacobi only, checked
         // by validation); its Jacobian source is known from the capability flags already.
         let order = s.master.extrapolation_order;
-        let (algorithm, jacobian_source): (Box<dyn MasterAlgorithm>, _) = match &s.master.correction
-        {
-            Some(c) => {
-                let request = match c.jacobians {
-                    scenario::JacobianSource::Auto => JacobianRequest::Auto,
-                    scenario::JacobianSource::DirectionalDerivatives => {
-                        JacobianRequest::DirectionalDerivatives
-                    }
-                    scenario::JacobianSource::FiniteDifferences => {
-                        JacobianRequest::FiniteDifferences
-                    }
-                };
-                let source = jacobian_source_for(&system, request)?;
-                (
-                    Box::new(ModelBasedCorrection::new(order, c.alpha, request)),
-                    Some(source),
-                )
-            }
-            None => match &s.master.defects {
-                Some(d) => (Box::new(DefectJacobi::new(defect_settings(d))), None),
-                None => (Box::new(ExplicitCoupling::new(scheme, order)), None),
-            },
-        };
+        let (algorithm_by_settings, jacobian_source): (Box<dyn MasterAlgorithm>, _) =
+            match &s.master.correction {
+                Some(c) => {
+                    let request = match c.jacobians {
+                        scenario::JacobianSource::Auto => JacobianRequest::Auto,
+                        scenario::JacobianSource::DirectionalDerivatives => {
+                            JacobianRequest::DirectionalDerivatives
+                        }
+                        scenario::JacobianSource::FiniteDifferences => {
+                            JacobianRequest::FiniteDifferences
+                        }
+                    };
+                    let source = jacobian_source_for(&system, request)?;
+                    (
+                        Box::new(ModelBasedCorrection::new(order, c.alpha, request)),
+                        Some(source),
+                    )
+                }
+                None => match &s.master.defects {
+                    Some(d) => (Box::new(DefectJacobi::new(defect_settings(d))), None),
+                    None => (Box::new(ExplicitCoupling::new(scheme, order)), None),
+                },
+            };
         let result = SimulationResult {
             time: Vec::with_capacity(grid.steps as usize + 1),
             signals,
             step_sizes: Vec::with_capacity(grid.steps as usize + 1),
             diagnostics: Vec::with_capacity(grid.steps as usize + 1),
         };
+        let algorithm = algorithm.unwrap_or(algorithm_by_settings);
         let run = Run::with_controller(system, algorithm, controller, history)?;
         Ok(Simulation {
             run,
@@ -418,43 +434,4 @@ fn defect_settings(d: &DefectsSpec) -> DefectSettings {
             DefectInitialisation::ZeroDerivatives => Initialisation::ZeroDerivatives,
         },
     }
-}
-
-/// A one-line summary of a finished run (CLI and logs).
-pub fn summary(sim: &Simulation) -> String {
-    let mut line = match sim.global_nrmse() {
-        Some(e) => format!("{} macro-steps, global NRMSE {e:.3e}", sim.steps_done()),
-        None => match sim.reference_note() {
-            Some(why) => format!("{} macro-steps, no reference: {why}", sim.steps_done()),
-            None => format!("{} macro-steps, no reference", sim.steps_done()),
-        },
-    };
-    let stats = sim.stats();
-    line.push_str(&format!(
-        "; {} off-grid event points; {} rejected attempts rolled back ({} module states restored)",
-        stats.events, stats.rejected, stats.modules_restored
-    ));
-    if let Some((t, module)) = sim.terminated_early() {
-        line.push_str(&format!("; module `{module}` ended the run at t = {t} s"));
-    }
-    if let Some(d) = sim.run_defects() {
-        line.push_str(&defect_summary(d));
-    }
-    line
-}
-
-/// Run-wide RMS defects per port and the largest controlled defect, for the summary.
-fn defect_summary(d: &RunDefects) -> String {
-    let mut out = format!("; largest controlled defect {:.3e}", d.max_controlled);
-    for (k, name) in d.output_names.iter().enumerate() {
-        let _ = write!(out, "; RMS output defect {name} {:.3e}", d.output_rms(k));
-    }
-    for (k, name) in d.input_names.iter().enumerate() {
-        let _ = write!(
-            out,
-            "; RMS connection defect {name} {:.3e}",
-            d.connection_rms(k)
-        );
-    }
-    out
 }

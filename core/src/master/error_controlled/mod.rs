@@ -1,0 +1,251 @@
+//! [`ErrorControlledCoupling`]: seed 002's explicit (Jacobi) co-simulation with macro-step
+//! size and order control (docs/methods.md §14.9–§14.11).
+//!
+//! One attempt from `T_N` over `H_N` at degree `k`:
+//! 1. every dynamic module integrates on the degree-`k` extrapolation `p^ext` of the
+//!    coupling variables through `T_N … T_{N−k}` ([`CouplingVariables`]);
+//! 2. the update step makes the coupling variables consistent at `T_{N+1}`;
+//! 3. the estimator compares (ExLocal, ExMilne: a second, comparative integration of every
+//!    dynamic module from the same start, between saving and restoring the module states;
+//!    ExSLocal: `|p^ext(T_{N+1}) − u_{N+1}|`, no extra integration);
+//! 4. [`MacroStepControl::assess`] gives the verdict (error test, next degree, next step),
+//!    published through the [`ControlLink`] to [`ErrorStepControl`], which accepts or
+//!    rejects for the driver; `commit` adds `(T_{N+1}, u_{N+1})` to the history and applies
+//!    the verdict, `discard` applies it only (a rejected point never enters the history).
+//!
+//! Cost per accepted attempt: ExSLocal one integration per dynamic module; ExLocal and
+//! ExMilne two, plus one state save and one restore per dynamic module (on top of the
+//! driver's checkpoint). The implicit estimators are refused here (they need the
+//! predictor/corrector).
+
+mod attempt;
+mod coupling_variables;
+mod link;
+mod states;
+#[cfg(test)]
+mod tests;
+
+pub use coupling_variables::CouplingVariables;
+pub use link::{ControlLink, ErrorStepControl};
+pub use states::StateGroups;
+
+use super::error_control::{
+    ControlVerdict, ErrorControlSettings, EstimatorKind, MacroStepControl, OrderMode,
+};
+use super::explicit::check_initialized;
+use super::{CoupledSystem, MacroStepOutcome, MasterAlgorithm, RunStart};
+use crate::error::MasterError;
+use crate::module::ModuleState;
+use alloc::format;
+use alloc::vec;
+use alloc::vec::Vec;
+
+/// Explicit error-controlled coupling (seed 002) with one of the explicit estimators.
+pub struct ErrorControlledCoupling {
+    settings: ErrorControlSettings,
+    link: ControlLink,
+    work: Option<attempt::Work>,
+}
+
+impl ErrorControlledCoupling {
+    /// The algorithm with `settings` (checked in `prepare`).
+    pub fn new(settings: ErrorControlSettings) -> Self {
+        ErrorControlledCoupling {
+            settings,
+            link: ControlLink::default(),
+            work: None,
+        }
+    }
+
+    /// The step controller the driver must run this algorithm with, from `t_start` to
+    /// `t_stop`, first step `h_first` (clamped to `H_max`).
+    pub fn step_controller(&self, t_start: f64, t_stop: f64, h_first: f64) -> ErrorStepControl {
+        let h_first = h_first.min(self.settings.h_max);
+        self.link.publish(true, h_first, 0.0);
+        ErrorStepControl::new(
+            self.link.clone(),
+            t_start,
+            t_stop,
+            h_first,
+            self.settings.h_min,
+        )
+    }
+
+    /// The settings.
+    pub fn settings(&self) -> &ErrorControlSettings {
+        &self.settings
+    }
+
+    /// The degree `k` of the next attempt (after `prepare`).
+    pub fn degree(&self) -> Option<usize> {
+        self.work.as_ref().map(|w| w.control.degree())
+    }
+
+    /// The verdict on the last attempt.
+    pub fn last_verdict(&self) -> Option<&ControlVerdict> {
+        self.work.as_ref().and_then(|w| w.verdict.as_ref())
+    }
+
+    /// The last attempt's estimate per component: `(ε_pos, ε_vel, ε_u)`, empty for the
+    /// groups the estimator does not estimate.
+    pub fn last_estimate(&self) -> Option<(&[f64], &[f64], &[f64])> {
+        self.work.as_ref().map(|w| {
+            (
+                w.eps_positions.as_slice(),
+                w.eps_velocities.as_slice(),
+                w.eps_coupling.as_slice(),
+            )
+        })
+    }
+
+    /// Positions and velocities read after the last actual run (state estimators).
+    pub fn states(&self) -> Option<&StateGroups> {
+        self.work.as_ref().and_then(|w| w.states.as_ref())
+    }
+
+    /// The coupling variables with their history (after `prepare`).
+    pub fn coupling_variables(&self) -> Option<&CouplingVariables> {
+        self.work.as_ref().map(|w| &w.cv)
+    }
+}
+
+/// The highest degree every dynamic module's input polynomial can carry for `estimator`
+/// (ExLocal's comparative run uses `k + 1`), and the module that limits it.
+fn degree_cap(
+    sys: &CoupledSystem,
+    cv: &CouplingVariables,
+    estimator: EstimatorKind,
+) -> Option<(usize, usize)> {
+    let extra = usize::from(estimator == EstimatorKind::ExLocal);
+    (0..sys.n_modules())
+        .filter(|&m| cv.is_dynamic(m) && !sys.graph().input_range(m).is_empty())
+        .map(|m| {
+            let caps = &sys.subsystem(m).description().capabilities;
+            (
+                (caps.x_max_input_derivative_order as usize).saturating_sub(extra),
+                m,
+            )
+        })
+        .min()
+}
+
+impl MasterAlgorithm for ErrorControlledCoupling {
+    fn name(&self) -> &'static str {
+        "error_controlled"
+    }
+
+    fn prepare(
+        &mut self,
+        sys: &mut CoupledSystem,
+        start: &RunStart<'_>,
+    ) -> Result<(), MasterError> {
+        check_initialized(sys, start)?;
+        let estimator = self.settings.estimator;
+        if estimator.implicit() {
+            return Err(MasterError::InvalidSettings(format!(
+                "step control `estimator`: {} needs the implicit (predictor/corrector) \
+                 algorithm; the explicit algorithm offers ExLocal, ExMilne and ExSLocal",
+                estimator.name()
+            )));
+        }
+        let cv = CouplingVariables::new(sys)?;
+        for m in (0..sys.n_modules()).filter(|&m| cv.is_dynamic(m)) {
+            if sys.instantiate_options(m).early_return_allowed {
+                return Err(MasterError::InvalidSettings(format!(
+                    "module `{}` may return early from a step (events); error-controlled \
+                     coupling does not handle early return",
+                    sys.name(m)
+                )));
+            }
+        }
+        // Input polynomials of degree above the modules' input derivative order cannot be
+        // handed over: a fixed degree is refused, a variable one capped (documented).
+        let mut settings = self.settings.clone();
+        if let Some((cap, m)) = degree_cap(sys, &cv, estimator) {
+            let needs = |k: usize| k + usize::from(estimator == EstimatorKind::ExLocal);
+            match settings.order {
+                OrderMode::Fixed(k) if k > cap => {
+                    return Err(MasterError::MissingCapability {
+                        module: sys.name(m).into(),
+                        capability: "x-maxInputDerivativeOrder",
+                        needed_by: format!(
+                            "{} at fixed degree k = {k} (its input polynomials have degree {})",
+                            estimator.name(),
+                            needs(k)
+                        ),
+                    })
+                }
+                OrderMode::Variable { k_max } if k_max > cap => {
+                    settings.order = OrderMode::Variable { k_max: cap }
+                }
+                _ => {}
+            }
+        }
+        let mut control = MacroStepControl::new(settings)?;
+        let states = if estimator.on_states() {
+            let needed_by = format!("the {} estimator", estimator.name());
+            Some(StateGroups::new(sys, |m| cv.is_dynamic(m), &needed_by)?)
+        } else {
+            None
+        };
+        let mut cv = cv;
+        cv.start(sys, start)?;
+        control.start(cv.history().len());
+        let n_c = cv.len();
+        let snapshots = || (0..sys.n_modules()).map(|_| ModuleState::empty()).collect();
+        let (n_pos, n_vel) = states
+            .as_ref()
+            .map_or((0, 0), |s| (s.positions.len(), s.velocities.len()));
+        self.work = Some(attempt::Work {
+            control,
+            cv,
+            states,
+            at_start: snapshots(),
+            at_end: snapshots(),
+            compared_positions: vec![0.0; n_pos],
+            compared_velocities: vec![0.0; n_vel],
+            eps_positions: Vec::with_capacity(n_pos),
+            eps_velocities: Vec::with_capacity(n_vel),
+            eps_coupling: Vec::with_capacity(n_c),
+            extrapolated: vec![0.0; n_c],
+            outputs: vec![0.0; sys.outputs().len()],
+            verdict: None,
+            link: self.link.clone(),
+        });
+        Ok(())
+    }
+
+    fn may_reject(&self) -> bool {
+        true
+    }
+
+    fn step(
+        &mut self,
+        sys: &mut CoupledSystem,
+        t: f64,
+        h: f64,
+    ) -> Result<MacroStepOutcome, MasterError> {
+        let work = self
+            .work
+            .as_mut()
+            .ok_or(MasterError::NotPrepared("ErrorControlledCoupling"))?;
+        work.attempt(sys, t, h)
+    }
+
+    fn commit(&mut self, _sys: &CoupledSystem, t_end: f64) {
+        if let Some(work) = self.work.as_mut() {
+            work.cv.commit(t_end);
+            if let Some(v) = work.verdict {
+                work.control.apply(&v);
+            }
+        }
+    }
+
+    fn discard(&mut self) {
+        if let Some(work) = self.work.as_mut() {
+            if let Some(v) = work.verdict {
+                work.control.apply(&v);
+            }
+        }
+    }
+}

@@ -1,0 +1,238 @@
+//! The explicit estimators converge as seed 002 §4 says (with the errata's one-higher
+//! orders): from an exact state and an exact coupling history at `T_N`, one macro-step of
+//! size `H` has the true local error `e` of order `k + 3` (positions), `k + 2` (velocities)
+//! and, for ExSLocal, `k + 1` (the predicted coupling variables); the estimate `ε` differs
+//! from `e` by one order more: `k + 4`, `k + 3`, `k + 2`. Both on a uniform grid and on a
+//! non-uniform one, where the uniform grid's Milne constants would lose the extra order.
+
+use crate::master::error_control::lagrange::evaluate;
+use crate::master::error_control::{ErrorControlSettings, EstimatorKind, OrderMode};
+use crate::master::tests::two_mass_with_reference;
+use crate::master::{ErrorControlledCoupling, MacroStepOutcome, MasterAlgorithm, RunStart};
+use crate::solvers::expm;
+use alloc::vec::Vec;
+use nalgebra::DVector;
+
+/// Past step sizes relative to `H` (newest first): uniform, and an irregular grid.
+const UNIFORM: [f64; 8] = [1.0; 8];
+const NON_UNIFORM: [f64; 8] = [0.6, 1.3, 0.8, 1.7, 0.5, 1.1, 0.9, 1.4];
+
+/// 2-norms of the true local errors and of the estimators' own errors, per group.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct StepErrors {
+    pub e_pos: f64,
+    pub e_vel: f64,
+    pub e_u: f64,
+    pub d_pos: f64,
+    pub d_vel: f64,
+    pub d_u: f64,
+}
+
+fn norm(v: impl Iterator<Item = f64>) -> f64 {
+    libm::sqrt(v.map(|x| x * x).sum())
+}
+
+/// One step of `h` from `T_N = 0` at fixed degree `k` with an exact history on `grid`.
+pub(super) fn one_step(estimator: EstimatorKind, k: usize, h: f64, grid: &[f64]) -> StepErrors {
+    let (mut sys, reference) = two_mass_with_reference(1.0);
+    let a = reference.a_star().clone();
+    let x0 = reference.x0().clone();
+    let state = |t: f64| -> DVector<f64> { expm(&(&a * t)).unwrap() * &x0 };
+    let outputs =
+        |t: f64| -> Vec<f64> { (reference.c_star() * state(t)).iter().copied().collect() };
+    // k + 2 past points: what ExLocal and ExMilne need at degree k.
+    let mut t = 0.0;
+    let mut history: Vec<(f64, Vec<f64>)> = Vec::new();
+    for s in grid.iter().take(k + 2) {
+        t -= s * h;
+        history.push((t, outputs(t)));
+    }
+    history.reverse();
+    let settings = ErrorControlSettings {
+        estimator,
+        order: OrderMode::Fixed(k),
+        h_min: 1e-300,
+        ..ErrorControlSettings::default()
+    };
+    let mut alg = ErrorControlledCoupling::new(settings);
+    let start = RunStart {
+        t_start: 0.0,
+        h,
+        variable_steps: true,
+        history: &history,
+    };
+    alg.prepare(&mut sys, &start).unwrap();
+    assert_eq!(alg.degree(), Some(k));
+    let out = alg.step(&mut sys, 0.0, h).unwrap();
+    assert!(matches!(out, MacroStepOutcome::Accepted { .. }));
+    let exact = state(h);
+    // Stacked states: mass 1 (s1, v1), mass 2 (s2, v2).
+    let (q_exact, v_exact) = ([exact[0], exact[2]], [exact[1], exact[3]]);
+    let (eps_pos, eps_vel, eps_u) = alg.last_estimate().unwrap();
+    let mut errors = StepErrors {
+        e_pos: 0.0,
+        e_vel: 0.0,
+        e_u: 0.0,
+        d_pos: 0.0,
+        d_vel: 0.0,
+        d_u: 0.0,
+    };
+    if estimator.on_states() {
+        let s = alg.states().unwrap();
+        let e_pos: Vec<f64> = s
+            .positions
+            .iter()
+            .zip(q_exact)
+            .map(|(q, x)| (q - x).abs())
+            .collect();
+        let e_vel: Vec<f64> = s
+            .velocities
+            .iter()
+            .zip(v_exact)
+            .map(|(v, x)| (v - x).abs())
+            .collect();
+        errors.e_pos = norm(e_pos.iter().copied());
+        errors.e_vel = norm(e_vel.iter().copied());
+        errors.d_pos = norm(eps_pos.iter().zip(&e_pos).map(|(a, b)| a - b));
+        errors.d_vel = norm(eps_vel.iter().zip(&e_vel).map(|(a, b)| a - b));
+    } else {
+        // The error of the predicted coupling variables: p^ext(T_{N+1}) against the exact
+        // coupling variables (the sources of mass1.Fk, mass2.s1, mass2.v1).
+        let cv = alg.coupling_variables().unwrap();
+        let mut predicted = alloc::vec![0.0; cv.len()];
+        // The history now holds exactly the start points: evaluate P^k at T_{N+1}.
+        evaluate(cv.history(), k, h, &mut predicted);
+        let y = outputs(h);
+        let graph = sys.graph();
+        let e_u: Vec<f64> = cv
+            .input_indices()
+            .iter()
+            .zip(&predicted)
+            .map(|(&i, p)| (p - y[graph.source_of_input(i)]).abs())
+            .collect();
+        errors.e_u = norm(e_u.iter().copied());
+        errors.d_u = norm(eps_u.iter().zip(&e_u).map(|(a, b)| a - b));
+    }
+    errors
+}
+
+/// Least-squares slope of `log e` against `log h`.
+pub(super) fn slope(h: &[f64], e: &[f64]) -> f64 {
+    let x: Vec<f64> = h.iter().map(|v| libm::log(*v)).collect();
+    let y: Vec<f64> = e.iter().map(|v| libm::log(*v)).collect();
+    let n = x.len() as f64;
+    let (mx, my) = (x.iter().sum::<f64>() / n, y.iter().sum::<f64>() / n);
+    let sxy: f64 = x.iter().zip(&y).map(|(a, b)| (a - mx) * (b - my)).sum();
+    let sxx: f64 = x.iter().map(|a| (a - mx) * (a - mx)).sum();
+    sxy / sxx
+}
+
+/// Values below these are rounding (states ≈ 1e-2 m, 10 m/s; forces ≈ 1e3 N, each with
+/// ≈ 1e-16 relative rounding), kept a factor 1000 away from it.
+const FLOOR_POS: f64 = 2e-17;
+const FLOOR_VEL: f64 = 2e-14;
+const FLOOR_U: f64 = 4e-12;
+/// The extrapolated `u` itself carries rounding magnified by the Lagrange weights.
+const FLOOR_PREDICTED_U: f64 = 1e-9;
+
+/// Step sizes: `2e-4 s` (ω·H ≈ 0.2 for the fast mode) halved nine times.
+fn steps() -> Vec<f64> {
+    (0..10).map(|j| 2e-4 / libm::pow(2.0, j as f64)).collect()
+}
+
+/// The slope over the finest four points above `floor` (at least three), or `None` when
+/// f64 cannot resolve the rate.
+fn resolved_slope(h: &[f64], e: &[f64], floor: f64) -> Option<f64> {
+    let valid: Vec<(f64, f64)> = h
+        .iter()
+        .zip(e)
+        .filter(|(_, e)| **e > floor)
+        .map(|(h, e)| (*h, *e))
+        .collect();
+    if valid.len() < 3 {
+        return None;
+    }
+    let tail = &valid[valid.len().saturating_sub(3)..];
+    let (hs, es): (Vec<f64>, Vec<f64>) = tail.iter().copied().unzip();
+    Some(slope(&hs, &es))
+}
+
+/// Measured slopes of one estimator at degree `k` on `grid`: `[(measured, expected)]` for
+/// e and |ε − e| of each group it estimates (None where f64 cannot resolve the rate).
+pub(super) fn slopes(estimator: EstimatorKind, k: usize, grid: &[f64]) -> Vec<(Option<f64>, f64)> {
+    let h = steps();
+    let errs: Vec<StepErrors> = h.iter().map(|&h| one_step(estimator, k, h, grid)).collect();
+    let col = |f: fn(&StepErrors) -> f64| -> Vec<f64> { errs.iter().map(f).collect() };
+    let k = k as f64;
+    if estimator.on_states() {
+        alloc::vec![
+            (resolved_slope(&h, &col(|e| e.e_pos), FLOOR_POS), k + 3.0),
+            (resolved_slope(&h, &col(|e| e.d_pos), FLOOR_POS), k + 4.0),
+            (resolved_slope(&h, &col(|e| e.e_vel), FLOOR_VEL), k + 2.0),
+            (resolved_slope(&h, &col(|e| e.d_vel), FLOOR_VEL), k + 3.0),
+        ]
+    } else {
+        alloc::vec![
+            (
+                resolved_slope(&h, &col(|e| e.e_u), FLOOR_PREDICTED_U),
+                k + 1.0
+            ),
+            (resolved_slope(&h, &col(|e| e.d_u), FLOOR_U), k + 2.0),
+        ]
+    }
+}
+
+/// The slopes of `k = 0..=k_top` are within 0.2 of the seed's for every degree listed in
+/// `resolved[column]`: those whose rate f64 resolves. For the others the values sink into
+/// rounding while the next-order terms still add 0.3 or more to the local slope (positions
+/// at `k = 3` and their estimate at `k = 2`: local slopes 6.54, 6.35, 6.22 before the floor),
+/// or no three points lie above it. The table is printed with `--nocapture`.
+fn check(estimator: EstimatorKind, k_top: usize, resolved: &[&[usize]]) {
+    let mut failures = Vec::new();
+    for (name, grid) in [("uniform", &UNIFORM), ("non-uniform", &NON_UNIFORM)] {
+        for k in 0..=k_top {
+            let measured = slopes(estimator, k, grid);
+            std::println!("{estimator:?} {name} k = {k}: {measured:.2?}");
+            for (column, (slope, expected)) in measured.iter().enumerate() {
+                if !resolved[column].contains(&k) {
+                    continue;
+                }
+                match slope {
+                    Some(s) if (s - expected).abs() <= 0.2 => {}
+                    _ => failures.push(alloc::format!(
+                        "{name} k = {k} column {column}: slope {slope:.3?}, expected {expected}"
+                    )),
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{estimator:?}: {failures:#?}");
+}
+
+#[test]
+fn ex_local_errors_converge_at_k_plus_3_and_2_and_its_own_error_one_order_higher() {
+    // ExLocal's comparative run needs input derivatives up to k + 1 ≤ 4.
+    check(
+        EstimatorKind::ExLocal,
+        3,
+        &[&[0, 1, 2], &[0, 1, 3], &[0, 1, 2, 3], &[0, 1, 2, 3]],
+    );
+}
+
+#[test]
+fn ex_milne_errors_converge_at_k_plus_3_and_2_and_its_own_error_one_order_higher() {
+    check(
+        EstimatorKind::ExMilne,
+        4,
+        &[&[0, 1, 2, 4], &[0, 1, 3], &[0, 1, 2, 3, 4], &[0, 1, 2, 3]],
+    );
+}
+
+#[test]
+fn ex_s_local_predicted_coupling_error_converges_at_k_plus_1_and_its_own_error_at_k_plus_2() {
+    check(
+        EstimatorKind::ExSLocal,
+        4,
+        &[&[0, 1, 2, 3, 4], &[0, 1, 2, 3, 4]],
+    );
+}

@@ -1,0 +1,67 @@
+//! The one-line summary of a finished run (CLI and logs): steps, the global error when a
+//! reference exists, events and rejections, and what variable-step and defect-measuring
+//! masters add (step range and degrees; run-wide defects).
+
+use super::Simulation;
+use crate::master::RunDefects;
+use alloc::format;
+use alloc::string::String;
+use core::fmt::Write;
+
+/// A one-line summary of a finished run (CLI and logs).
+pub fn summary(sim: &Simulation) -> String {
+    let mut line = match sim.global_nrmse() {
+        Some(e) => format!("{} macro-steps, global NRMSE {e:.3e}", sim.steps_done()),
+        None => match sim.reference_note() {
+            Some(why) => format!("{} macro-steps, no reference: {why}", sim.steps_done()),
+            None => format!("{} macro-steps, no reference", sim.steps_done()),
+        },
+    };
+    let stats = sim.stats();
+    if sim.variable_steps() {
+        line.push_str(&step_size_summary(sim));
+    }
+    line.push_str(&format!(
+        "; {} off-grid event points; {} rejected attempts rolled back ({} module states restored)",
+        stats.events, stats.rejected, stats.modules_restored
+    ));
+    if let Some((t, module)) = sim.terminated_early() {
+        line.push_str(&format!("; module `{module}` ended the run at t = {t} s"));
+    }
+    if let Some(d) = sim.run_defects() {
+        line.push_str(&defect_summary(d));
+    }
+    line
+}
+
+/// Accepted steps, their range and, with order control, the degrees used.
+fn step_size_summary(sim: &Simulation) -> String {
+    let r = sim.result();
+    let steps = r.step_sizes.iter().copied().filter(|h| *h > 0.0);
+    let (lo, hi) = steps.fold((f64::INFINITY, 0.0_f64), |(a, b), h| (a.min(h), b.max(h)));
+    let mut out = format!(
+        "; {} accepted, H from {lo:.3e} to {hi:.3e} s",
+        sim.stats().accepted
+    );
+    let orders = r.diagnostics.iter().filter_map(|d| d.order);
+    if let (Some(k_lo), Some(k_hi)) = (orders.clone().min(), orders.max()) {
+        let _ = write!(out, ", k from {k_lo} to {k_hi}");
+    }
+    out
+}
+
+/// Run-wide RMS defects per port and the largest controlled defect, for the summary.
+fn defect_summary(d: &RunDefects) -> String {
+    let mut out = format!("; largest controlled defect {:.3e}", d.max_controlled);
+    for (k, name) in d.output_names.iter().enumerate() {
+        let _ = write!(out, "; RMS output defect {name} {:.3e}", d.output_rms(k));
+    }
+    for (k, name) in d.input_names.iter().enumerate() {
+        let _ = write!(
+            out,
+            "; RMS connection defect {name} {:.3e}",
+            d.connection_rms(k)
+        );
+    }
+    out
+}
