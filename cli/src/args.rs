@@ -24,6 +24,12 @@ commands:
   convergence SCENARIO.json [--out FILE]
                                     local error against the macro-step for orders 0-4
                                     (with and without correction) as CSV, plus slopes
+  defects E1|E2|E3|E4|E5|E6 [--slaves euler|exact] [--init consistent|zero]
+      [--orders 0,1,2] [--fit LO:HI] [--out FILE]
+                                    the defect-control experiments of seed 003 on the
+                                    rotational oscillator: CSV of defects, errors and
+                                    Theorem-1 bounds against h or tol (E1, E2: the
+                                    response), plus fitted log-log slopes
   link encode SCENARIO.json [--base URL]
                                     print the scenario as a link fragment `s1.…`
                                     (or `URL#s1.…` with --base)
@@ -49,6 +55,8 @@ pub enum Command {
         scenario: PathBuf,
         out: Option<PathBuf>,
     },
+    /// `defects E…` (cli/src/defects.rs).
+    Defects(crate::defects::DefectsArgs),
     /// `link encode|decode` (cli/src/link.rs).
     Link(crate::link::LinkCommand),
     Help,
@@ -101,6 +109,7 @@ impl Command {
                     Ok(Command::Convergence { scenario, out })
                 }
             }
+            "defects" => crate::defects::DefectsArgs::parse(&rest).map(Command::Defects),
             "link" => crate::link::parse(&rest).map(Command::Link),
             "help" | "--help" | "-h" => Ok(Command::Help),
             other => Err(format!("unknown command `{other}`")),

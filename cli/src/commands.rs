@@ -50,6 +50,17 @@ pub fn execute(command: Command) -> Result<(), String> {
             Ok(())
         }
         Command::Link(link) => crate::link::execute(link),
+        Command::Defects(args) => {
+            let (csv, report) = crate::defects::run(&args)?;
+            write_out(args.out.as_deref(), &csv)?;
+            // The report goes with the CSV's destination, as for `convergence`.
+            if args.out.is_some() {
+                print!("{report}");
+            } else {
+                eprint!("{report}");
+            }
+            Ok(())
+        }
         Command::Run { scenario, out } => {
             let v = load(&scenario)?;
             let mut sim = Simulation::new(&v).map_err(|e| e.to_string())?;

@@ -6,6 +6,7 @@
 mod analysis;
 mod args;
 mod commands;
+mod defects;
 mod fmus;
 mod link;
 

@@ -14,6 +14,7 @@
 
 pub mod accuracy;
 pub mod convergence;
+pub mod defect_study;
 mod linear_block;
 mod monolithic;
 mod nrmse;

@@ -7,8 +7,8 @@ use super::instance::{Instance, Snapshot};
 use super::layout::{Layout, VarKind};
 use crate::module::{
     Derivatives, DirectionalDerivatives, ExposedEquations, InputDerivatives, JacobianProduct,
-    Module, ModuleDescription, ModuleError, ModuleState, OutputDerivatives, StateSnapshot,
-    StepReport, ValueRef,
+    MidpointOutputs, Module, ModuleDescription, ModuleError, ModuleState, OutputDerivatives,
+    StateSnapshot, StepReport, ValueRef,
 };
 use crate::solvers::{Integrator, OdeSystem, Workspace};
 use alloc::format;
@@ -58,6 +58,15 @@ pub(crate) trait BuiltinModule: DirectionalDerivatives + OutputDerivatives + Sen
     /// the module is unchanged (FMI: the master may restore or reset).
     fn step(&mut self, t: f64, h: f64) -> Result<(), ModuleError>;
 
+    /// Input `index` (its value or a derivative) was set: a module that keeps what it knows
+    /// of the input at the current point apart from the instance hears of it here.
+    fn input_set(&mut self, _index: usize) {}
+
+    /// `x-providesMidpointOutputs` (what [`Module::midpoint_outputs`] returns).
+    fn midpoint_samples(&mut self) -> Option<&mut dyn MidpointOutputs> {
+        None
+    }
+
     /// `dx = f(t, x, u)` at any point, the instance unchanged (`x-exposesEquations`;
     /// lengths are checked by the caller).
     fn rhs_at(&mut self, t: f64, x: &[f64], u: &[f64], dx: &mut [f64]);
@@ -96,6 +105,11 @@ impl<T: BuiltinModule> Module for T {
             let kind = self.instance().layout.classify(*vr)?;
             match kind {
                 VarKind::Parameter(i) => self.set_parameter(i, *v),
+                VarKind::Input(i) => {
+                    self.instance_mut().set(kind, *vr, *v)?;
+                    self.input_set(i);
+                    Ok(())
+                }
                 _ => self.instance_mut().set(kind, *vr, *v).map(|_| ()),
             }
         });
@@ -153,6 +167,10 @@ impl<T: BuiltinModule> Module for T {
 
     fn input_derivatives(&mut self) -> Option<&mut dyn InputDerivatives> {
         Some(self)
+    }
+
+    fn midpoint_outputs(&mut self) -> Option<&mut dyn MidpointOutputs> {
+        self.midpoint_samples()
     }
 
     fn exposed_equations(&mut self) -> Option<&mut dyn ExposedEquations> {
@@ -234,7 +252,15 @@ impl<T: BuiltinModule> StateSnapshot for T {
 
 impl<T: BuiltinModule> InputDerivatives for T {
     fn set_input_derivatives(&mut self, d: Derivatives<'_, &[f64]>) -> Result<(), ModuleError> {
-        self.instance_mut().set_input_derivatives(&d)
+        let set = self.instance_mut().set_input_derivatives(&d);
+        // Also after an error: the derivatives before the bad one were stored.
+        let layout = self.instance().layout;
+        for (vr, _, _) in d.iter() {
+            if let Ok(VarKind::Input(i)) = layout.classify(vr) {
+                self.input_set(i);
+            }
+        }
+        set
     }
 }
 

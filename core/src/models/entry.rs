@@ -2,7 +2,7 @@
 //! settable parameters, solvers, constructor), and [`ModelInfo`], the same as plain data
 //! for the page and the CLI.
 
-use super::solver_choice::integrator_for;
+use super::solver_choice::check_settings;
 use crate::module::{Module, ModuleError, Variable};
 use crate::solvers::SolverSpec;
 use alloc::boxed::Box;
@@ -58,7 +58,7 @@ impl ModelEntry {
     /// Builds the module a scenario entry describes: the solver's settings are checked
     /// first (the same message for every model), then the model's constructor runs.
     pub fn build(&self, args: &ModelArgs<'_>) -> Result<Box<dyn Module>, ModuleError> {
-        integrator_for(args.solver)?;
+        check_settings(args.solver)?;
         (self.construct)(args)
     }
 

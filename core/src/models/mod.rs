@@ -6,6 +6,8 @@
 //!   [`nonlinear_two_mass`]: its subsystem II with the nonlinear damper of seed 000, Sect. 5.
 //! - [`reference_fmus`]: the FMI Reference FMUs (BouncingBall, Dahlquist, ...) with their
 //!   own fixed-step forward-Euler co-simulation wrapper.
+//! - [`rotational_oscillator`]: the two slaves of the defect-control example of seed 003,
+//!   stepped exactly or by one Euler step per communication step, with midpoint samples.
 //! - [`registry`]: every model a scenario's `modules[].model` may name, one [`ModelEntry`]
 //!   each (id, summary, parameters, solvers, constructor); [`catalog`] lists them as data.
 
@@ -20,6 +22,7 @@ mod ode_module;
 mod parameters;
 pub mod reference_fmus;
 mod registry;
+pub mod rotational_oscillator;
 mod solver_choice;
 pub mod two_mass_oscillator;
 

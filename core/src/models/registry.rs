@@ -9,6 +9,7 @@ use super::entry::{ModelArgs, ModelEntry, ModelInfo, ParameterList};
 use super::equations;
 use super::nonlinear_two_mass;
 use super::reference_fmus;
+use super::rotational_oscillator;
 use super::two_mass_oscillator;
 use crate::module::{Module, ModuleError};
 use crate::solvers::SolverSpec;
@@ -19,7 +20,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 /// Every built-in model, in the order the catalog lists them.
-static MODELS: [ModelEntry; 10] = [
+static MODELS: [ModelEntry; 12] = [
     two_mass_oscillator::MASS1_ENTRY,
     two_mass_oscillator::MASS2_ENTRY,
     nonlinear_two_mass::ENTRY,
@@ -30,6 +31,8 @@ static MODELS: [ModelEntry; 10] = [
     reference_fmus::STAIR_ENTRY,
     reference_fmus::FEEDTHROUGH_ENTRY,
     reference_fmus::STATE_SPACE_ENTRY,
+    rotational_oscillator::TAU2OMEGA_ENTRY,
+    rotational_oscillator::OMEGA2TAU_ENTRY,
 ];
 
 /// Every built-in model.

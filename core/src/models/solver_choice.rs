@@ -50,7 +50,23 @@ pub(super) fn default_only() -> Vec<SolverSpec> {
     vec![SolverSpec::Default]
 }
 
-/// The integrator for a numeric solver; `None` for `Default` and `Exact`.
+/// Solvers of a model that steps itself exactly or by one forward-Euler step per
+/// communication step: its default (exact), exact and Euler.
+pub(super) fn exact_or_euler() -> Vec<SolverSpec> {
+    vec![SolverSpec::Default, SolverSpec::Exact, SolverSpec::Euler]
+}
+
+/// Checks the settings of `solver` (every model's constructor checks its kind).
+pub(super) fn check_settings(solver: &SolverSpec) -> Result<(), ModuleError> {
+    match solver {
+        // No settings; only the models that list it accept it.
+        SolverSpec::Euler => Ok(()),
+        other => integrator_for(other).map(|_| ()),
+    }
+}
+
+/// The integrator for a numeric solver; `None` for `Default` and `Exact`. `Euler` is an
+/// error: the models that offer it step themselves.
 pub fn integrator_for(solver: &SolverSpec) -> Result<Option<Integrator>, ModuleError> {
     let named = |what: &str, e: ModuleError| match e.kind {
         ModuleErrorKind::InvalidArgument(m) => ModuleError::invalid(format!("solver {what}{m}")),
@@ -58,6 +74,10 @@ pub fn integrator_for(solver: &SolverSpec) -> Result<Option<Integrator>, ModuleE
     };
     match *solver {
         SolverSpec::Default | SolverSpec::Exact => Ok(None),
+        SolverSpec::Euler => Err(ModuleError::invalid(
+            "solver `euler` (one forward-Euler step per communication step) is offered only by \
+             the RotationalOscillator slaves; use `rk4` or `dopri45`",
+        )),
         SolverSpec::Rk4 { step } => {
             check("step", step, Range::Positive).map_err(|e| named("", e))?;
             Ok(Some(Integrator::Rk4(Rk4 { max_step: step })))

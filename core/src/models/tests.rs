@@ -80,6 +80,11 @@ fn capability_flags_agree_with_accessors_for_every_builtin_model() {
             );
             assert_eq!(caps.has_event_mode, m.event_mode().is_some(), "{ctx}");
             assert_eq!(
+                caps.x_provides_midpoint_outputs,
+                m.midpoint_outputs().is_some(),
+                "{ctx}"
+            );
+            assert_eq!(
                 caps.x_exposes_equations,
                 m.exposed_equations().is_some(),
                 "{ctx}"

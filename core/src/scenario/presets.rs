@@ -43,13 +43,16 @@ macro_rules! embed {
 }
 
 /// Every preset file (alphabetical; `index.json` gives the order).
-const FILES: [(&str, &str); 20] = embed![
+const FILES: [(&str, &str); 23] = embed![
     "analysis-accuracy-map",
     "analysis-convergence",
     "analysis-rho-versus-step",
     "analysis-stability-map",
     "binary-c-spring-damper",
     "binary-rust-oscillator",
+    "defect-controlled",
+    "defect-exact-variable-step",
+    "defect-fixed-step",
     "equation-module-mass1",
     "nonlinear-soh-corrected",
     "nonlinear-zoh",

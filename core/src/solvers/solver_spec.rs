@@ -13,6 +13,10 @@ pub enum SolverSpec {
     Default,
     /// Exact solution of a linear model over each step (augmented matrix exponential).
     Exact,
+    /// Forward Euler with exactly one step per communication step, the slope taken from
+    /// the state and the input value at the step start. Only models that list it offer it
+    /// (the rotational oscillator slaves of the defect-control example).
+    Euler,
     /// Classical Runge-Kutta 4 with a fixed micro-step (s); the macro-step is divided into
     /// the smallest whole number of micro-steps not longer than this.
     Rk4 {

@@ -102,7 +102,12 @@ pub(super) fn initial_samples(
         port_of[o] = k;
     }
     let mut du = [0.0; 2];
-    for p in 0..sys.graph().propagation_order().len() {
+    // One pass gets derivative j right only where its inputs' derivatives below j were
+    // already set: an output read before its loop partner's derivative was set (slave 1's
+    // ω″ needs τ′ of slave 2, which needs ω′) is right after the next pass. `n` passes
+    // make every derivative up to `n` exact.
+    let steps = sys.graph().propagation_order().len();
+    for p in (0..n).flat_map(|_| 0..steps) {
         match sys.graph().propagation_order()[p] {
             Port::Output(o) if port_of[o] != usize::MAX => {
                 let k = port_of[o];

@@ -1,8 +1,8 @@
 //! Each preset shows what its description says: the equation module matches its
 //! reference, the Reference FMU presets run to their end (Stair terminates at 9 s),
 //! Dahlquist lags on its fixed internal step, Feedthrough is one macro-step late under
-//! Jacobi only, and the analysis presets open their view (the ρ-against-ΔT axis finds the
-//! FOH stability window).
+//! Jacobi only, the analysis presets open their view (the ρ-against-ΔT axis finds the
+//! FOH stability window), and the defect presets are the defect study's E1 and E2.
 
 use super::*;
 use crate::analysis::sweep::{stability_crossings, LinearAnalysis};
@@ -157,4 +157,46 @@ fn rho_versus_step_preset_finds_the_foh_window() {
             && libm::fabs(c[2].value / 3.0611e-4 - 1.0) < 0.01,
         "{c:?}"
     );
+}
+
+/// The defect presets are the study's E1 and E2 (`analysis::defect_study`), run through a
+/// scenario: the same steps, the same outputs at every communication point and the same
+/// run-wide defects; none is ever rolled back.
+#[test]
+fn defect_presets_are_the_studys_e1_and_e2() {
+    use crate::analysis::defect_study::{run_case, Experiment};
+    use crate::master::Initialisation;
+    use crate::models::rotational_oscillator::Method;
+    for (id, e) in [
+        ("defect-fixed-step", Experiment::E1),
+        ("defect-controlled", Experiment::E2),
+    ] {
+        let sim = run(&get(id));
+        let x = e.axis()[0];
+        let study = run_case(
+            &e.case(Method::Euler, Initialisation::ZeroDerivatives, 0, x),
+            true,
+        )
+        .expect("study");
+        let r = sim.result();
+        assert_eq!(r.time.len(), study.step_sizes.len() + 1, "{id}");
+        // The response's last sample in each step is the output at the step end.
+        let ends: alloc::vec::Vec<_> = study.response.iter().skip(4).step_by(5).collect();
+        for (k, end) in ends.iter().enumerate() {
+            assert!((r.time[k + 1] - end.t).abs() < 1e-12, "{id}: step {k}");
+            for (j, signal) in r.signals.iter().take(2).enumerate() {
+                assert_eq!(signal.cosim[k + 1], end.cosim[j], "{id}: step {k}");
+            }
+        }
+        let defects = sim.run_defects().expect("defects");
+        for k in 0..2 {
+            assert_eq!(defects.output_rms(k), study.output_defect[k], "{id}");
+            assert_eq!(
+                defects.connection_rms(k),
+                study.connection_defect[k],
+                "{id}"
+            );
+        }
+        assert_eq!(sim.stats().rejected, 0, "{id}");
+    }
 }
