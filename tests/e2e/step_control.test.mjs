@@ -159,3 +159,33 @@ test('fixed-step preset: no macro-steps panel, the figures as before', async () 
   assert.deepEqual(page.problems, []);
   await page.close();
 });
+
+test('defect study E3: log-log charts per port with the slopes `cosim defects E3` fits', async () => {
+  // `cosim defects E3 --slaves euler --init consistent`: one slope line per order.
+  const report = cosim(['defects', 'E3', '--slaves', 'euler', '--init', 'consistent', '--out', '/dev/null']);
+  const lines = [...report.matchAll(/order (\d): output defect \[([^\]]*)\]\s+connection defect \[([^\]]*)\]\s+error \[([^\]]*)\]/g)];
+  assert.equal(lines.length, 3, `three orders in the CLI report: ${report}`);
+  const page = await openPage(browser.context);
+  await page.selectOption('#study-experiment', 'E3');
+  await page.selectOption('#study-slaves', 'euler');
+  await page.selectOption('#study-init', 'consistent');
+  await page.click('#study-compute');
+  await page.waitForFunction(() => /runs in/.test(document.getElementById('study-status').textContent), null, { timeout: 120_000 });
+  const charts = await page.$$eval('#study-figure figure', (fs) => fs.map((f) => ({
+    title: f.dataset.chart, labels: [...f.querySelectorAll('.u-legend .u-series:not(:first-child) .u-label')].map((l) => l.textContent),
+  })));
+  const byTitle = new Map(charts.map((c) => [c.title, c.labels]));
+  for (const [, order, , connection, error] of lines) {
+    const [tau, omegaIn] = connection.split(', ');
+    const [omega, errTau] = error.split(', ');
+    const want = [['RMS connection defect t2o.tau', tau], ['RMS connection defect o2t.omega_in', omegaIn],
+      ['RMS error t2o.omega', omega], ['RMS error o2t.tau', errTau]];
+    for (const [title, slope] of want) {
+      const labels = byTitle.get(title);
+      assert.ok(labels, `a chart ${title}: ${[...byTitle.keys()]}`);
+      assert.ok(labels.includes(`order ${order}, slope ${slope === '-' ? '–' : slope}`), `${title} order ${order}: ${labels} (CLI ${slope})`);
+    }
+  }
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});

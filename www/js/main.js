@@ -14,6 +14,7 @@ import { binarySources, confirmExternal, embedBinarySources, externalUrls } from
 import { downloadBlob } from './plots/export.js';
 import { fillPicker, presetMatching } from './picker.js';
 import { AnalysisPanel } from './analysis/panel.js';
+import { DefectStudyView } from './analysis/defect_study_view.js';
 import { RunSummary, failureNote } from './run_summary.js';
 import { MessageArea, pathOf } from './message.js';
 
@@ -414,7 +415,6 @@ const client = new SimulationWorker({
       })),
       globalNrmse: msg.globalNrmse, csv: msg.csv, stepsDone: msg.stepsDone, totalSteps: msg.totalSteps,
     };
-    // Step columns (H, k, iterations, error, defect) follow the reference columns.
     const steps = stepView.finished(msg, k);
     Object.assign(state.lastResult, { steps: VariableStepView.named(steps), rmsDefects: msg.rmsDefects ?? [], stats: msg.stats });
     setRunning(false);
@@ -469,6 +469,7 @@ const client = new SimulationWorker({
 });
 
 ui.preset.addEventListener('change', () => loadPreset(ui.preset.value));
+new DefectStudyView(client);
 // A link pasted into the address bar of an open page.
 window.addEventListener('hashchange', () => { if (!client.busy) openFromAddress(); });
 initTheme($('theme'));

@@ -6,7 +6,8 @@
 //   page -> worker: {type:'run', id, scenario: string}, {type:'cancel', id},
 //                   {type:'validate', id, scenario}, {type:'csv', id},
 //                   {type:'init', module?: WebAssembly.Module} (first; see loadCore),
-//                   {type:'encodeLink', id, scenario}, {type:'decodeLink', id, link}
+//                   {type:'encodeLink', id, scenario}, {type:'decodeLink', id, link},
+//                   {type:'defectStudy', id, experiment, slaves, init} (seed 003's E3–E6 sweeps)
 //   worker -> page: {type:'ready', presets, catalog, version}
 //                   {type:'started', id, signals:[{name, unit, hasReference}], totalSteps,
 //                    jacobianSource (model-based correction: where its Jacobians come from, else null),
@@ -17,7 +18,7 @@
 //                    variableSteps, rmsDefects: [{name, value}] (defect runs: run-wide RMS per port)}
 //                   {type:'cancelled', id}, {type:'validated', id, message|null}, {type:'csv', id, csv}
 //                   {type:'error', id, message, fatal, kind, run}
-//                   {type:'reply', id, value} | {type:'reply', id, message} (link requests)
+//                   {type:'reply', id, value} | {type:'reply', id, message} (link and study requests)
 // Column layout (as the CSV): time, one co-simulation column per signal, then one
 // reference column per signal that has a reference, then for a variable-step run the five
 // step columns H, k, iterations, error, defect (NaN where a step reported nothing).
@@ -182,6 +183,10 @@ function handle(msg) {
       break;
     case 'encodeLink':
       try { postMessage({ type: 'reply', id: msg.id, value: wasm.encodeLink(String(msg.scenario)) }); }
+      catch (err) { postMessage({ type: 'reply', id: msg.id, message: describe(err).message }); }
+      break;
+    case 'defectStudy':
+      try { postMessage({ type: 'reply', id: msg.id, value: wasm.defectStudy(String(msg.experiment), String(msg.slaves), String(msg.init)) }); }
       catch (err) { postMessage({ type: 'reply', id: msg.id, message: describe(err).message }); }
       break;
     case 'decodeLink':
