@@ -6,6 +6,7 @@
 //! [`error`] turns core errors and panics into JS errors. Every export returns a `Result` or a plain value; none panics on user input.
 
 pub mod analysis;
+pub mod defect_study;
 pub mod error;
 pub mod link;
 pub mod models;

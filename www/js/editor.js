@@ -5,6 +5,7 @@
 // Scenario text is only ever set with textContent or input values, never as HTML.
 
 import { EQUATIONS_MODEL, equationSourceField, markSourceLine, clearSourceLine } from './equation_source.js';
+import { stepControlFields, stepMethodOf } from './step_control_form.js';
 
 const ALGORITHMS = [['jacobi', 'Jacobi (parallel)'], ['gauss_seidel', 'Gauss-Seidel']];
 const START_UPS = [['ramp_up', 'Ramp up'], ['exact_history', 'Exact history']];
@@ -55,6 +56,7 @@ export class ScenarioEditor {
     this.scenario = null;
     this.outputs = [];        // known output names (from the last run)
     this.invalid = new Map(); // path -> message for fields whose text is not a number
+    this.stepStash = {};      // step-control settings of the methods not chosen (step_control_form.js)
   }
 
   setCatalog(list) {
@@ -65,6 +67,7 @@ export class ScenarioEditor {
   setScenario(scenario) {
     this.scenario = scenario;
     this.invalid.clear();
+    this.stepStash = {};
     this.render();
   }
 
@@ -91,6 +94,14 @@ export class ScenarioEditor {
       target.setAttribute('aria-invalid', 'true');
       target.classList.add('invalid');
       markSourceLine(target, message);
+      // Step-control fields show the core's message right under them.
+      const field = target.closest('.step-control .field');
+      if (field && message) {
+        const note = document.createElement('small');
+        note.className = 'field-error';
+        note.textContent = message;
+        field.append(note);
+      }
     }
     return target;
   }
@@ -101,6 +112,7 @@ export class ScenarioEditor {
       if (!this.invalid.has(path)) { e.removeAttribute('aria-invalid'); e.classList.remove('invalid'); }
     }
     for (const e of document.querySelectorAll('textarea.equation-source[data-error-line]')) clearSourceLine(e);
+    for (const e of document.querySelectorAll('.field-error')) e.remove();
   }
 
   /** Element whose data-path is `path` or its longest prefix. */
@@ -190,16 +202,22 @@ export class ScenarioEditor {
       set: (v) => { m.sequence = v.split(',').map((x) => x.trim()).filter(Boolean); },
     });
     seq.hidden = m.algorithm !== 'gauss_seidel';
+    const method = stepMethodOf(m);
+    // The defect method exchanges Taylor polynomials from a ramp-up start: no extrapolation settings.
+    const extrapolation = this.selectField({ label: 'Extrapolation order', path: 'master.extrapolation_order',
+      options: [0, 1, 2, 3, 4].map((k) => [k, k === 0 ? '0 (zero-order hold)' : String(k)]),
+      value: m.extrapolation_order ?? 0, set: (v) => { m.extrapolation_order = Number(v); } });
+    const startUp = this.selectField({ label: 'Start-up', path: 'master.start_up', options: START_UPS, value: m.start_up ?? 'ramp_up',
+      set: (v) => { m.start_up = v; } });
+    extrapolation.hidden = method === 'defect';
+    startUp.hidden = method === 'defect';
     grid.append(
       this.selectField({ label: 'Scheme', path: 'master.algorithm', options: ALGORITHMS, value: m.algorithm ?? 'jacobi',
         set: (v) => { m.algorithm = v; seq.hidden = v !== 'gauss_seidel'; } }),
-      this.numberField({ label: 'Macro-step ΔT', unit: 's', path: 'master.macro_step', value: m.macro_step,
-        set: (v) => { m.macro_step = v; } }),
-      this.selectField({ label: 'Extrapolation order', path: 'master.extrapolation_order',
-        options: [0, 1, 2, 3, 4].map((k) => [k, k === 0 ? '0 (zero-order hold)' : String(k)]),
-        value: m.extrapolation_order ?? 0, set: (v) => { m.extrapolation_order = Number(v); } }),
-      this.selectField({ label: 'Start-up', path: 'master.start_up', options: START_UPS, value: m.start_up ?? 'ramp_up',
-        set: (v) => { m.start_up = v; } }),
+      this.numberField({ label: method === 'fixed' ? 'Macro-step ΔT' : 'First macro-step H₀', unit: 's', path: 'master.macro_step',
+        value: m.macro_step, set: (v) => { m.macro_step = v; } }),
+      extrapolation,
+      startUp,
       this.numberField({ label: 'Start time', unit: 's', path: 'run.start', value: r.start ?? 0, set: (v) => { r.start = v; } }),
       this.numberField({ label: 'Stop time', unit: 's', path: 'run.stop', value: r.stop, set: (v) => { r.stop = v; } }),
     );
@@ -207,7 +225,8 @@ export class ScenarioEditor {
     const ref = el('input', { id: refId, type: 'checkbox', checked: s.reference !== false, dataset: { path: 'reference' } });
     ref.addEventListener('change', () => { s.reference = ref.checked; this.onChange(); });
     const refField = el('div', { className: 'field check' }, [ref, el('label', { htmlFor: refId, text: 'Compute the monolithic reference' })]);
-    this.masterRoot.append(grid, seq, refField);
+    const stepControl = stepControlFields(this, m, this.stepStash, () => this.renderMaster());
+    this.masterRoot.append(grid, seq, stepControl, refField);
   }
 
   renderModules() {

@@ -5,6 +5,7 @@
 import { ScenarioEditor } from './editor.js';
 import { SimulationWorker } from './run_client.js';
 import { TimeResponsePlots } from './plots/time_response.js';
+import { VariableStepView } from './variable_steps.js';
 import { initTheme } from './theme.js';
 import { readHash, setHash, shareLink } from './share.js';
 import { initFileOpen } from './files.js';
@@ -13,7 +14,8 @@ import { binarySources, confirmExternal, embedBinarySources, externalUrls } from
 import { downloadBlob } from './plots/export.js';
 import { fillPicker, presetMatching } from './picker.js';
 import { AnalysisPanel } from './analysis/panel.js';
-import { RunSummary, failureNote, stepsText } from './run_summary.js';
+import { DefectStudyView } from './analysis/defect_study_view.js';
+import { RunSummary, failureNote } from './run_summary.js';
 import { MessageArea, pathOf } from './message.js';
 
 const $ = (id) => document.getElementById(id);
@@ -51,9 +53,12 @@ let resolveReady;
 const ready = new Promise((r) => { resolveReady = r; });
 
 const plots = new TimeResponsePlots($('plots'));
+const stepView = new VariableStepView($('macro-steps'));
 const summary = new RunSummary({
   globalError: $('global-error'), jacobians: $('jacobians'), jacobiansItem: $('jacobians-item'),
   steps: $('steps'), events: $('events'), rejected: $('rejected'), elapsed: $('elapsed'),
+  stepsLabel: $('steps-label'), stepSize: $('step-size'), stepSizeItem: $('step-size-item'),
+  rmsDefects: $('rms-defects'),
 });
 const editor = new ScenarioEditor({
   masterRoot: $('master-fields'), modulesRoot: $('module-fields'), connectionList: $('connection-list'),
@@ -294,6 +299,7 @@ async function startRun() {
   }
   clearTimeout(validateTimer);
   clearMessage();
+  stepView.starting(doc);
   ui.progress.value = 0;
   ui.status.textContent = 'Starting…';
   summary.starting();
@@ -389,12 +395,13 @@ const client = new SimulationWorker({
     // Model-based correction: whether its Jacobians are the modules' directional
     // derivatives or finite differences (core: Simulation::jacobian_source).
     summary.started(msg);
-    ui.status.textContent = `Running… ${stepsText(0, msg.totalSteps)} macro-steps`;
+    stepView.started(msg);
+    ui.status.textContent = stepView.status({ stepsDone: 0, totalSteps: msg.totalSteps, time: null });
   },
   progress(msg) {
     plots.append(msg.columns);
-    ui.progress.value = msg.totalSteps ? msg.stepsDone / msg.totalSteps : 1;
-    ui.status.textContent = `Running… ${stepsText(msg.stepsDone, msg.totalSteps)} macro-steps`;
+    ui.progress.value = stepView.progressOf(msg);
+    ui.status.textContent = stepView.status(msg);
   },
   result(msg) {
     plots.setAll(msg.columns);
@@ -408,9 +415,11 @@ const client = new SimulationWorker({
       })),
       globalNrmse: msg.globalNrmse, csv: msg.csv, stepsDone: msg.stepsDone, totalSteps: msg.totalSteps,
     };
+    const steps = stepView.finished(msg, k);
+    Object.assign(state.lastResult, { steps: VariableStepView.named(steps), rmsDefects: msg.rmsDefects ?? [], stats: msg.stats });
     setRunning(false);
     ui.progress.value = 1;
-    summary.finished(msg);
+    summary.finished(msg, steps ? steps[0] : null);
     ui.status.textContent = 'Done.';
     setCsv(msg.csv);
     document.body.dataset.runState = 'done';
@@ -460,6 +469,7 @@ const client = new SimulationWorker({
 });
 
 ui.preset.addEventListener('change', () => loadPreset(ui.preset.value));
+new DefectStudyView(client);
 // A link pasted into the address bar of an open page.
 window.addEventListener('hashchange', () => { if (!client.busy) openFromAddress(); });
 initTheme($('theme'));
@@ -483,6 +493,7 @@ window.cosimPlayground = {
   get scenario() { return state.scenario; },
   get busy() { return client.busy; },
   plotted: () => plots.plotted(),
+  stepsPlotted: () => stepView.plotted(),
   svgOf: (name) => plots.svgOf(name),
   restartWorker: () => client.restart(),
   get presetId() { return state.presetId; },

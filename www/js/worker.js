@@ -6,23 +6,28 @@
 //   page -> worker: {type:'run', id, scenario: string}, {type:'cancel', id},
 //                   {type:'validate', id, scenario}, {type:'csv', id},
 //                   {type:'init', module?: WebAssembly.Module} (first; see loadCore),
-//                   {type:'encodeLink', id, scenario}, {type:'decodeLink', id, link}
+//                   {type:'encodeLink', id, scenario}, {type:'decodeLink', id, link},
+//                   {type:'defectStudy', id, experiment, slaves, init} (seed 003's E3–E6 sweeps)
 //   worker -> page: {type:'ready', presets, catalog, version}
 //                   {type:'started', id, signals:[{name, unit, hasReference}], totalSteps,
-//                    jacobianSource (model-based correction: where its Jacobians come from, else null)}
-//                   {type:'progress', id, stepsDone, totalSteps, columns}
-//                   {type:'result', id, stepsDone, totalSteps, columns, globalNrmse, csv, elapsedMs, stats}
+//                    jacobianSource (model-based correction: where its Jacobians come from, else null),
+//                    variableSteps (a step controller varies the macro-step)}
+//                   {type:'progress', id, stepsDone, totalSteps, columns, progress (fraction of the
+//                    interval done), time (last communication point, s, or null)}
+//                   {type:'result', id, stepsDone, totalSteps, columns, globalNrmse, csv, elapsedMs, stats,
+//                    variableSteps, rmsDefects: [{name, value}] (defect runs: run-wide RMS per port)}
 //                   {type:'cancelled', id}, {type:'validated', id, message|null}, {type:'csv', id, csv}
 //                   {type:'error', id, message, fatal, kind, run}
-//                   {type:'reply', id, value} | {type:'reply', id, message} (link requests)
+//                   {type:'reply', id, value} | {type:'reply', id, message} (link and study requests)
 // Column layout (as the CSV): time, one co-simulation column per signal, then one
-// reference column per signal that has a reference.
+// reference column per signal that has a reference, then for a variable-step run the five
+// step columns H, k, iterations, error, defect (NaN where a step reported nothing).
 // stats: {accepted, events, rejected, modulesRestored}, the run's counters (core RunStats).
 // An error's kind: 'scenario' (bad settings; the message usually starts with the field's
 // path), 'capability' (a module lacks what the method needs), 'runtime' (the run started and
 // failed), 'internal' (a panic or a bug). `run` is null unless the run had started: then
 // {stepsDone, totalSteps, time (last recorded communication point, s, or null), stats,
-// elapsedMs}, and a last 'progress' with the rows recorded before the failure precedes it.
+// elapsedMs, variableSteps}, and a last 'progress' with the rows recorded before the failure precedes it.
 
 import init, * as wasm from '../pkg/cosim_wasm.js';
 
@@ -75,16 +80,30 @@ function statsOf(s) {
  */
 function runSoFar(id, t0) {
   try {
-    const columns = sim.takeColumns();
-    postMessage({ type: 'progress', id, stepsDone: sim.stepsDone, totalSteps: sim.totalSteps, columns },
-      transferables(columns));
+    postProgress(id);
     return {
       stepsDone: sim.stepsDone, totalSteps: sim.totalSteps, time: sim.time ?? null,
-      stats: statsOf(sim), elapsedMs: performance.now() - t0,
+      stats: statsOf(sim), elapsedMs: performance.now() - t0, variableSteps: sim.variableSteps,
     };
   } catch {
     return null;
   }
+}
+
+/** A 'progress' message with the rows recorded since the last one. */
+function postProgress(id) {
+  const columns = sim.takeColumns();
+  postMessage({
+    type: 'progress', id, stepsDone: sim.stepsDone, totalSteps: sim.totalSteps, columns,
+    progress: sim.progress, time: sim.time ?? null,
+  }, transferables(columns));
+}
+
+/** The run-wide RMS defect of each port ([] unless the scenario measures defects). */
+function rmsDefectsOf(s) {
+  const names = s.rmsDefectNames();
+  const values = s.rmsDefects();
+  return names.map((name, i) => ({ name, value: values[i] }));
 }
 
 function freeSim() {
@@ -107,7 +126,8 @@ async function run(id, scenarioText) {
     const units = sim.signalUnits();
     const hasRef = sim.hasReference();
     const signals = names.map((name, i) => ({ name, unit: units[i], hasReference: hasRef[i] === 1 }));
-    postMessage({ type: 'started', id, signals, totalSteps: sim.totalSteps, jacobianSource: sim.jacobianSource ?? null });
+    postMessage({ type: 'started', id, signals, totalSteps: sim.totalSteps, jacobianSource: sim.jacobianSource ?? null,
+      variableSteps: sim.variableSteps });
     let steps = 8;
     let finished = false;
     while (!finished) {
@@ -117,9 +137,7 @@ async function run(id, scenarioText) {
       // Aim the next chunk at CHUNK_MS from the measured rate (bounded growth).
       const next = dt > 0 ? Math.round((steps * CHUNK_MS) / dt) : steps * 4;
       steps = Math.max(1, Math.min(steps * 4, next, 1 << 20));
-      const columns = sim.takeColumns();
-      postMessage({ type: 'progress', id, stepsDone: sim.stepsDone, totalSteps: sim.totalSteps, columns },
-        transferables(columns));
+      postProgress(id);
       if (!finished) {
         await yieldToEvents();
         if (cancelled) { runId = null; freeSim(); postMessage({ type: 'cancelled', id }); return; }
@@ -132,6 +150,7 @@ async function run(id, scenarioText) {
     postMessage({
       type: 'result', id, stepsDone: sim.stepsDone, totalSteps: sim.totalSteps, columns,
       globalNrmse: globalNrmse ?? null, csv, elapsedMs: performance.now() - t0, stats: statsOf(sim),
+      variableSteps: sim.variableSteps, rmsDefects: rmsDefectsOf(sim),
     }, transferables(columns));
   } catch (err) {
     const info = describe(err);
@@ -164,6 +183,10 @@ function handle(msg) {
       break;
     case 'encodeLink':
       try { postMessage({ type: 'reply', id: msg.id, value: wasm.encodeLink(String(msg.scenario)) }); }
+      catch (err) { postMessage({ type: 'reply', id: msg.id, message: describe(err).message }); }
+      break;
+    case 'defectStudy':
+      try { postMessage({ type: 'reply', id: msg.id, value: wasm.defectStudy(String(msg.experiment), String(msg.slaves), String(msg.init)) }); }
       catch (err) { postMessage({ type: 'reply', id: msg.id, message: describe(err).message }); }
       break;
     case 'decodeLink':
