@@ -8,11 +8,13 @@
 //!   state), then the full update step gives `φ(u* + δ_j e_j)`, and
 //!   `dφ/du*_j ≈ (φ(u* + δ_j e_j) − φ(u*))/δ_j`: one extra integration of one module per
 //!   coupling variable (the seed's core count `3r − 2 + 1` on the chain). One-sided, with
-//!   `δ_j = √ε_mach·max(|u_j|, atol_u,j)`: exact up to rounding for linear modules.
+//!   `δ_j = √ε_mach·max(|u^pre_j|, |u_{N,j}|, 1)` (independent of the tolerances, so
+//!   a replay with other tolerances takes the same steps): exact up to rounding for linear modules.
 //! - **Low-order sensitivities** (`low_order`): [`super::los`] (no extra integration).
 
 use super::attempt::{step_module, Interrupted};
 use crate::error::MasterError;
+use crate::master::error_control::Samples;
 use crate::master::{CoupledSystem, CouplingVariables};
 use crate::module::ModuleState;
 use alloc::vec;
@@ -64,8 +66,6 @@ pub(super) struct JacobianWork {
     /// `φ(u^pre)` and a perturbed `u*`.
     nominal: Vec<f64>,
     perturbed: Vec<f64>,
-    /// Smallest magnitude a finite-difference step scales with: `atol_u` (or 1e-8).
-    floor: Vec<f64>,
     pub(super) los: super::los::LowOrder,
 }
 
@@ -74,7 +74,6 @@ impl JacobianWork {
         sys: &CoupledSystem,
         cv: &CouplingVariables,
         kind: InterfaceJacobian,
-        atol_u: impl Fn(usize) -> f64,
     ) -> Self {
         let g = sys.graph();
         let owner = cv
@@ -92,7 +91,6 @@ impl JacobianWork {
             raw_outputs: vec![0.0; sys.outputs().len()],
             nominal: vec![0.0; cv.len()],
             perturbed: vec![0.0; cv.len()],
-            floor: (0..cv.len()).map(|c| atol_u(c).max(1e-8)).collect(),
             los: super::los::LowOrder::new(sys, cv),
         }
     }
@@ -148,7 +146,8 @@ impl JacobianWork {
         save_dynamic(sys, cv, at_end, t_end)?;
         for j in 0..n {
             let owner = self.owner[j];
-            let delta = FD_STEP * predicted[j].abs().max(self.floor[j]);
+            let newest = Samples::value(cv.history(), 0)[j].abs();
+            let delta = FD_STEP * predicted[j].abs().max(newest).max(1.0);
             self.perturbed.copy_from_slice(predicted);
             self.perturbed[j] += delta;
             sys.exchange_outputs(&self.raw_outputs);

@@ -246,9 +246,7 @@ impl MasterAlgorithm for ImplicitCoupling {
         self.work = Some(attempt::Work {
             control,
             corrector: self.corrector,
-            jacobian_work: jacobian::JacobianWork::new(sys, &cv, self.corrector.jacobian, |c| {
-                self.settings.tolerances.coupling.atol.get(c)
-            }),
+            jacobian_work: jacobian::JacobianWork::new(sys, &cv, self.corrector.jacobian),
             cv,
             states,
             checkpoint: Checkpoint::new(sys),
