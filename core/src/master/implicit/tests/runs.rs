@@ -275,7 +275,7 @@ fn the_error_falls_tenfold_per_decade_of_rtol_for_both_implicit_estimators() {
                 stats.accepted,
                 stats.rejected
             );
-            if rtol <= 1e-4 {
+            if rtol < 0.5e-4 {
                 assert!(
                     error < previous,
                     "{estimator:?} rtol {rtol}: {error} ≥ {previous}"
