@@ -15,6 +15,8 @@
 mod build;
 #[cfg(test)]
 mod error_control_tests;
+#[cfg(test)]
+mod implicit_tests;
 mod linear_analysis;
 mod run;
 mod summary;
