@@ -8,7 +8,7 @@ import { EQUATIONS_MODEL, equationSourceField, markSourceLine, clearSourceLine }
 
 const ALGORITHMS = [['jacobi', 'Jacobi (parallel)'], ['gauss_seidel', 'Gauss-Seidel']];
 const START_UPS = [['ramp_up', 'Ramp up'], ['exact_history', 'Exact history']];
-const SOLVER_LABELS = { default: 'Model default', exact: 'Exact (linear)', rk4: 'RK4, fixed step', dopri45: 'Dormand-Prince 5(4)' };
+const SOLVER_LABELS = { default: 'Model default', exact: 'Exact (linear)', rk4: 'RK4, fixed step', dopri45: 'Dormand-Prince 5(4)', bdf: 'BDF, variable order (stiff)' };
 const SOLVER_UNITS = { step: 's' };
 
 /** Shortest text that parses back to the same number (exponent form for tiny/huge). */

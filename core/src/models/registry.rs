@@ -5,8 +5,10 @@
 //! list. Binary modules (model `Binary`) are not built-in models: the scenario layer
 //! loads them from their archive.
 
+use super::contact_oscillator;
 use super::entry::{ModelArgs, ModelEntry, ModelInfo, ParameterList};
 use super::equations;
+use super::mass_chain;
 use super::nonlinear_two_mass;
 use super::reference_fmus;
 use super::two_mass_oscillator;
@@ -19,10 +21,15 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 /// Every built-in model, in the order the catalog lists them.
-static MODELS: [ModelEntry; 10] = [
+static MODELS: [ModelEntry; 15] = [
     two_mass_oscillator::MASS1_ENTRY,
     two_mass_oscillator::MASS2_ENTRY,
     nonlinear_two_mass::ENTRY,
+    contact_oscillator::BODY1_ENTRY,
+    contact_oscillator::BODY2_ENTRY,
+    contact_oscillator::COUPLING_ENTRY,
+    mass_chain::SEGMENT_ENTRY,
+    mass_chain::CUT_ENTRY,
     equations::ENTRY,
     reference_fmus::BOUNCING_BALL_ENTRY,
     reference_fmus::DAHLQUIST_ENTRY,

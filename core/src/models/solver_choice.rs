@@ -3,7 +3,7 @@
 
 use super::parameters::{check, Range};
 use crate::module::{ModuleError, ModuleErrorKind};
-use crate::solvers::{Dopri45, Integrator, Rk4, SolverSpec};
+use crate::solvers::{Bdf, Dopri45, Integrator, Rk4, SolverSpec, Tolerance};
 use alloc::format;
 use alloc::vec;
 use alloc::vec::Vec;
@@ -45,6 +45,30 @@ pub(super) fn numeric_solvers() -> Vec<SolverSpec> {
     ]
 }
 
+/// Suggested BDF tolerances of a stiff model (the seed 002 subsystem tolerances; models
+/// may give per-state absolute tolerances by default).
+pub const DEFAULT_BDF_RTOL: f64 = 1e-6;
+/// Suggested BDF absolute tolerance.
+pub const DEFAULT_BDF_ATOL: f64 = 1e-9;
+
+/// Solvers of a stiff model: its default (a BDF) and the three integrators.
+pub(super) fn stiff_solvers() -> Vec<SolverSpec> {
+    vec![
+        SolverSpec::Default,
+        SolverSpec::Bdf {
+            rtol: DEFAULT_BDF_RTOL,
+            atol: Tolerance::All(DEFAULT_BDF_ATOL),
+        },
+        SolverSpec::Dopri45 {
+            rtol: DEFAULT_RTOL,
+            atol: DEFAULT_ATOL,
+        },
+        SolverSpec::Rk4 {
+            step: DEFAULT_RK4_STEP,
+        },
+    ]
+}
+
 /// Only the model's own default (models that integrate themselves).
 pub(super) fn default_only() -> Vec<SolverSpec> {
     vec![SolverSpec::Default]
@@ -71,6 +95,24 @@ pub fn integrator_for(solver: &SolverSpec) -> Result<Option<Integrator>, ModuleE
                 ));
             }
             Ok(Some(Integrator::Dopri45(Dopri45 { rtol, atol })))
+        }
+        SolverSpec::Bdf { rtol, ref atol } => {
+            check("rtol", rtol, Range::Positive).map_err(|e| named("", e))?;
+            let atol = atol.values();
+            if atol.is_empty() {
+                return Err(ModuleError::invalid(
+                    "solver parameter `atol`: expected a number or a non-empty list",
+                ));
+            }
+            for (i, a) in atol.iter().enumerate() {
+                let name = if atol.len() == 1 {
+                    format!("atol")
+                } else {
+                    format!("atol[{i}]")
+                };
+                check(&name, *a, Range::Positive).map_err(|e| named("", e))?;
+            }
+            Ok(Some(Integrator::Bdf(Bdf { rtol, atol })))
         }
     }
 }

@@ -14,6 +14,8 @@
 
 mod build;
 #[cfg(test)]
+mod error_control_example1_tests;
+#[cfg(test)]
 mod error_control_tests;
 #[cfg(test)]
 mod implicit_tests;

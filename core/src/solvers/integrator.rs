@@ -1,15 +1,17 @@
 //! [`Integrator`]: the integration method of an ODE module, chosen at instantiation.
 
 use super::ode::{IntegrationStats, OdeSystem, SolverError, Workspace};
-use super::{Dopri45, Rk4};
+use super::{Bdf, Dopri45, Rk4};
 
 /// One of the built-in integrators.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Integrator {
     /// Fixed-step classical RK4.
     Rk4(Rk4),
     /// Adaptive Dormand–Prince 5(4).
     Dopri45(Dopri45),
+    /// Variable-step, variable-order BDF for stiff modules.
+    Bdf(Bdf),
 }
 
 impl Integrator {
@@ -25,6 +27,7 @@ impl Integrator {
         match self {
             Integrator::Rk4(m) => m.integrate(sys, t0, t1, x, ws),
             Integrator::Dopri45(m) => m.integrate(sys, t0, t1, x, ws),
+            Integrator::Bdf(m) => m.integrate(sys, t0, t1, x, ws),
         }
     }
 }

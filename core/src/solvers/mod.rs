@@ -4,10 +4,11 @@
 //! - [`eigenvalues`]: eigenvalues only (Hessenberg + Francis double-shift QR).
 //! - [`discretize`]: exact step of `x' = A x + B u` with polynomial input (Van Loan).
 //! - [`TaylorInput`]: polynomial inputs `u(t0 + s) = Σ u^(k) s^k / k!`.
-//! - [`Rk4`], [`Dopri45`]: integrators over an [`OdeSystem`], writing into caller buffers
+//! - [`Rk4`], [`Dopri45`], [`Bdf`] (stiff): integrators over an [`OdeSystem`], writing into caller buffers
 //!   with a reusable [`Workspace`]; [`SolverSpec`] chooses one as a scenario writes it.
 //! - [`FD_REL_STEP`]: the relative step of central finite differences.
 
+mod bdf;
 mod discretize;
 mod dopri45;
 mod eigenvalues;
@@ -19,6 +20,7 @@ mod polynomial;
 mod rk4;
 mod solver_spec;
 
+pub use bdf::{Bdf, MAX_ORDER as BDF_MAX_ORDER};
 #[cfg(test)]
 pub(crate) use discretize::scalar_gamma;
 pub use discretize::{discretize, Discretization, MAX_INPUT_ORDER};
@@ -31,4 +33,4 @@ pub use integrator::Integrator;
 pub use ode::{IntegrationStats, OdeSystem, SolverError, Workspace};
 pub use polynomial::TaylorInput;
 pub use rk4::Rk4;
-pub use solver_spec::SolverSpec;
+pub use solver_spec::{SolverSpec, Tolerance};

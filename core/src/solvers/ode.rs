@@ -82,6 +82,8 @@ pub struct Workspace {
     /// Adaptive methods: step proposed for the next call in s (0 = none yet). Part of the
     /// solver state: save and restore it with the ODE state for reproducible steps.
     pub step_hint: f64,
+    /// BDF work arrays, allocated by the first BDF call.
+    pub(crate) bdf: Option<super::bdf::BdfWork>,
 }
 
 impl Workspace {
@@ -93,6 +95,7 @@ impl Workspace {
             next: vec![0.0; n],
             err: vec![0.0; n],
             step_hint: 0.0,
+            bdf: None,
         }
     }
 

@@ -1,7 +1,10 @@
 //! [`SolverSpec`]: which integrator a module uses, as a scenario writes it
-//! (`"solver": {"method": "rk4", "step": 1e-5}`). Models turn it into an
-//! [`Integrator`](super::Integrator) when they are built.
+//! (`"solver": {"method": "rk4", "step": 1e-5}`, `{"method": "bdf", "rtol": 1e-6,
+//! "atol": [1e-9, 1e-6]}`). Models turn it into an [`Integrator`](super::Integrator) when
+//! they are built.
 
+use alloc::vec;
+use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
 /// Integration method inside a module.
@@ -26,4 +29,72 @@ pub enum SolverSpec {
         /// Absolute tolerance.
         atol: f64,
     },
+    /// Variable-step, variable-order BDF (orders 1–5) for stiff modules.
+    Bdf {
+        /// Relative tolerance (> 0).
+        rtol: f64,
+        /// Absolute tolerance (> 0): one number, or one per state.
+        atol: Tolerance,
+    },
+}
+
+/// An absolute tolerance as a scenario writes it: one number for every state, or a list
+/// with one number per state (in the order the model lists its states).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(
+    untagged,
+    expecting = "a number, or a list of numbers with one per state"
+)]
+pub enum Tolerance {
+    /// The same tolerance for every state.
+    All(f64),
+    /// One tolerance per state.
+    PerState(Vec<f64>),
+}
+
+impl Tolerance {
+    /// The values: one, or one per state.
+    pub fn values(&self) -> Vec<f64> {
+        match self {
+            Tolerance::All(v) => vec![*v],
+            Tolerance::PerState(v) => v.clone(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bdf_tolerances_are_a_number_or_a_list() {
+        let one: SolverSpec =
+            serde_json::from_str(r#"{"method": "bdf", "rtol": 1e-6, "atol": 1e-9}"#).expect("one");
+        let Tolerance::All(a) = (match one {
+            SolverSpec::Bdf { atol, .. } => atol,
+            other => panic!("{other:?}"),
+        }) else {
+            panic!("not a single tolerance")
+        };
+        assert_eq!(a, 1e-9);
+        let list: SolverSpec =
+            serde_json::from_str(r#"{"method": "bdf", "rtol": 1e-6, "atol": [1e-9, 1e-6]}"#)
+                .expect("list");
+        assert_eq!(
+            list,
+            SolverSpec::Bdf {
+                rtol: 1e-6,
+                atol: Tolerance::PerState(vec![1e-9, 1e-6])
+            }
+        );
+        let round_trip = serde_json::to_string(&list).expect("serialises");
+        assert_eq!(
+            round_trip,
+            r#"{"method":"bdf","rtol":1e-6,"atol":[1e-9,1e-6]}"#
+        );
+        let e =
+            serde_json::from_str::<SolverSpec>(r#"{"method": "bdf", "rtol": 1e-6, "atol": "x"}"#)
+                .expect_err("a string");
+        assert!(alloc::format!("{e}").contains("one per state"), "{e}");
+    }
 }

@@ -310,9 +310,9 @@ impl InputWork {
         self.polynomial.fit(samples, degree);
         let mut c = 0;
         self.applied.copy_from_slice(sys.inputs());
-        for m in 0..sys.n_modules() {
+        for (m, &is_dynamic) in dynamic.iter().enumerate() {
             let range = sys.graph().input_range(m);
-            if !dynamic[m] || range.is_empty() {
+            if !is_dynamic || range.is_empty() {
                 continue;
             }
             let len = range.len();
@@ -323,8 +323,8 @@ impl InputWork {
                 self.polynomial.derivatives(c, t, &mut taylor);
                 self.values[local] = taylor[0];
                 self.applied[i] = taylor[0];
-                for k in 1..=degree {
-                    self.derivatives[(k - 1) * len + local] = taylor[k];
+                for (k, d) in taylor.iter().enumerate().take(degree + 1).skip(1) {
+                    self.derivatives[(k - 1) * len + local] = *d;
                 }
                 c += 1;
             }

@@ -100,6 +100,12 @@ impl<M: OdeModel> OdeModule<M> {
         };
         let (desc, layout) = describe(&sig)?;
         let (nx, nu, ny) = (layout.nx, layout.nu, layout.ny);
+        if let Integrator::Bdf(bdf) = &integrator {
+            // Per-state tolerances must match the states (before any step finds out).
+            bdf.check(nx).map_err(|e| {
+                ModuleError::invalid(alloc::format!("{}: {e} ({nx} states)", M::MODEL_ID))
+            })?;
+        }
         let x0 = DVector::from_iterator(nx, states.iter().map(|s| s.start));
         let u0 = inputs.iter().map(|s| s.start).collect();
         let params_start = params.iter().map(|p| p.start).collect();

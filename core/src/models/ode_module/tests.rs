@@ -157,7 +157,7 @@ fn failed_step_is_an_error_and_leaves_the_state_unchanged() {
             atol: 1e-6,
         }),
     ] {
-        let mut m = started(BLOWUP, integrator);
+        let mut m = started(BLOWUP, integrator.clone());
         let r = m.do_step(0.0, 3.0, true);
         assert!(r.is_err(), "{integrator:?}");
         assert_eq!(m.state(), &[1.0]);
