@@ -73,7 +73,7 @@ impl Work {
                 save_dynamic(sys, &self.cv, &mut self.at_start, t)?
             }
             InterfaceJacobian::LowOrder => self.jacobian_work.los.linearise(sys, &self.cv, t)?,
-            InterfaceJacobian::Identity => {}
+            InterfaceJacobian::Identity | InterfaceJacobian::DirectionalDerivatives => {}
         }
         // Predictor: the explicit step's integration on p^pre.
         self.cv.apply_extrapolation(sys, k, t)?;

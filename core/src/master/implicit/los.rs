@@ -182,7 +182,7 @@ impl LowOrder {
 
     /// The update step at `t_end` with module `m`'s end state moved by `eta·s`: consistent
     /// coupling variables, computed from the current outputs and the modules' equations.
-    fn replay(
+    pub(super) fn replay(
         &mut self,
         sys: &mut CoupledSystem,
         cv: &CouplingVariables,

@@ -156,6 +156,24 @@ fn the_low_order_jacobian_tends_to_the_finite_difference_one_as_h_goes_to_zero()
 }
 
 #[test]
+fn the_directional_derivative_jacobian_equals_finite_differences_on_the_linear_oscillator() {
+    for k in [0, 1, 2, 3] {
+        for h in [1e-3, 1e-4, 1e-5] {
+            let fd = jacobian_at(InterfaceJacobian::FiniteDifferences, k, h);
+            let dd = jacobian_at(InterfaceJacobian::DirectionalDerivatives, k, h);
+            let n = libm::sqrt(fd.len() as f64) as usize;
+            let identity: Vec<f64> = (0..n * n)
+                .map(|e| if e % (n + 1) == 0 { 1.0 } else { 0.0 })
+                .collect();
+            let relative = distance(&fd, &dd) / distance(&fd, &identity);
+            std::println!("DD − FD, k = {k}, H = {h:e}: {relative:.2e}");
+            // Finite differences with a √ε_mach step: about 1e-7 relative.
+            assert!(relative < 1e-5, "k = {k}, H = {h}: {relative}");
+        }
+    }
+}
+
+#[test]
 fn a_corrector_that_does_not_converge_is_a_rejection_with_a_quarter_step() {
     // One fixed-point iteration (identity Jacobian) cannot meet a tight residual test.
     let corrector = CorrectorSettings {
