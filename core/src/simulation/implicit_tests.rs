@@ -104,7 +104,7 @@ fn implicit_combinations_are_refused_at_their_json_path() {
         ),
     ];
     for (s, path) in cases {
-        let e = s.validate().err().expect("must be refused");
+        let e = s.validate().expect_err("must be refused");
         assert_eq!(e.path, path, "{}", e.message);
     }
     let bad = r#"{"method": "error", "estimator": "im_milne", "rtol": 1e-4, "corrector": {"jacobain": "low_order"}}"#;
