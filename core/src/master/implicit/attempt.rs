@@ -147,8 +147,13 @@ impl Work {
         let verdict = self
             .control
             .assess(&attempt, self.cv.history(), self.cv.updated())?;
-        self.link
-            .publish(verdict.accepted, verdict.h_next, verdict.error);
+        if converged {
+            self.link
+                .publish(verdict.accepted, verdict.h_next, verdict.error);
+        } else {
+            self.link
+                .publish_not_converged(verdict.h_next, self.iterations);
+        }
         self.verdict = Some(verdict);
         let diagnostics = StepDiagnostics {
             error: Some(verdict.error),

@@ -30,6 +30,7 @@ struct Points {
     k: Vec<Option<u32>>,
     iterations: Vec<u32>,
     outputs: Vec<Vec<f64>>,
+    rejections: Vec<(f64, f64, RejectReason)>,
 }
 
 impl Observer for Points {
@@ -40,6 +41,9 @@ impl Observer for Points {
         self.k.push(view.diagnostics.order);
         self.iterations.push(view.diagnostics.iterations);
         self.outputs.push(view.system.outputs().to_vec());
+    }
+    fn on_rejected(&mut self, t: f64, h: f64, reason: &RejectReason) {
+        self.rejections.push((t, h, reason.clone()));
     }
 }
 
@@ -193,6 +197,18 @@ fn a_corrector_that_does_not_converge_is_a_rejection_with_a_quarter_step() {
     let s = settings(EstimatorKind::ImSLocal, 1e-6, OrderMode::Fixed(1));
     let (points, stats, _) = controlled(s, corrector, 2e-4).unwrap();
     assert!(stats.rejected > 0);
+    assert!(
+        stats.modules_restored >= 2 * stats.rejected,
+        "both masses rolled back"
+    );
+    let (t, h, reason) = &points.rejections[0];
+    assert_eq!((*t, *h), (0.0, 2e-4));
+    assert_eq!(*reason, RejectReason::NotConverged { iterations: 1 });
+    // The retry is the quarter step.
+    assert_eq!(
+        points.rejections.get(1).map_or(points.h[0], |r| r.1),
+        0.5e-4
+    );
     assert!((points.time.last().unwrap() - T_END).abs() < 1e-15);
 }
 
