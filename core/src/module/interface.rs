@@ -201,7 +201,7 @@ pub trait MidpointOutputs {
 /// Extension `x-exposesEquations`: the module's equations `x' = f(t, x, u)`,
 /// `y = g(t, x, u)`, evaluated at any point without changing the module, so a master can
 /// integrate the coupled equations as one system (the monolithic reference of
-/// docs/methods.md §10.3). `x` is in the order of the module's states, `u` and `y` in the
+/// docs/methods.md §10.7). `x` is in the order of the module's states, `u` and `y` in the
 /// order of its inputs and outputs ([`super::ModuleDescription::inputs`], `outputs`).
 /// Parameters are the module's current ones.
 pub trait ExposedEquations {
@@ -213,6 +213,11 @@ pub trait ExposedEquations {
     fn rhs(&mut self, t: f64, x: &[f64], u: &[f64], dx: &mut [f64]) -> Result<(), ModuleError>;
     /// Writes `y = g(t, x, u)`.
     fn outputs(&mut self, t: f64, x: &[f64], u: &[f64], y: &mut [f64]) -> Result<(), ModuleError>;
+    /// Whether the equations are stiff (the module integrates them with a stiff method), so
+    /// whoever integrates them again, e.g. a monolithic reference, should use one too.
+    fn stiff(&self) -> bool {
+        false
+    }
 }
 
 /// Result of `fmi3UpdateDiscreteStates`.
