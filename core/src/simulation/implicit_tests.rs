@@ -55,6 +55,9 @@ fn both_implicit_estimators_run_the_two_mass_preset_with_every_jacobian() {
             let header = sim.to_csv();
             let header = header.lines().next().unwrap();
             assert!(header.ends_with(",H,k,iterations,error"), "{header}");
+            let summary = super::summary(&sim);
+            let expected = format!("{iterations} corrector iterations in accepted steps");
+            assert!(summary.contains(&expected), "{summary}");
         }
     }
 }
