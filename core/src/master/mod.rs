@@ -25,6 +25,7 @@ pub mod error_control;
 mod error_controlled;
 mod executor;
 mod explicit;
+mod implicit;
 mod jacobians;
 mod model_based_correction;
 mod module_slot;
@@ -48,6 +49,7 @@ pub use error_controlled::{
 };
 pub use executor::{Executor, Sequential, SlotTask, Sweep};
 pub use explicit::{ExplicitCoupling, Scheme};
+pub use implicit::{CorrectorSettings, ImplicitCoupling, InterfaceJacobian};
 pub use jacobians::{jacobian_source_for, JacobianRequest, JacobianSource};
 pub use model_based_correction::ModelBasedCorrection;
 pub use module_slot::ModuleSlot;

@@ -14,9 +14,11 @@ pub use crate::analysis::sweep::AxisSpec;
 pub use crate::solvers::SolverSpec;
 
 mod error_control;
+mod implicit;
 pub use error_control::{
     AtolSpec, AtolValue, ErrorControlSpec, EstimatorSpec, GroupAtol, OrderSpec,
 };
+pub use implicit::{CorrectorSpec, JacobianSpec};
 
 /// The schema version this build writes. Older versions are migrated on load.
 pub const SCHEMA_VERSION: u32 = 1;
@@ -260,6 +262,9 @@ pub enum Algorithm {
     Jacobi,
     /// Modules step in sequence; later ones use the new outputs of earlier ones.
     GaussSeidel,
+    /// Seed 002's implicit predictor/corrector (Jacobi predictor, Newton corrector on the
+    /// coupling equations); only with `step_control` `error` and an implicit estimator.
+    Implicit,
 }
 
 /// Extrapolation start-up.

@@ -19,6 +19,7 @@ use alloc::vec::Vec;
 
 mod defects;
 mod error_control;
+mod implicit;
 #[cfg(test)]
 mod tests;
 /// Highest polynomial extrapolation order.

@@ -17,6 +17,10 @@ mod build;
 mod error_control_example1_tests;
 #[cfg(test)]
 mod error_control_tests;
+#[cfg(test)]
+mod implicit_example1_tests;
+#[cfg(test)]
+mod implicit_tests;
 mod linear_analysis;
 mod reference;
 mod run;

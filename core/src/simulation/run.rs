@@ -8,9 +8,9 @@ use crate::analysis::{global_nrmse, Reference};
 use crate::error::CosimError;
 use crate::master::{
     jacobian_source_for, CoupledSystem, DefectControl, DefectJacobi, DefectSettings,
-    ErrorControlledCoupling, ExplicitCoupling, FixedStep, Initialisation, JacobianRequest,
-    JacobianSource, MasterAlgorithm, ModelBasedCorrection, Monitored, Observer, Run, RunDefects,
-    RunStats, Scheme, StepController, StepDiagnostics, SystemView,
+    ErrorControlledCoupling, ExplicitCoupling, FixedStep, ImplicitCoupling, Initialisation,
+    JacobianRequest, JacobianSource, MasterAlgorithm, ModelBasedCorrection, Monitored, Observer,
+    Run, RunDefects, RunStats, Scheme, StepController, StepDiagnostics, SystemView,
 };
 use crate::scenario::{
     self, Algorithm, DefectInitialisation, DefectsSpec, MonitoredDefects, StepControlSpec,
@@ -161,6 +161,12 @@ impl Simulation {
                 Self::with_controller(v, |_| Box::new(c))
             }
             // The algorithm decides and its controller follows (one shared verdict).
+            Some(StepControlSpec::Error(spec)) if s.master.algorithm == Algorithm::Implicit => {
+                let corrector = spec.corrector.clone().unwrap_or_default().settings();
+                let alg = ImplicitCoupling::new(spec.settings(), corrector);
+                let c = alg.step_controller(s.run.start, s.run.stop, s.master.macro_step);
+                Self::build(v, |_| Box::new(c), Some(Box::new(alg)))
+            }
             Some(StepControlSpec::Error(spec)) => {
                 let alg = ErrorControlledCoupling::new(spec.settings());
                 let c = alg.step_controller(s.run.start, s.run.stop, s.master.macro_step);
@@ -414,7 +420,7 @@ impl Simulation {
 /// The coupling scheme of a scenario's master (the Gauss-Seidel order as module indices).
 pub(super) fn scheme(v: &ValidatedScenario) -> Scheme {
     match v.scenario.master.algorithm {
-        Algorithm::Jacobi => Scheme::Jacobi,
+        Algorithm::Jacobi | Algorithm::Implicit => Scheme::Jacobi,
         Algorithm::GaussSeidel => Scheme::GaussSeidel(v.sequence.clone()),
     }
 }

@@ -198,6 +198,9 @@ pub struct ErrorControlSpec {
     /// Fixed degree or order control (default variable, k_max = 5).
     #[serde(default)]
     pub order: OrderSpec,
+    /// The implicit corrector (`master.algorithm: "implicit"` only; defaults if absent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub corrector: Option<super::CorrectorSpec>,
 }
 
 fn default_safety_factor() -> f64 {

@@ -22,12 +22,19 @@ impl Scenario {
     ) -> Result<(), ScenarioError> {
         let m = &self.master;
         let Some(StepControlSpec::Error(spec)) = &m.step_control else {
+            if m.algorithm == Algorithm::Implicit {
+                return Err(ScenarioError::at(
+                    "master.algorithm",
+                    "\"implicit\" needs master.step_control {\"method\": \"error\"} with \
+                     im_milne or im_s_local",
+                ));
+            }
             return Ok(());
         };
-        if m.algorithm != Algorithm::Jacobi {
+        if m.algorithm == Algorithm::GaussSeidel {
             return Err(ScenarioError::at(
                 "master.algorithm",
-                "error-controlled steps (seed 002) are defined for Jacobi coupling",
+                "error-controlled steps (seed 002) are defined for Jacobi and implicit coupling",
             ));
         }
         for (present, field) in [
@@ -41,6 +48,7 @@ impl Scenario {
                 ));
             }
         }
+        super::implicit::check_implicit(spec, m.algorithm == Algorithm::Implicit)?;
         check_settings(spec)?;
         check_modules(spec, descriptions, graph)
     }
@@ -51,17 +59,6 @@ fn at(field: &str, message: String) -> ScenarioError {
 }
 
 fn check_settings(spec: &ErrorControlSpec) -> Result<(), ScenarioError> {
-    let estimator = spec.estimator.kind();
-    if estimator.implicit() {
-        return Err(at(
-            "estimator",
-            format!(
-                "{} needs the implicit (predictor/corrector) scheme; explicit Jacobi offers \
-                 ex_local, ex_milne and ex_s_local",
-                estimator.name()
-            ),
-        ));
-    }
     let positive = |x: f64| x.is_finite() && x > 0.0;
     for (field, value) in [
         ("rtol", Some(spec.rtol)),
