@@ -165,6 +165,13 @@ mod tests {
                 t: 1.0,
                 iterations: 100,
             },
+            MasterError::MacroStepTooSmall {
+                t: 1.0,
+                h: 1e-13,
+                h_min: 1e-12,
+                order: 2,
+                estimator: "ExMilne",
+            },
         ];
         for e in runtime {
             assert_eq!(kind(e.clone()), "runtime", "{e:?}");

@@ -147,6 +147,29 @@ impl JsSimulation {
         self.columns_between(0, self.sim.result().time.len())
     }
 
+    /// Ports with a run-wide RMS defect (docs/methods.md §15.4), as `output module.y` and
+    /// `connection module.u`; empty unless the scenario has `master.defects`.
+    #[wasm_bindgen(js_name = rmsDefectNames)]
+    pub fn rms_defect_names(&self) -> Vec<String> {
+        let Some(d) = self.sim.run_defects() else {
+            return Vec::new();
+        };
+        let outputs = d.output_names.iter().map(|n| format!("output {n}"));
+        let inputs = d.input_names.iter().map(|n| format!("connection {n}"));
+        outputs.chain(inputs).collect()
+    }
+
+    /// The run-wide RMS defects so far, in the order of [`Self::rms_defect_names`].
+    #[wasm_bindgen(js_name = rmsDefects)]
+    pub fn rms_defects(&self) -> Vec<f64> {
+        let Some(d) = self.sim.run_defects() else {
+            return Vec::new();
+        };
+        let outputs = (0..d.output_names.len()).map(|k| d.output_rms(k));
+        let inputs = (0..d.input_names.len()).map(|k| d.connection_rms(k));
+        outputs.chain(inputs).collect()
+    }
+
     /// Global NRMSE over the steps taken so far; `undefined` without a reference.
     #[wasm_bindgen(js_name = globalNrmse)]
     pub fn global_nrmse(&self) -> Option<f64> {

@@ -3,6 +3,8 @@
 //!
 //! - [`LinearBlock`]: `(A, B, C, D, x0)` of one module, read through FMI calls.
 //! - [`MonolithicReference`]: the exact coupled solution `x' = A* x, y = C* x`.
+//! - [`reference`](mod@reference): monolithic references sampled as a run advances, exact or integrated
+//!   from the modules' exposed equations.
 //! - [`global_nrmse`]: the accuracy metric of seed 000, eqn (33).
 //! - [`propagation`]: `z_{n+1} = Φ z_n` for a co-simulation method (docs/methods.md §9).
 //! - [`spectrum`]: eigenvalues and `ρ(Φ)` with the stability tolerance.
@@ -16,6 +18,7 @@ mod linear_block;
 mod monolithic;
 mod nrmse;
 pub mod propagation;
+pub mod reference;
 mod spectral;
 pub mod sweep;
 
@@ -30,4 +33,5 @@ pub use linear_block::{block_diag, LinearBlock};
 pub use monolithic::MonolithicReference;
 pub use nrmse::global_nrmse;
 pub use propagation::{reference_matrix, Layout, PropagationMatrix, PropagationMethod};
+pub use reference::{Reference, ReferenceError};
 pub use spectral::{spectral_radius, spectrum, Spectrum, STABILITY_TOLERANCE};

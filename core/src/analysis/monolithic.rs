@@ -104,37 +104,85 @@ impl MonolithicReference {
     }
 
     fn walk(&self, h: f64, n_steps: u32, forward: bool) -> Result<Vec<Vec<f64>>, MasterError> {
+        let mut walk = Walk::start(self, h, forward)?;
+        let mut y = DVector::zeros(self.c_star.nrows());
+        let mut rows = Vec::with_capacity(n_steps as usize + 1);
+        for k in 0..=n_steps {
+            if k > 0 {
+                walk.step(self);
+            }
+            y.gemv(1.0, &self.c_star, walk.state(), 0.0);
+            rows.push(y.as_slice().to_vec());
+        }
+        Ok(rows)
+    }
+}
+
+/// The walk `x_{k+1} = e^{±A* h} x_k` from `x0`, restarted from `e^{±A* k h} x0` every
+/// [`CHECKPOINT_INTERVAL`] steps so rounding does not accumulate over the run. Shared by
+/// the precomputed rows and the sampled reference, so both give the same numbers.
+#[derive(Clone, Debug)]
+pub(in crate::analysis) struct Walk {
+    ad: DMatrix<f64>,
+    sign: f64,
+    h: f64,
+    k: u32,
+    x: DVector<f64>,
+    next: DVector<f64>,
+}
+
+impl Walk {
+    /// At `k = 0` (`x = x0`), stepping by `h` forward or backward in time.
+    pub(in crate::analysis) fn start(
+        r: &MonolithicReference,
+        h: f64,
+        forward: bool,
+    ) -> Result<Self, MasterError> {
         if !(h.is_finite() && h > 0.0) {
             return Err(MasterError::InvalidSettings(format!(
                 "monolithic reference: step {h} s must be finite and > 0"
             )));
         }
         let sign = if forward { 1.0 } else { -1.0 };
-        let ad = expm(&(&self.a_star * (sign * h))).ok_or_else(|| {
+        let ad = expm(&(&r.a_star * (sign * h))).ok_or_else(|| {
             MasterError::InvalidSettings(format!(
                 "monolithic reference: matrix exponential failed for h = {h} s"
             ))
         })?;
-        let mut x = self.x0.clone();
-        let mut next = x.clone();
-        let mut y = DVector::zeros(self.c_star.nrows());
-        let mut rows = Vec::with_capacity(n_steps as usize + 1);
-        for k in 0..=n_steps {
-            if k > 0 && k % CHECKPOINT_INTERVAL == 0 {
-                // Restart from e^{A* t_k} x0 so rounding does not accumulate over the run;
-                // keep walking if that exponential fails (e.g. a diverging system).
-                match expm(&(&self.a_star * (sign * f64::from(k) * h))) {
-                    Some(e) => next.gemv(1.0, &e, &self.x0, 0.0),
-                    None => next.gemv(1.0, &ad, &x, 0.0),
-                }
-                core::mem::swap(&mut x, &mut next);
-            } else if k > 0 {
-                next.gemv(1.0, &ad, &x, 0.0);
-                core::mem::swap(&mut x, &mut next);
+        Ok(Walk {
+            ad,
+            sign,
+            h,
+            k: 0,
+            x: r.x0.clone(),
+            next: r.x0.clone(),
+        })
+    }
+
+    /// Steps taken.
+    pub(in crate::analysis) fn steps(&self) -> u32 {
+        self.k
+    }
+
+    /// `x_k`.
+    pub(in crate::analysis) fn state(&self) -> &DVector<f64> {
+        &self.x
+    }
+
+    /// `x_k → x_{k+1}` (`r` is the reference the walk started from).
+    pub(in crate::analysis) fn step(&mut self, r: &MonolithicReference) {
+        self.k += 1;
+        let k = self.k;
+        if k % CHECKPOINT_INTERVAL == 0 {
+            // Restart from e^{A* t_k} x0; keep walking if that exponential fails (e.g. a
+            // diverging system).
+            match expm(&(&r.a_star * (self.sign * f64::from(k) * self.h))) {
+                Some(e) => self.next.gemv(1.0, &e, &r.x0, 0.0),
+                None => self.next.gemv(1.0, &self.ad, &self.x, 0.0),
             }
-            y.gemv(1.0, &self.c_star, &x, 0.0);
-            rows.push(y.as_slice().to_vec());
+        } else {
+            self.next.gemv(1.0, &self.ad, &self.x, 0.0);
         }
-        Ok(rows)
+        core::mem::swap(&mut self.x, &mut self.next);
     }
 }

@@ -31,6 +31,8 @@ mod solver_choice;
 pub mod two_mass_oscillator;
 
 #[cfg(test)]
+mod exposed_equations_tests;
+#[cfg(test)]
 mod tests;
 
 pub use contact::{contact_force, EXPONENT_LIMIT as CONTACT_EXPONENT_LIMIT};

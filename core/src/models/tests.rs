@@ -79,6 +79,11 @@ fn capability_flags_agree_with_accessors_for_every_builtin_model() {
                 "{ctx}"
             );
             assert_eq!(caps.has_event_mode, m.event_mode().is_some(), "{ctx}");
+            assert_eq!(
+                caps.x_exposes_equations,
+                m.exposed_equations().is_some(),
+                "{ctx}"
+            );
             assert!(
                 !caps.can_serialize_fmu_state || caps.can_get_and_set_fmu_state,
                 "{ctx}"

@@ -201,7 +201,7 @@ pub trait MidpointOutputs {
 /// Extension `x-exposesEquations`: the module's equations `x' = f(t, x, u)`,
 /// `y = g(t, x, u)`, evaluated at any point without changing the module, so a master can
 /// integrate the coupled equations as one system (the monolithic reference of
-/// docs/methods.md §10.3). `x` is in the order of the module's states, `u` and `y` in the
+/// docs/methods.md §10.7). `x` is in the order of the module's states, `u` and `y` in the
 /// order of its inputs and outputs ([`super::ModuleDescription::inputs`], `outputs`).
 /// Parameters are the module's current ones.
 pub trait ExposedEquations {

@@ -65,6 +65,15 @@ impl LinearAnalysis {
             )
             .into());
         }
+        if s.master.defects.is_some() {
+            // The propagation matrices model extrapolation from past samples, not the
+            // Taylor exchange of the defect master (docs/methods.md §15.2).
+            return Err(ScenarioError::at(
+                "master.defects",
+                "propagation-matrix analysis does not model the defect-controlled master",
+            )
+            .into());
+        }
         let modules = SpecModules(s.modules.clone());
         let mut blocks = Vec::with_capacity(s.modules.len());
         let mut descriptions: Vec<(String, ModuleDescription)> =

@@ -22,8 +22,12 @@ mod implicit_example1_tests;
 #[cfg(test)]
 mod implicit_tests;
 mod linear_analysis;
+mod reference;
 mod run;
 mod summary;
+
+#[cfg(test)]
+mod reference_tests;
 
 pub use build::build_module;
 pub use run::{Signal, Simulation, SimulationResult, StepColumns};

@@ -3,9 +3,9 @@
 //! worker drive.
 
 use super::build_module;
-use crate::analysis::{global_nrmse, LinearBlock, MonolithicReference};
-use crate::error::{CosimError, MasterError};
-use crate::master::error_control::HISTORY_CAPACITY;
+use super::reference::{reference_for, ReferenceState};
+use crate::analysis::{global_nrmse, Reference};
+use crate::error::CosimError;
 use crate::master::{
     jacobian_source_for, CoupledSystem, DefectControl, DefectJacobi, DefectSettings,
     ErrorControlledCoupling, ExplicitCoupling, FixedStep, ImplicitCoupling, Initialisation,
@@ -13,7 +13,7 @@ use crate::master::{
     Run, RunDefects, RunStats, Scheme, StepController, StepDiagnostics, SystemView,
 };
 use crate::scenario::{
-    self, Algorithm, DefectInitialisation, DefectsSpec, MonitoredDefects, StartUp, StepControlSpec,
+    self, Algorithm, DefectInitialisation, DefectsSpec, MonitoredDefects, StepControlSpec,
     ValidatedScenario,
 };
 use crate::time::FixedGrid;
@@ -32,7 +32,9 @@ pub struct Signal {
     pub unit: String,
     /// Co-simulation values at the communication points recorded so far.
     pub cosim: Vec<f64>,
-    /// Exact monolithic solution at every grid point of the run, when available.
+    /// Monolithic reference at the communication points recorded so far (same length as
+    /// `cosim`), when available: exact for linear scenarios, otherwise the coupled
+    /// equations integrated as one system (NaN after the reference stopped).
     pub reference: Option<Vec<f64>>,
 }
 
@@ -142,11 +144,13 @@ pub struct Simulation {
     result: SimulationResult,
     total_steps: u32,
     jacobian_source: Option<JacobianSource>,
+    reference: ReferenceState,
 }
 
 impl Simulation {
-    /// Instantiates and initialises every module, computes the reference (when the
-    /// scenario is linear and steps on its fixed grid) and prepares the master with the
+    /// Instantiates and initialises every module, prepares the reference (exact when the
+    /// scenario is linear, integrated when every module exposes its equations; it is
+    /// sampled at each communication point as the run records it) and the master with the
     /// scenario's step control: the fixed macro-step grid, or `master.step_control`
     /// (`defect`: [`DefectControl`] from `macro_step` on). Nothing is stepped yet.
     pub fn new(v: &ValidatedScenario) -> Result<Self, CosimError> {
@@ -203,59 +207,19 @@ impl Simulation {
         let grid = v.grid;
         let controller = controller(grid);
         system.initialize(grid.t_start, controller.t_stop())?;
-
-        // The reference is computed on the fixed grid; variable-step runs have none yet, but
-        // an error-controlled run may start from the exact history.
-        let fixed = s.master.step_control.is_none();
-        let error_control = matches!(s.master.step_control, Some(StepControlSpec::Error(_)));
-        let exact_history = s.master.start_up == StartUp::ExactHistory;
-        let want_reference = v.reference_available
-            && (fixed || error_control)
-            && ((fixed && s.reference) || exact_history);
-        let (reference, history) = if want_reference {
-            let mut blocks = Vec::with_capacity(system.n_modules());
-            for (name, sub) in system.modules_mut() {
-                let block =
-                    LinearBlock::from_subsystem(sub).map_err(|error| MasterError::Module {
-                        module: name.into(),
-                        t: grid.t_start,
-                        error,
-                    })?;
-                blocks.push(block);
-            }
-            let reference = MonolithicReference::new(&blocks, &system.graph().coupling_matrix())?;
-            let rows = match fixed {
-                true => Some(reference.outputs_at_offsets(grid.h, grid.steps)?),
-                false => None,
-            };
-            // Error control: the k_max + 2 past points order control can use.
-            let past = match error_control {
-                true => (HISTORY_CAPACITY - 1) as u32,
-                false => s.master.extrapolation_order,
-            };
-            let history = if exact_history {
-                Some(reference.history(grid.t_start, grid.h, past)?)
-            } else {
-                None
-            };
-            (rows, history)
-        } else {
-            (None, None)
-        };
-
+        let (reference, history, reference_note) = reference_for(v, &mut system)?;
         let names = system.graph().output_names();
         let units = system.graph().output_units();
         let signals = names
             .into_iter()
             .zip(units)
-            .enumerate()
-            .map(|(j, (name, unit))| Signal {
+            .map(|(name, unit)| Signal {
                 name,
                 unit,
                 cosim: Vec::with_capacity(grid.steps as usize + 1),
                 reference: reference
                     .as_ref()
-                    .map(|rows| rows.iter().map(|r| r[j]).collect()),
+                    .map(|_| Vec::with_capacity(grid.steps as usize + 1)),
             })
             .collect();
         let scheme = scheme(v);
@@ -298,12 +262,21 @@ impl Simulation {
             result,
             total_steps: grid.steps,
             jacobian_source,
+            reference: ReferenceState {
+                reference,
+                note: reference_note,
+                failed: false,
+            },
         })
     }
 
     /// Takes up to `max_steps` macro-steps; `Ok(true)` once the stop time is reached.
+    /// The reference follows every communication point recorded, also those recorded
+    /// before a failure.
     pub fn advance(&mut self, max_steps: u32) -> Result<bool, CosimError> {
-        Ok(self.run.advance(max_steps, &mut self.result)?)
+        let done = self.run.advance(max_steps, &mut self.result);
+        self.reference.follow(&mut self.result);
+        Ok(done?)
     }
 
     /// Runs to the stop time.
@@ -372,11 +345,24 @@ impl Simulation {
         StepColumns::of(self.variable_steps(), &self.result.diagnostics)
     }
 
+    /// Why the run has no reference, or why its reference stopped (`None` when it has a
+    /// working one, or none was asked for).
+    pub fn reference_note(&self) -> Option<&str> {
+        self.reference.note.as_deref()
+    }
+
+    /// How the reference is computed (`exact (matrix exponential)`, or the integrator and
+    /// its tolerances); `None` without one.
+    pub fn reference_method(&self) -> Option<String> {
+        self.reference.reference.as_ref().map(Reference::method)
+    }
+
     /// Global NRMSE of seed 000 eqn (33) over the macro-steps taken so far (outputs after
-    /// each step, the initial point excluded); `None` without a reference.
+    /// each step, the initial point excluded); `None` without a reference or after the
+    /// reference stopped.
     pub fn global_nrmse(&self) -> Option<f64> {
         let n = self.result.time.len();
-        if n < 2 {
+        if n < 2 || self.reference.failed {
             return None;
         }
         let mut reference = Vec::with_capacity(self.result.signals.len());

@@ -12,7 +12,10 @@ use core::fmt::Write;
 pub fn summary(sim: &Simulation) -> String {
     let mut line = match sim.global_nrmse() {
         Some(e) => format!("{} macro-steps, global NRMSE {e:.3e}", sim.steps_done()),
-        None => format!("{} macro-steps, no reference", sim.steps_done()),
+        None => match sim.reference_note() {
+            Some(why) => format!("{} macro-steps, no reference: {why}", sim.steps_done()),
+            None => format!("{} macro-steps, no reference", sim.steps_done()),
+        },
     };
     let stats = sim.stats();
     if sim.variable_steps() {

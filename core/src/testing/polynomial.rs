@@ -6,8 +6,9 @@
 //! that a master never saved or restored a state.
 //!
 //! - [`PolynomialProbe::source`]: no input, `y(t) = Σ c_j t^j`;
-//! - [`PolynomialProbe::integrator`]: `x' = u`, `y = x`, integrating the input polynomial
-//!   exactly; `y' = u`, `y'' = u'` at the current time.
+//! - [`PolynomialProbe::integrator`]: `x' = u`, `y = x + g u` (`g = 0` unless
+//!   [`PolynomialProbe::feedthrough`] sets it), integrating the input polynomial exactly;
+//!   `y' = u + g u'`, `y'' = u' + g u''` at the current time.
 
 use crate::module::{
     Capabilities, Causality, Derivatives, InputDerivatives, MidpointOutputs, Module,
@@ -27,8 +28,11 @@ const Y: u32 = 1;
 enum Behaviour {
     /// `y(t) = Σ c_j t^j`.
     Source(Vec<f64>),
-    /// `x' = u`, `y = x`.
-    Integrator,
+    /// `x' = u`, `y = x + g u`.
+    Integrator {
+        /// Direct feedthrough gain `g`.
+        gain: f64,
+    },
 }
 
 /// A module with polynomial behaviour (see the module docs).
@@ -104,10 +108,21 @@ impl PolynomialProbe {
 
     /// `x' = u`, `y = x`, `x(t0) = x0`.
     pub fn integrator(x0: f64) -> Self {
-        let mut p = Self::new(Behaviour::Integrator, true);
+        let mut p = Self::new(Behaviour::Integrator { gain: 0.0 }, true);
         p.x0 = x0;
         p.x = x0;
         p
+    }
+
+    /// Direct feedthrough `y = x + gain·u` (an integrator only), declared in the output
+    /// dependencies.
+    pub fn feedthrough(mut self, gain: f64) -> Self {
+        if let Behaviour::Integrator { gain: g } = &mut self.behaviour {
+            *g = gain;
+            let dependency = (ValueRef(0), crate::module::DependencyKind::Constant);
+            self.desc.output_dependencies[0].inputs.push(dependency);
+        }
+        self
     }
 
     /// Declares output derivatives only up to `order` (0: none).
@@ -157,7 +172,10 @@ impl PolynomialProbe {
     fn output_now(&self) -> [f64; 3] {
         match &self.behaviour {
             Behaviour::Source(c) => source_derivatives(c, self.t),
-            Behaviour::Integrator => [self.x, self.u_now[0], self.u_now[1]],
+            Behaviour::Integrator { gain: g } => {
+                let u = &self.u_now;
+                [self.x + g * u[0], u[0] + g * u[1], u[1] + g * u[2]]
+            }
         }
     }
 
@@ -231,8 +249,9 @@ impl Module for PolynomialProbe {
     ) -> Result<StepReport, ModuleError> {
         match &self.behaviour {
             Behaviour::Source(c) => self.y_mid = source_derivatives(c, t + 0.5 * h)[0],
-            Behaviour::Integrator => {
-                self.y_mid = self.x + self.input_integral(0.5 * h);
+            Behaviour::Integrator { gain } => {
+                self.y_mid =
+                    self.x + self.input_integral(0.5 * h) + gain * self.input_at(0.5 * h)[0];
                 self.x += self.input_integral(h);
                 self.u_now = self.input_at(h);
                 // Input derivatives hold for one step (FMI 2.0 semantics).

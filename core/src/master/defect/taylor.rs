@@ -126,7 +126,7 @@ impl Taylor {
         (integral * h).max(0.0)
     }
 
-    /// The RMS over `[t0, t1]`, `sqrt(1/(t1 − t0) ∫ p² dt)` (docs/methods.md §15.3).
+    /// The RMS over `[t0, t1]`, `sqrt(1/(t1 − t0) ∫ p² dt)` (docs/methods.md §15.4).
     pub fn rms(&self, t0: f64, t1: f64) -> f64 {
         libm::sqrt(self.integral_of_square(t0, t1) / (t1 - t0))
     }

@@ -339,3 +339,51 @@ fn modules_lacking_what_the_settings_need_are_refused_by_name() {
         fixed(0.1, 3),
     );
 }
+
+#[test]
+fn consistent_start_carries_derivatives_through_direct_feedthrough() {
+    // src: p = 1 + 2t; mid: y = ∫p + 3p (feedthrough), a parabola; end integrates it. With
+    // m = n = 2 every polynomial is exact, if the start derivatives of mid.y include
+    // 3 p'(0) = 6: the master sets mid's input derivatives before reading them.
+    let run = |initialisation| {
+        let sys = boxed_system(
+            vec![
+                (
+                    "src",
+                    Box::new(PolynomialProbe::source(&[1.0, 2.0])) as Box<dyn Module>,
+                ),
+                (
+                    "mid",
+                    Box::new(PolynomialProbe::integrator(0.5).feedthrough(3.0)),
+                ),
+                ("end", Box::new(PolynomialProbe::integrator(0.0))),
+            ],
+            &[("src.y", "mid.u"), ("mid.y", "end.u")],
+        );
+        let log = StepLog::default();
+        let controller = Box::new(Recording {
+            inner: fixed(0.25, 8),
+            log: log.clone(),
+        });
+        let s = DefectSettings {
+            initialisation,
+            ..settings(2, 2)
+        };
+        let algorithm = Box::new(DefectJacobi::new(s));
+        let mut run = match Run::with_controller(sys, algorithm, controller, None) {
+            Ok(r) => r,
+            Err(e) => panic!("{e}"),
+        };
+        if let Err(e) = run.advance(u32::MAX, &mut ()) {
+            panic!("{e}");
+        }
+        let eps: Vec<f64> = log.borrow().iter().map(|s| s.2).collect();
+        eps
+    };
+    let consistent = run(Initialisation::Consistent);
+    assert!(consistent.iter().all(|&e| e < 1e-13), "{consistent:?}");
+    // Without derivatives the first step holds every input; later steps are exact again.
+    let zero = run(Initialisation::ZeroDerivatives);
+    assert!(zero[0] > 0.1, "{zero:?}");
+    assert!(zero[2..].iter().all(|&e| e < 1e-13), "{zero:?}");
+}

@@ -77,6 +77,11 @@ pub struct MilneFactors {
     pub vel: f64,
 }
 
+impl MilneFactors {
+    /// Factors 1: ExLocal's plain differences.
+    pub const UNIT: MilneFactors = MilneFactors { pos: 1.0, vel: 1.0 };
+}
+
 impl StepConstants {
     /// The constants for `σ_j = (T_N − T_{N−j})/H_N`, `j = 0..=k` (`sigma.len() = k + 1`,
     /// `σ_0 = 0`: `C^k` uses the first `k`, `C^{k+1}` all).

@@ -10,7 +10,7 @@
 
 use super::history::Samples;
 use super::lagrange::{divided_differences, MAX_POINTS};
-use super::norms::GroupTolerance;
+use super::norms::{scaled, GroupTolerance};
 use super::settings::HISTORY_CAPACITY;
 
 /// Divided-difference norms of the newest points of a coupling history (a small `Copy`
@@ -48,7 +48,7 @@ impl DerivativeNorms {
             divided_differences(samples, i, len - 1, &mut d);
             let w = tol.weight(i, u_m);
             for (sum, dj) in out.norms.iter_mut().zip(&d).take(len) {
-                let r = dj / w;
+                let r = scaled(*dj, w);
                 *sum += r * r;
             }
         }

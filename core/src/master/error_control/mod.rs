@@ -21,8 +21,9 @@
 //!    [`lagrange::lagrange_basis`] for `∂p/∂u*`;
 //! 2. the estimate: for Milne estimators the factors of
 //!    [`StepConstants::on_grid`]`(history, k, H_N)` ([`StepConstants::explicit_milne`] or
-//!    [`StepConstants::implicit_milne`]) times the state differences; WRMS norms per group
-//!    with [`GroupTolerance::wrms`] (weights from the new values) into [`ErrorNorms`];
+//!    [`StepConstants::implicit_milne`]) times the state differences; the WRMS norms per
+//!    group straight from the compared solutions with [`ErrorNorms::from_states`] or
+//!    [`ErrorNorms::from_coupling`] (weights from the new values);
 //! 3. the verdict: [`MacroStepControl::assess`]`(&Attempt { t, h, k, norms,
 //!    corrector_failed }, &history, &u_{N+1})` → [`ControlVerdict`] (`accepted`, `h_next`,
 //!    `k_next`), or [`crate::error::MasterError::MacroStepTooSmall`] to end the run;

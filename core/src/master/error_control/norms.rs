@@ -6,6 +6,7 @@
 //! coupling forces their own `rtol_fc`): every group has its own `rtol`; the seed's single
 //! state `rtol` is the case `positions.rtol == velocities.rtol`.
 
+use super::constants::MilneFactors;
 use crate::error::MasterError;
 use alloc::format;
 use alloc::vec::Vec;
@@ -66,19 +67,29 @@ impl GroupTolerance {
     /// paper eqns 25–27). Zero for an empty group.
     pub fn wrms(&self, eps: &[f64], values: &[f64]) -> f64 {
         debug_assert_eq!(eps.len(), values.len());
-        if eps.is_empty() {
+        self.rms(values, |i| eps[i])
+    }
+
+    /// `‖factor·(a − b)‖_WRMS` with weights from `values` (the new solution): an estimator's
+    /// norm straight from the two solutions it compares, without a buffer.
+    pub fn wrms_of_difference(&self, factor: f64, a: &[f64], b: &[f64], values: &[f64]) -> f64 {
+        debug_assert!(a.len() == b.len() && a.len() == values.len());
+        self.rms(values, |i| factor * (a[i] - b[i]).abs())
+    }
+
+    fn rms(&self, values: &[f64], eps: impl Fn(usize) -> f64) -> f64 {
+        if values.is_empty() {
             return 0.0;
         }
-        let sum: f64 = eps
+        let sum: f64 = values
             .iter()
-            .zip(values)
             .enumerate()
-            .map(|(i, (e, v))| {
-                let r = e / self.weight(i, *v);
+            .map(|(i, v)| {
+                let r = scaled(eps(i), self.weight(i, *v));
                 r * r
             })
             .sum();
-        libm::sqrt(sum / eps.len() as f64)
+        libm::sqrt(sum / values.len() as f64)
     }
 
     fn validate(&self, group: &str) -> Result<(), MasterError> {
@@ -94,6 +105,17 @@ impl GroupTolerance {
             )));
         }
         Ok(())
+    }
+}
+
+/// `x / w`, with `0 / 0 = 0`: a component that is exactly zero with `atol = 0` neither fails
+/// nor poisons the norm with a NaN (a non-zero error on a zero weight still fails).
+#[inline]
+pub(super) fn scaled(x: f64, w: f64) -> f64 {
+    if x == 0.0 {
+        0.0
+    } else {
+        x / w
     }
 }
 
@@ -150,6 +172,27 @@ impl ErrorNorms {
             velocities: Some(velocities),
             coupling: None,
         }
+    }
+
+    /// A state estimator's norms from its solutions: `q`, `v` the new solution (weights),
+    /// `q_cmp`, `v_cmp` the comparison (`q̂` for ExLocal and ExMilne, `q^pre` for ImMilne),
+    /// `factors` its Milne factors ([`MilneFactors::UNIT`] for ExLocal).
+    pub fn from_states(
+        tol: &Tolerances,
+        factors: MilneFactors,
+        (q, q_cmp): (&[f64], &[f64]),
+        (v, v_cmp): (&[f64], &[f64]),
+    ) -> Self {
+        Self::states(
+            tol.positions.wrms_of_difference(factors.pos, q, q_cmp, q),
+            tol.velocities.wrms_of_difference(factors.vel, v, v_cmp, v),
+        )
+    }
+
+    /// A coupling estimator's norm: `u` the new (updated or corrected) values, `u_cmp` the
+    /// extrapolated or predicted ones (ExSLocal, ImSLocal).
+    pub fn from_coupling(tol: &Tolerances, u: &[f64], u_cmp: &[f64]) -> Self {
+        Self::coupling(tol.coupling.wrms_of_difference(1.0, u, u_cmp, u))
     }
 
     /// Norm of a coupling-variable estimator.

@@ -99,6 +99,15 @@ impl StepController for ErrorStepControl {
     }
 
     fn propose(&mut self, t: f64) -> StepProposal {
+        // A step that would leave a sliver of less than 1 % of itself before the stop time
+        // is stretched to it: the sliver's tiny step would otherwise end the run at H_min.
+        let rest = self.t_stop - t;
+        if rest - self.h_next < 0.01 * self.h_next {
+            return StepProposal {
+                h: rest,
+                t_end: self.t_stop,
+            };
+        }
         StepProposal {
             h: self.h_next,
             t_end: t + self.h_next,
@@ -142,5 +151,38 @@ impl StepController for ErrorStepControl {
 
     fn finished(&self, t: f64) -> bool {
         t >= self.t_stop
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_controller_follows_the_verdict_and_stretches_a_step_that_would_leave_a_sliver() {
+        let link = ControlLink::default();
+        let mut c = ErrorStepControl::new(link.clone(), 0.0, 1.0, 0.1, 1e-12);
+        assert_eq!(c.propose(0.0).h, 0.1);
+        let p = c.propose(0.0);
+        let d = StepDiagnostics::default();
+        link.publish(false, 0.05, 3.0);
+        let reject = c.judge(0.0, &p, 0.1, &d).unwrap();
+        assert!(matches!(reject, StepDecision::Reject { h_retry, .. } if h_retry == 0.05));
+        link.publish(true, 0.2, 0.5);
+        let p = c.propose(0.0);
+        assert_eq!(
+            c.judge(0.0, &p, 0.05, &d).unwrap(),
+            StepDecision::Accept { t_next: 0.05 }
+        );
+        // 0.2 from 0.799 would leave 0.001 < 1 % of 0.2: the step runs to the stop time.
+        assert_eq!(
+            c.propose(0.799),
+            StepProposal {
+                h: 1.0 - 0.799,
+                t_end: 1.0
+            }
+        );
+        assert_eq!(c.propose(0.5).h, 0.2);
+        assert!(!c.finished(0.999) && c.finished(1.0));
     }
 }

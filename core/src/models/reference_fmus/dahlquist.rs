@@ -21,6 +21,7 @@ impl RefModel for Dahlquist {
     const NX: usize = 1;
 
     const MODEL_NAME: &'static str = super::DAHLQUIST_ID;
+    const EXPOSES_EQUATIONS: bool = true;
     #[rustfmt::skip] // a table: one variable a row
     const VARIABLES: &'static [VarRow] = &[
         ("x",      1, Output,    Continuous, Some(1.0), "",    "the only state"),

@@ -13,13 +13,15 @@
 use super::{base_capabilities, describe, variables_of, VarRow};
 use crate::module::{
     Capabilities, Causality, Derivatives, DirectionalDerivatives, DiscreteStatesUpdate, EventMode,
-    InstantiateOptions, JacobianProduct, Module, ModuleDescription, ModuleError, ModuleErrorKind,
-    OutputDerivatives, StateSnapshot, Status, StepReport, ValueRef, Variability, Variable,
+    ExposedEquations, InstantiateOptions, JacobianProduct, Module, ModuleDescription, ModuleError,
+    ModuleErrorKind, OutputDerivatives, StateSnapshot, Status, StepReport, ValueRef, Variability,
+    Variable,
 };
 use alloc::format;
 use alloc::vec::Vec;
 use core::marker::PhantomData;
 
+mod equations;
 mod state;
 
 /// Most continuous states / event indicators of any Reference FMU here (StateSpace: 3).
@@ -92,6 +94,10 @@ pub(super) trait RefModel: Send + 'static {
     fn output_derivative(_v: &[f64], _vr: ValueRef, _order: u32) -> Option<f64> {
         None
     }
+    /// `x-exposesEquations`: the model is continuous equations only (no event indicators,
+    /// time events or discrete states), so `f` and `g` describe it fully (the forward-Euler
+    /// wrapper only approximates them).
+    const EXPOSES_EQUATIONS: bool = false;
     /// `getPartialDerivative` ∂unknown/∂known (only with `providesDirectionalDerivatives`).
     fn partial_derivative(_v: &[f64], _unknown: ValueRef, _known: ValueRef) -> Option<f64> {
         None
@@ -131,6 +137,8 @@ pub(super) struct RefFmu<M: RefModel> {
     start: Vec<f64>,
     core: Core,
     options: InstantiateOptions,
+    /// Value slots for evaluating the exposed equations at a point other than the current.
+    scratch: Vec<f64>,
     _model: PhantomData<M>,
 }
 
@@ -140,6 +148,7 @@ impl<M: RefModel> RefFmu<M> {
         let mut desc = M::description();
         // States are readable (outputs or locals) with `der(...)` companions.
         desc.capabilities.x_exposes_states = !desc.states().is_empty();
+        desc.capabilities.x_exposes_equations = M::EXPOSES_EQUATIONS;
         let mut start: Vec<f64> = desc
             .variables
             .iter()
@@ -163,6 +172,7 @@ impl<M: RefModel> RefFmu<M> {
                 next_event_time: None,
                 terminate: false,
             },
+            scratch: start.clone(),
             start,
             options: InstantiateOptions::default(),
             _model: PhantomData,
@@ -387,6 +397,11 @@ impl<M: RefModel> Module for RefFmu<M> {
     fn event_mode(&mut self) -> Option<&mut dyn EventMode> {
         let caps = &self.desc.capabilities;
         caps.has_event_mode.then_some(self as _)
+    }
+
+    fn exposed_equations(&mut self) -> Option<&mut dyn ExposedEquations> {
+        let caps = &self.desc.capabilities;
+        caps.x_exposes_equations.then_some(self as _)
     }
 }
 

@@ -31,6 +31,7 @@ impl RefModel for Feedthrough {
     const FIXED_SOLVER_STEP: f64 = 0.1;
 
     const MODEL_NAME: &'static str = super::FEEDTHROUGH_ID;
+    const EXPOSES_EQUATIONS: bool = true;
     #[rustfmt::skip] // a table: one variable a row
     const VARIABLES: &'static [VarRow] = &[
         ("Float64_fixed_parameter",   5,  Parameter, Fixed,      Some(0.0), "", "fixed parameter (no effect)"),

@@ -70,6 +70,7 @@ impl RefModel for StateSpace {
     const FIXED_SOLVER_STEP: f64 = 1e-3;
     const NX: usize = N;
     const MODEL_NAME: &'static str = super::STATE_SPACE_ID;
+    const EXPOSES_EQUATIONS: bool = true;
     const FEEDTHROUGH: &'static [(u32, u32)] = &EVERY_OUTPUT_ON_EVERY_INPUT;
 
     fn variables() -> Vec<Variable> {

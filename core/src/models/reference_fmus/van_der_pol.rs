@@ -28,6 +28,7 @@ impl RefModel for VanDerPol {
     const NX: usize = 2;
 
     const MODEL_NAME: &'static str = super::VAN_DER_POL_ID;
+    const EXPOSES_EQUATIONS: bool = true;
     #[rustfmt::skip] // a table: one variable a row
     const VARIABLES: &'static [VarRow] = &[
         ("x0",      1, Output,    Continuous, Some(2.0), "", "the first state"),

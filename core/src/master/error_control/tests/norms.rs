@@ -2,7 +2,7 @@
 
 use super::super::{
     AbsTol, Attempt, ErrorControlSettings, ErrorNorms, EstimatorKind, GroupTolerance,
-    MacroStepControl, Tolerances,
+    MacroStepControl, MilneFactors, Tolerances,
 };
 use super::{assert_close, history_of};
 use alloc::vec;
@@ -17,6 +17,10 @@ fn wrms_uses_atol_per_component_and_rtol_times_the_new_value() {
     let norm = tol.wrms(&[0.021, 0.1], &[-2.0, 10.0]);
     assert_close(norm, libm::sqrt((1.0 + 0.25) / 2.0), 1e-15, "WRMS");
     assert_eq!(tol.wrms(&[], &[]), 0.0);
+    // atol = 0 on a zero value: a zero error passes, any other fails.
+    let exact = GroupTolerance::new(1e-3, 0.0);
+    assert_eq!(exact.wrms(&[0.0, 1e-3], &[0.0, 1.0]), libm::sqrt(0.5));
+    assert_eq!(exact.wrms(&[1e-20], &[0.0]), f64::INFINITY);
     // A third component uses the last atol.
     assert_eq!(tol.weight(2, 0.0), 1e-1);
     assert_eq!(GroupTolerance::new(1e-3, 1e-6).weight(5, -1.0), 1e-6 + 1e-3);
@@ -81,4 +85,26 @@ fn each_group_has_its_own_rtol_and_order_control_uses_the_coupling_group() {
         tighter_coupling < 0.5 * base,
         "{tighter_coupling} vs {base}"
     );
+}
+
+#[test]
+fn norms_straight_from_the_compared_solutions() {
+    let tol = Tolerances {
+        positions: GroupTolerance::new(0.1, 1.0),
+        velocities: GroupTolerance::new(0.1, 2.0),
+        coupling: GroupTolerance::new(0.5, 0.0),
+    };
+    let f = MilneFactors {
+        pos: 0.5,
+        vel: 0.25,
+    };
+    // Weights from the new solution: W_q = 1 + 0.1·10 = 2, W_v = 2 + 0.1·20 = 4.
+    let n = ErrorNorms::from_states(&tol, f, (&[10.0], &[14.0]), (&[-20.0], &[-4.0]));
+    assert_eq!(n, ErrorNorms::states(0.5 * 4.0 / 2.0, 0.25 * 16.0 / 4.0));
+    assert_eq!(n.tested(true), 1.0);
+    let n = ErrorNorms::from_states(&tol, MilneFactors::UNIT, (&[10.0], &[11.0]), (&[], &[]));
+    assert_eq!(n, ErrorNorms::states(0.5, 0.0));
+    // W_u = 0.5·|u_new| = (1, 2).
+    let n = ErrorNorms::from_coupling(&tol, &[2.0, -4.0], &[1.0, -4.0]);
+    assert_close(n.coupling.unwrap(), libm::sqrt(0.5), 1e-15, "‖ε_u‖");
 }
