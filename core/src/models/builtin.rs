@@ -45,6 +45,10 @@ pub(crate) trait BuiltinModule: DirectionalDerivatives + OutputDerivatives + Sen
     fn step_hint(&self) -> f64 {
         0.0
     }
+    /// Whether the module integrates with a stiff method ([`ExposedEquations::stiff`]).
+    fn stiff(&self) -> bool {
+        false
+    }
 
     /// Prepares [`BuiltinModule::derivative`] and [`BuiltinModule::output`] for the
     /// current point (called once per `get_float64`).
@@ -180,6 +184,10 @@ impl<T: BuiltinModule> ExposedEquations for T {
         check_equation_lengths(self.instance().layout, x, u, y.len(), |l| l.ny)?;
         self.outputs_at(t, x, u, y);
         Ok(())
+    }
+
+    fn stiff(&self) -> bool {
+        BuiltinModule::stiff(self)
     }
 }
 

@@ -213,6 +213,11 @@ pub trait ExposedEquations {
     fn rhs(&mut self, t: f64, x: &[f64], u: &[f64], dx: &mut [f64]) -> Result<(), ModuleError>;
     /// Writes `y = g(t, x, u)`.
     fn outputs(&mut self, t: f64, x: &[f64], u: &[f64], y: &mut [f64]) -> Result<(), ModuleError>;
+    /// Whether the equations are stiff (the module integrates them with a stiff method), so
+    /// whoever integrates them again, e.g. a monolithic reference, should use one too.
+    fn stiff(&self) -> bool {
+        false
+    }
 }
 
 /// Result of `fmi3UpdateDiscreteStates`.

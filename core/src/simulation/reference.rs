@@ -5,7 +5,8 @@
 use super::build_module;
 use super::run::SimulationResult;
 use crate::analysis::reference::{
-    CoupledEquations, IntegratedReference, SampledLinearReference, TightDopri45,
+    CoupledEquations, IntegratedReference, ReferenceIntegrator, SampledLinearReference, TightBdf,
+    TightDopri45,
 };
 use crate::analysis::{LinearBlock, MonolithicReference, Reference};
 use crate::error::{CosimError, MasterError};
@@ -108,7 +109,7 @@ pub(super) fn reference_for(
 /// none. Modules are checked for `x-exposesEquations` before any is built again.
 fn integrated(
     v: &ValidatedScenario,
-    system: &CoupledSystem,
+    system: &mut CoupledSystem,
 ) -> Result<IntegratedReference, String> {
     let s = &v.scenario;
     for m in 0..system.n_modules() {
@@ -138,6 +139,15 @@ fn integrated(
     let t_stop = grid.time(grid.steps);
     let equations = CoupledEquations::build(modules, &connections, grid.t_start, t_stop)
         .map_err(|e| e.to_string())?;
-    let integrator = Box::new(TightDopri45::new(equations.n_states()));
+    // Modules that integrate with a stiff method (BDF) are stiff: the reference takes BDF too.
+    let mut stiff = false;
+    for m in 0..system.n_modules() {
+        stiff |= system.subsystem_mut(m).equations_stiff().unwrap_or(false);
+    }
+    let n = equations.n_states();
+    let integrator: Box<dyn ReferenceIntegrator> = match stiff {
+        true => Box::new(TightBdf::new(n)),
+        false => Box::new(TightDopri45::new(n)),
+    };
     IntegratedReference::new(equations, integrator).map_err(|e| e.to_string())
 }

@@ -2,7 +2,7 @@
 //! a stiff method (variable-step BDF) can replace the default [`TightDopri45`] for stiff
 //! scenarios without touching the rest.
 
-use crate::solvers::{Dopri45, OdeSystem, SolverError, Workspace};
+use crate::solvers::{Bdf, Dopri45, OdeSystem, SolverError, Workspace};
 
 /// Relative tolerance of the default reference integrator.
 pub const REFERENCE_RTOL: f64 = 1e-10;
@@ -66,5 +66,48 @@ impl ReferenceIntegrator for TightDopri45 {
             self.method.rtol,
             self.method.atol
         )
+    }
+}
+
+/// Relative tolerance of the stiff reference integrator (BDF's cost grows fast below it).
+pub const STIFF_REFERENCE_RTOL: f64 = 1e-9;
+
+/// The variable-order BDF at tight tolerances, for scenarios with stiff modules (those
+/// that integrate with BDF themselves, docs/methods.md §14.13), where an explicit method
+/// would need steps of the stiffest time scale.
+#[derive(Clone, Debug)]
+pub struct TightBdf {
+    method: Bdf,
+    ws: Workspace,
+}
+
+impl TightBdf {
+    /// For `n` stacked states at [`STIFF_REFERENCE_RTOL`] and [`REFERENCE_ATOL`].
+    pub fn new(n: usize) -> Self {
+        TightBdf {
+            method: Bdf {
+                rtol: STIFF_REFERENCE_RTOL,
+                atol: alloc::vec![REFERENCE_ATOL],
+            },
+            ws: Workspace::new(n),
+        }
+    }
+}
+
+impl ReferenceIntegrator for TightBdf {
+    fn integrate(
+        &mut self,
+        system: &mut dyn OdeSystem,
+        t0: f64,
+        t1: f64,
+        x: &mut [f64],
+    ) -> Result<(), SolverError> {
+        self.method
+            .integrate(system, t0, t1, x, &mut self.ws)
+            .map(|_| ())
+    }
+
+    fn describe(&self) -> alloc::string::String {
+        alloc::format!("bdf rtol {:e} atol {:e}", self.method.rtol, REFERENCE_ATOL)
     }
 }

@@ -23,6 +23,9 @@ mod tests;
 pub use coupled_equations::CoupledEquations;
 pub use error::ReferenceError;
 pub use integrated::IntegratedReference;
-pub use integrator::{ReferenceIntegrator, TightDopri45, REFERENCE_ATOL, REFERENCE_RTOL};
+pub use integrator::{
+    ReferenceIntegrator, TightBdf, TightDopri45, REFERENCE_ATOL, REFERENCE_RTOL,
+    STIFF_REFERENCE_RTOL,
+};
 pub use linear::SampledLinearReference;
 pub use sampled::Reference;

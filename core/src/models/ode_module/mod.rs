@@ -228,6 +228,10 @@ impl<M: OdeModel> BuiltinModule for OdeModule<M> {
         self.stepper.ws.step_hint
     }
 
+    fn stiff(&self) -> bool {
+        matches!(self.stepper.integrator, Integrator::Bdf(_))
+    }
+
     /// `f` and `g` at the current point into the `plus` buffers.
     fn evaluate(&mut self) {
         let t = self.inst.t;

@@ -24,6 +24,13 @@ impl Subsystem {
         self.through(FLAG, |m| m.exposed_equations().map(|e| Ok(e.state_count())))
     }
 
+    /// Extension: whether the exposed equations are stiff (the module integrates them with
+    /// a stiff method).
+    pub fn equations_stiff(&mut self) -> Result<bool, ModuleError> {
+        self.require("x-getEquationStateCount", &EQUATIONS_LEGAL)?;
+        self.through(FLAG, |m| m.exposed_equations().map(|e| Ok(e.stiff())))
+    }
+
     /// Extension: the module's current states into `x` (one value per state).
     pub fn equation_states(&mut self, x: &mut [f64]) -> Result<(), ModuleError> {
         let n = self.equation_state_count()?;
