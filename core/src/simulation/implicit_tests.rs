@@ -1,5 +1,5 @@
 //! `master.algorithm: "implicit"` end to end: the two-mass preset runs with both implicit
-//! estimators and both interface Jacobians and writes H, k, the corrector iterations and
+//! estimators and every interface Jacobian and writes H, k, the corrector iterations and
 //! the error per point; the combinations the implicit scheme does not run are refused at
 //! their JSON path.
 
@@ -22,9 +22,9 @@ fn two_mass(algorithm: Algorithm, step_control: Option<&str>) -> Scenario {
 }
 
 #[test]
-fn both_implicit_estimators_run_the_two_mass_preset_with_both_jacobians() {
+fn both_implicit_estimators_run_the_two_mass_preset_with_every_jacobian() {
     for estimator in ["im_milne", "im_s_local"] {
-        for jacobian in ["finite_differences", "low_order"] {
+        for jacobian in ["finite_differences", "low_order", "directional_derivatives"] {
             let c = format!(
                 r#""estimator": "{estimator}", "rtol": 1e-6, "atol": {{"pos": 1e-8, "vel": 1e-5, "u": 1e-3}},
                    "corrector": {{"jacobian": "{jacobian}", "max_iterations": 4}}"#
@@ -55,6 +55,9 @@ fn both_implicit_estimators_run_the_two_mass_preset_with_both_jacobians() {
             let header = sim.to_csv();
             let header = header.lines().next().unwrap();
             assert!(header.ends_with(",H,k,iterations,error"), "{header}");
+            let summary = super::summary(&sim);
+            let expected = format!("{iterations} corrector iterations in accepted steps");
+            assert!(summary.contains(&expected), "{summary}");
         }
     }
 }
@@ -104,7 +107,7 @@ fn implicit_combinations_are_refused_at_their_json_path() {
         ),
     ];
     for (s, path) in cases {
-        let e = s.validate().err().expect("must be refused");
+        let e = s.validate().expect_err("must be refused");
         assert_eq!(e.path, path, "{}", e.message);
     }
     let bad = r#"{"method": "error", "estimator": "im_milne", "rtol": 1e-4, "corrector": {"jacobain": "low_order"}}"#;

@@ -9,7 +9,7 @@ use crate::analysis::PropagationMethod;
 use crate::coupling::CouplingGraph;
 use crate::error::{CosimError, ScenarioError};
 use crate::module::{InstantiateOptions, ModuleDescription, Subsystem};
-use crate::scenario::{ModuleSpec, ValidatedScenario};
+use crate::scenario::{ModuleSpec, StepControlSpec, ValidatedScenario};
 use alloc::format;
 use alloc::string::String;
 use alloc::sync::Arc;
@@ -71,6 +71,17 @@ impl LinearAnalysis {
             return Err(ScenarioError::at(
                 "master.defects",
                 "propagation-matrix analysis does not model the defect-controlled master",
+            )
+            .into());
+        }
+        if matches!(s.master.step_control, Some(StepControlSpec::Error(_))) {
+            // The matrices are of one fixed macro-step and extrapolation order; the
+            // error-controlled master varies both (docs/methods.md §14.11).
+            return Err(ScenarioError::at(
+                "master.step_control",
+                "propagation-matrix analysis does not model error-controlled macro-steps \
+                 (the step and the degree vary); remove master.step_control to analyse the \
+                 fixed-step scheme",
             )
             .into());
         }

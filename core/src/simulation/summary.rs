@@ -1,6 +1,6 @@
 //! The one-line summary of a finished run (CLI and logs): steps, the global error when a
 //! reference exists, events and rejections, and what variable-step and defect-measuring
-//! masters add (step range and degrees; run-wide defects).
+//! masters add (step range, degrees and corrector iterations; run-wide defects).
 
 use super::Simulation;
 use crate::master::RunDefects;
@@ -46,6 +46,11 @@ fn step_size_summary(sim: &Simulation) -> String {
     let orders = r.diagnostics.iter().filter_map(|d| d.order);
     if let (Some(k_lo), Some(k_hi)) = (orders.clone().min(), orders.max()) {
         let _ = write!(out, ", k from {k_lo} to {k_hi}");
+    }
+    // Implicit coupling: corrector runs of the accepted steps (rejected ones not counted).
+    let iterations: u64 = r.diagnostics.iter().map(|d| u64::from(d.iterations)).sum();
+    if iterations > 0 {
+        let _ = write!(out, ", {iterations} corrector iterations in accepted steps");
     }
     out
 }

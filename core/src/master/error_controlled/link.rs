@@ -14,13 +14,15 @@
 use crate::error::{MasterError, RejectReason};
 use crate::master::{StepController, StepDecision, StepDiagnostics, StepProposal};
 use alloc::sync::Arc;
-use core::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use core::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 
 #[derive(Debug, Default)]
 struct Verdict {
     accepted: AtomicBool,
     h_next: AtomicU64,
     error: AtomicU64,
+    /// Corrector runs of an implicit attempt that did not converge (0: it did, or explicit).
+    not_converged: AtomicU32,
 }
 
 /// The last verdict of an error-controlled algorithm, shared with its step controller.
@@ -34,6 +36,16 @@ impl ControlLink {
         self.0.accepted.store(accepted, Ordering::Release);
         self.0.h_next.store(h_next.to_bits(), Ordering::Release);
         self.0.error.store(error.to_bits(), Ordering::Release);
+        self.0.not_converged.store(0, Ordering::Release);
+    }
+
+    /// Publishes a rejection because the implicit corrector did not converge in
+    /// `iterations` runs; the next step is `h_next` (s).
+    pub fn publish_not_converged(&self, h_next: f64, iterations: u32) {
+        self.publish(false, h_next, f64::NAN);
+        self.0
+            .not_converged
+            .store(iterations.max(1), Ordering::Release);
     }
 
     /// `(accepted, h_next, error)` of the last verdict.
@@ -124,9 +136,15 @@ impl StepController for ErrorStepControl {
         let (accepted, h_next, error) = self.link.verdict();
         self.h_next = h_next;
         if !accepted {
+            let iterations = self.link.0.not_converged.load(Ordering::Acquire);
+            let reason = if iterations > 0 {
+                RejectReason::NotConverged { iterations }
+            } else {
+                RejectReason::ErrorTooLarge { error }
+            };
             return Ok(StepDecision::Reject {
                 h_retry: h_next,
-                reason: RejectReason::ErrorTooLarge { error },
+                reason,
             });
         }
         // Land exactly on the proposed point (the stop time after the driver's clip) when

@@ -73,7 +73,7 @@ impl Work {
                 save_dynamic(sys, &self.cv, &mut self.at_start, t)?
             }
             InterfaceJacobian::LowOrder => self.jacobian_work.los.linearise(sys, &self.cv, t)?,
-            InterfaceJacobian::Identity => {}
+            InterfaceJacobian::Identity | InterfaceJacobian::DirectionalDerivatives => {}
         }
         // Predictor: the explicit step's integration on p^pre.
         self.cv.apply_extrapolation(sys, k, t)?;
@@ -147,8 +147,13 @@ impl Work {
         let verdict = self
             .control
             .assess(&attempt, self.cv.history(), self.cv.updated())?;
-        self.link
-            .publish(verdict.accepted, verdict.h_next, verdict.error);
+        if converged {
+            self.link
+                .publish(verdict.accepted, verdict.h_next, verdict.error);
+        } else {
+            self.link
+                .publish_not_converged(verdict.h_next, self.iterations);
+        }
         self.verdict = Some(verdict);
         let diagnostics = StepDiagnostics {
             error: Some(verdict.error),

@@ -11,6 +11,7 @@
 //!   `δ_j = √ε_mach·max(|u^pre_j|, |u_{N,j}|, 1)` (independent of the tolerances, so
 //!   a replay with other tolerances takes the same steps): exact up to rounding for linear modules.
 //! - **Low-order sensitivities** (`low_order`): [`super::los`] (no extra integration).
+//! - **Directional derivatives** (`directional_derivatives`): [`super::directional`].
 
 use super::attempt::{step_module, Interrupted};
 use crate::error::MasterError;
@@ -29,6 +30,9 @@ pub enum InterfaceJacobian {
     /// Low-order sensitivities from the modules' exposed equations at `T_N`, no extra
     /// integration (our design; the seed's Appendix A.2 is missing).
     LowOrder,
+    /// Exact linearisation of each module over the step from its directional derivatives
+    /// (`providesDirectionalDerivatives` with exposed states), no extra integration.
+    DirectionalDerivatives,
     /// `dg_c/du* = I` (ignores the subsystems; a fixed-point iteration): a deliberately poor
     /// Jacobian for tests of the non-convergence path.
     Identity,
@@ -40,6 +44,7 @@ impl InterfaceJacobian {
         match self {
             InterfaceJacobian::FiniteDifferences => "finite_differences",
             InterfaceJacobian::LowOrder => "low_order",
+            InterfaceJacobian::DirectionalDerivatives => "directional_derivatives",
             InterfaceJacobian::Identity => "identity",
         }
     }
@@ -49,6 +54,7 @@ impl InterfaceJacobian {
         [
             InterfaceJacobian::FiniteDifferences,
             InterfaceJacobian::LowOrder,
+            InterfaceJacobian::DirectionalDerivatives,
             InterfaceJacobian::Identity,
         ]
         .into_iter()
@@ -67,6 +73,8 @@ pub(super) struct JacobianWork {
     nominal: Vec<f64>,
     perturbed: Vec<f64>,
     pub(super) los: super::los::LowOrder,
+    /// Readers of the directional derivatives (that Jacobian only).
+    pub(super) directional: Option<super::directional::Directional>,
 }
 
 impl JacobianWork {
@@ -92,6 +100,7 @@ impl JacobianWork {
             nominal: vec![0.0; cv.len()],
             perturbed: vec![0.0; cv.len()],
             los: super::los::LowOrder::new(sys, cv),
+            directional: None,
         }
     }
 
@@ -122,6 +131,12 @@ impl JacobianWork {
             InterfaceJacobian::LowOrder => {
                 self.los
                     .subtract_sensitivity(sys, cv, (t, h, k), jacobian)?;
+                Ok(None)
+            }
+            InterfaceJacobian::DirectionalDerivatives => {
+                if let Some(d) = self.directional.as_mut() {
+                    d.subtract_sensitivity(sys, cv, &mut self.los, (t, h, k), jacobian)?;
+                }
                 Ok(None)
             }
             InterfaceJacobian::FiniteDifferences => {

@@ -27,8 +27,8 @@ const GAUSS_8: [(f64, f64); 8] = [
     (0.019855071751231856, 0.05061426814518813),
     (0.10166676129318664, 0.11119051722668724),
     (0.2372337950418355, 0.15685332293894363),
-    (0.4082826787521751, 0.18134189168918100),
-    (0.5917173212478249, 0.18134189168918100),
+    (0.4082826787521751, 0.181341891689181),
+    (0.591717321247825, 0.181341891689181),
     (0.7627662049581645, 0.15685332293894363),
     (0.8983332387068134, 0.11119051722668724),
     (0.9801449282487681, 0.05061426814518813),
@@ -182,7 +182,7 @@ impl LowOrder {
 
     /// The update step at `t_end` with module `m`'s end state moved by `eta·s`: consistent
     /// coupling variables, computed from the current outputs and the modules' equations.
-    fn replay(
+    pub(super) fn replay(
         &mut self,
         sys: &mut CoupledSystem,
         cv: &CouplingVariables,

@@ -19,6 +19,7 @@
 //!    grid (eqns 22, 23); ImSLocal `|u^pre − u|` (eqn 24).
 
 mod attempt;
+mod directional;
 mod jacobian;
 mod los;
 #[cfg(test)]
@@ -242,11 +243,15 @@ impl MasterAlgorithm for ImplicitCoupling {
         let (n_pos, n_vel) = states
             .as_ref()
             .map_or((0, 0), |s| (s.positions.len(), s.velocities.len()));
+        let mut jacobian_work = jacobian::JacobianWork::new(sys, &cv, self.corrector.jacobian);
+        if self.corrector.jacobian == InterfaceJacobian::DirectionalDerivatives {
+            jacobian_work.directional = Some(directional::Directional::new(sys, &cv)?);
+        }
         let snapshots = || (0..sys.n_modules()).map(|_| ModuleState::empty()).collect();
         self.work = Some(attempt::Work {
             control,
             corrector: self.corrector,
-            jacobian_work: jacobian::JacobianWork::new(sys, &cv, self.corrector.jacobian),
+            jacobian_work,
             cv,
             states,
             checkpoint: Checkpoint::new(sys),

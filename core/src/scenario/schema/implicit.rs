@@ -17,6 +17,8 @@ pub enum JacobianSpec {
     FiniteDifferences,
     /// Low-order sensitivities from the exposed equations (no extra integration).
     LowOrder,
+    /// The modules' directional derivatives, linearisation integrated over the step.
+    DirectionalDerivatives,
 }
 
 /// The corrector's settings; every field has the documented default.
@@ -58,6 +60,7 @@ impl CorrectorSpec {
             jacobian: match self.jacobian {
                 JacobianSpec::FiniteDifferences => InterfaceJacobian::FiniteDifferences,
                 JacobianSpec::LowOrder => InterfaceJacobian::LowOrder,
+                JacobianSpec::DirectionalDerivatives => InterfaceJacobian::DirectionalDerivatives,
             },
             tolerance_fraction: self.tolerance_fraction,
             max_iterations: self.max_iterations,

@@ -30,6 +30,7 @@ struct Points {
     k: Vec<Option<u32>>,
     iterations: Vec<u32>,
     outputs: Vec<Vec<f64>>,
+    rejections: Vec<(f64, f64, RejectReason)>,
 }
 
 impl Observer for Points {
@@ -40,6 +41,9 @@ impl Observer for Points {
         self.k.push(view.diagnostics.order);
         self.iterations.push(view.diagnostics.iterations);
         self.outputs.push(view.system.outputs().to_vec());
+    }
+    fn on_rejected(&mut self, t: f64, h: f64, reason: &RejectReason) {
+        self.rejections.push((t, h, reason.clone()));
     }
 }
 
@@ -156,6 +160,24 @@ fn the_low_order_jacobian_tends_to_the_finite_difference_one_as_h_goes_to_zero()
 }
 
 #[test]
+fn the_directional_derivative_jacobian_equals_finite_differences_on_the_linear_oscillator() {
+    for k in [0, 1, 2, 3] {
+        for h in [1e-3, 1e-4, 1e-5] {
+            let fd = jacobian_at(InterfaceJacobian::FiniteDifferences, k, h);
+            let dd = jacobian_at(InterfaceJacobian::DirectionalDerivatives, k, h);
+            let n = libm::sqrt(fd.len() as f64) as usize;
+            let identity: Vec<f64> = (0..n * n)
+                .map(|e| if e % (n + 1) == 0 { 1.0 } else { 0.0 })
+                .collect();
+            let relative = distance(&fd, &dd) / distance(&fd, &identity);
+            std::println!("DD − FD, k = {k}, H = {h:e}: {relative:.2e}");
+            // Finite differences with a √ε_mach step: about 1e-7 relative.
+            assert!(relative < 1e-5, "k = {k}, H = {h}: {relative}");
+        }
+    }
+}
+
+#[test]
 fn a_corrector_that_does_not_converge_is_a_rejection_with_a_quarter_step() {
     // One fixed-point iteration (identity Jacobian) cannot meet a tight residual test.
     let corrector = CorrectorSettings {
@@ -175,6 +197,18 @@ fn a_corrector_that_does_not_converge_is_a_rejection_with_a_quarter_step() {
     let s = settings(EstimatorKind::ImSLocal, 1e-6, OrderMode::Fixed(1));
     let (points, stats, _) = controlled(s, corrector, 2e-4).unwrap();
     assert!(stats.rejected > 0);
+    assert!(
+        stats.modules_restored >= 2 * stats.rejected,
+        "both masses rolled back"
+    );
+    let (t, h, reason) = &points.rejections[0];
+    assert_eq!((*t, *h), (0.0, 2e-4));
+    assert_eq!(*reason, RejectReason::NotConverged { iterations: 1 });
+    // The retry is the quarter step.
+    assert_eq!(
+        points.rejections.get(1).map_or(points.h[0], |r| r.1),
+        0.5e-4
+    );
     assert!((points.time.last().unwrap() - T_END).abs() < 1e-15);
 }
 
