@@ -14,8 +14,10 @@ pub fn execute(command: Command) -> Result<(), String> {
             Ok(())
         }
         Command::Presets => {
-            for p in scenario::presets() {
-                println!("{:<28} {}", p.id, p.scenario.title);
+            let presets = scenario::presets();
+            let width = presets.iter().map(|p| p.id.len()).max().unwrap_or(0);
+            for p in presets {
+                println!("{:<width$} {}", p.id, p.scenario.title);
             }
             Ok(())
         }

@@ -19,7 +19,7 @@ fn rejecting_every_third_attempt_gives_the_fixed_run_csv_for_every_preset() {
             println!("{}: skipped here (needs the example .fmu files)", p.id);
             continue;
         }
-        // A preset with its own step control (defect control) is not a fixed-grid run.
+        // A preset with its own step control (defects, error estimates) is not a fixed-grid run.
         if p.scenario.master.step_control.is_some() {
             println!("{}: skipped here (chooses its own steps)", p.id);
             continue;

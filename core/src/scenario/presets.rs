@@ -43,17 +43,27 @@ macro_rules! embed {
 }
 
 /// Every preset file (alphabetical; `index.json` gives the order).
-const FILES: [(&str, &str); 23] = embed![
+const FILES: [(&str, &str); 33] = embed![
     "analysis-accuracy-map",
     "analysis-convergence",
     "analysis-rho-versus-step",
     "analysis-stability-map",
     "binary-c-spring-damper",
     "binary-rust-oscillator",
+    "contact-oscillator-ex-local",
+    "contact-oscillator-ex-milne",
+    "contact-oscillator-ex-s-local",
+    "contact-oscillator-im-milne",
+    "contact-oscillator-im-s-local",
+    "contact-oscillator-order-control",
     "defect-controlled",
     "defect-exact-variable-step",
     "defect-fixed-step",
     "equation-module-mass1",
+    "mass-chain-explicit-high-damping",
+    "mass-chain-explicit-low-damping",
+    "mass-chain-implicit-high-damping",
+    "mass-chain-implicit-low-damping",
     "nonlinear-soh-corrected",
     "nonlinear-zoh",
     "nonlinear-zoh-corrected",
