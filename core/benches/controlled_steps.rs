@@ -11,8 +11,9 @@ use cosim_core::scenario::{self, Scenario, ValidatedScenario};
 use cosim_core::simulation::Simulation;
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 
-/// `(label, preset, fixed step for the plain variant)`: seed 003's Algorithm 1 with the PI
-/// controller, its fixed-step variant and plain Jacobi on the same rotational pair.
+/// `(label, preset, fixed step for the variants)`: seed 003's Algorithm 1 with the PI
+/// controller, its fixed-step variant and plain Jacobi on the same rotational pair; seed
+/// 002's error-controlled explicit and implicit runs of Example 1 and the chain.
 const CASES: &[(&str, &str, Option<f64>)] = &[
     ("defect-pi", "defect-exact-variable-step", None),
     (
@@ -25,6 +26,10 @@ const CASES: &[(&str, &str, Option<f64>)] = &[
         "defect-exact-variable-step|plain",
         Some(0.2),
     ),
+    ("example1-ex-milne", "contact-oscillator-ex-milne", None),
+    ("example1-im-milne", "contact-oscillator-im-milne", None),
+    ("chain-explicit", "mass-chain-explicit-low-damping", None),
+    ("chain-implicit", "mass-chain-implicit-low-damping", None),
 ];
 
 /// The case's scenario: the preset, reference off, then the variant.
@@ -51,7 +56,8 @@ fn scenario(spec: &str, h: Option<f64>) -> ValidatedScenario {
 
 fn controlled_steps(c: &mut Criterion) {
     let mut group = c.benchmark_group("controlled_steps");
-    group.sample_size(20);
+    // The chain runs take a good part of a second each: the fewest samples criterion allows.
+    group.sample_size(10);
     // `cargo xtask bench --controlled` reads the cases (label, preset spec, h, accepted
     // steps) from here to run the same ones in the browser.
     let mut listing = String::new();
