@@ -189,3 +189,28 @@ test('defect study E3: log-log charts per port with the slopes `cosim defects E3
   assert.deepEqual(page.problems, []);
   await page.close();
 });
+
+test('error-controlled preset (seed 002 order control): the page plots the CLI H and k columns', async () => {
+  const id = 'contact-oscillator-order-control';
+  const cli = runCli(cosim(['preset', id]));
+  const [h, k] = [cli.columns.get('H'), cli.columns.get('k')];
+  assert.ok(h && k, 'the CLI CSV has H and k columns');
+  const page = await openPage(browser.context);
+  await page.selectOption('#preset', id);
+  assert.equal(await runAndWait(page), 'done', await page.textContent('#message-text'));
+  const plotted = await page.evaluate(() => window.cosimPlayground.stepsPlotted());
+  assert.ok(plotted?.H && plotted?.k, 'H and k are plotted');
+  assert.equal(plotted.k.length, k.length, 'one k per communication point');
+  for (let i = 1; i < k.length; i++) {
+    assert.equal(plotted.k[i], k[i], `row ${i}: k`);
+    assert.ok(Math.abs(plotted.H[i] - h[i]) <= 1e-12 * h[i], `row ${i}: H ${plotted.H[i]} vs ${h[i]}`);
+  }
+  // The order falls at the impact and climbs back.
+  const ks = k.slice(1);
+  const low = ks.indexOf(Math.min(...ks.slice(ks.indexOf(Math.max(...ks)))));
+  assert.ok(Math.max(...ks.slice(low)) > ks[low], `k climbs back after its drop: ${ks.join(' ')}`);
+  const rejected = /(\d+) rejected attempts rolled back/.exec(cli.stderr);
+  assert.equal(await page.textContent('#rejected'), rejected[1], 'rejected attempts as the CLI');
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});

@@ -77,7 +77,8 @@ pub fn bench() -> Result<()> {
         rows.push_str(&format!(
             "| `{}` | `{}`{} | {} | {native:.0} | {browser:.0} | {:.2} |\n",
             c.label,
-            c.spec,
+            // A `|` inside a table cell must be escaped, even in code.
+            c.spec.replace('|', "\\|"),
             c.h.as_ref()
                 .map(|h| format!(", H = {h} s"))
                 .unwrap_or_default(),
