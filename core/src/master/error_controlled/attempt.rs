@@ -53,7 +53,7 @@ pub(super) struct Work {
 }
 
 /// How an integration over the step ended, when it did not end normally.
-type Interrupted = Option<MacroStepOutcome>;
+pub(crate) type Interrupted = Option<MacroStepOutcome>;
 
 impl Work {
     /// One attempt from `t` over `h` at the control's degree.
@@ -189,29 +189,10 @@ impl Work {
         h: f64,
     ) -> Result<Interrupted, MasterError> {
         for m in 0..sys.n_modules() {
-            if !self.cv.is_dynamic(m) {
-                continue;
-            }
-            // A comparative run is followed by a restore to `t`: not "no set state prior".
-            let report = sys.do_step(m, t, h, false)?;
-            if report.status == Status::Discard {
-                return Ok(Some(MacroStepOutcome::Rejected(Rejection {
-                    reason: RejectReason::Discarded {
-                        module: sys.name(m).into(),
-                    },
-                    h_retry: None,
-                })));
-            }
-            if report.terminate_simulation {
-                return Ok(Some(MacroStepOutcome::Terminated {
-                    h_taken: h,
-                    module: m,
-                }));
-            }
-            if report.event_handling_needed && sys.instantiate_options(m).event_mode_used {
-                sys.handle_event(m, t + h)?;
-            } else {
-                sys.read_outputs(m, t + h)?;
+            if self.cv.is_dynamic(m) {
+                if let Some(out) = step_module(sys, m, t, h)? {
+                    return Ok(Some(out));
+                }
             }
         }
         Ok(None)
@@ -283,4 +264,37 @@ fn bad_grid(t: f64, h: f64) -> MasterError {
     MasterError::InvalidSettings(alloc::format!(
         "macro-step at t = {t} s, h = {h} s: the error constants of this grid are undefined"
     ))
+}
+
+/// Steps module `m` over `[t, t + h]` and reads its outputs (handling an event it reports);
+/// `Some` when the module discarded the step or asked to terminate. Shared by the explicit
+/// and implicit error-controlled schemes.
+pub(crate) fn step_module(
+    sys: &mut CoupledSystem,
+    m: usize,
+    t: f64,
+    h: f64,
+) -> Result<Interrupted, MasterError> {
+    // Every run of an attempt may be followed by a restore to `t`: not "no set state prior".
+    let report = sys.do_step(m, t, h, false)?;
+    if report.status == Status::Discard {
+        return Ok(Some(MacroStepOutcome::Rejected(Rejection {
+            reason: RejectReason::Discarded {
+                module: sys.name(m).into(),
+            },
+            h_retry: None,
+        })));
+    }
+    if report.terminate_simulation {
+        return Ok(Some(MacroStepOutcome::Terminated {
+            h_taken: h,
+            module: m,
+        }));
+    }
+    if report.event_handling_needed && sys.instantiate_options(m).event_mode_used {
+        sys.handle_event(m, t + h)?;
+    } else {
+        sys.read_outputs(m, t + h)?;
+    }
+    Ok(None)
 }

@@ -25,6 +25,7 @@ mod states;
 #[cfg(test)]
 mod tests;
 
+pub(crate) use attempt::{step_module, Interrupted};
 pub use coupling_variables::CouplingVariables;
 pub use link::{ControlLink, ErrorStepControl};
 pub use states::StateGroups;

@@ -10,11 +10,12 @@ use crate::master::error_control::lagrange::evaluate;
 use crate::master::error_control::{
     Attempt, ControlVerdict, ErrorNorms, EstimatorKind, MacroStepControl, StepConstants,
 };
+use crate::master::error_controlled::{step_module, Interrupted};
 use crate::master::{
-    Checkpoint, ControlLink, CoupledSystem, CouplingVariables, MacroStepOutcome, Rejection,
-    StateGroups, StepDiagnostics,
+    Checkpoint, ControlLink, CoupledSystem, CouplingVariables, MacroStepOutcome, StateGroups,
+    StepDiagnostics,
 };
-use crate::module::{ModuleState, Status};
+use crate::module::ModuleState;
 use alloc::vec::Vec;
 use nalgebra::{DMatrix, DVector};
 
@@ -52,9 +53,6 @@ pub(super) struct Work {
     pub(super) verdict: Option<ControlVerdict>,
     pub(super) link: ControlLink,
 }
-
-/// How an integration over the step ended, when it did not end normally.
-pub(super) type Interrupted = Option<MacroStepOutcome>;
 
 impl Work {
     /// One attempt from `t` over `h` at the control's degree.
@@ -221,37 +219,6 @@ pub(super) fn integrate(
         if let Some(out) = step_module(sys, m, t, h)? {
             return Ok(Some(out));
         }
-    }
-    Ok(None)
-}
-
-/// Steps module `m` over `[t, t + h]` and reads its outputs.
-pub(super) fn step_module(
-    sys: &mut CoupledSystem,
-    m: usize,
-    t: f64,
-    h: f64,
-) -> Result<Interrupted, MasterError> {
-    // Corrector runs are preceded by a restore to `t`: not "no set state prior".
-    let report = sys.do_step(m, t, h, false)?;
-    if report.status == Status::Discard {
-        return Ok(Some(MacroStepOutcome::Rejected(Rejection {
-            reason: RejectReason::Discarded {
-                module: sys.name(m).into(),
-            },
-            h_retry: None,
-        })));
-    }
-    if report.terminate_simulation {
-        return Ok(Some(MacroStepOutcome::Terminated {
-            h_taken: h,
-            module: m,
-        }));
-    }
-    if report.event_handling_needed && sys.instantiate_options(m).event_mode_used {
-        sys.handle_event(m, t + h)?;
-    } else {
-        sys.read_outputs(m, t + h)?;
     }
     Ok(None)
 }

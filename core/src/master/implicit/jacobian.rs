@@ -13,9 +13,9 @@
 //! - **Low-order sensitivities** (`low_order`): [`super::los`] (no extra integration).
 //! - **Directional derivatives** (`directional_derivatives`): [`super::directional`].
 
-use super::attempt::{step_module, Interrupted};
 use crate::error::MasterError;
 use crate::master::error_control::Samples;
+use crate::master::error_controlled::{step_module, Interrupted};
 use crate::master::{CoupledSystem, CouplingVariables};
 use crate::module::ModuleState;
 use alloc::vec;
