@@ -18,7 +18,9 @@ import { MessageArea } from './message.js';
 import { Validator } from './validation.js';
 import { CUSTOM, bindScenarioViews, scenarioEdited, setScenario } from './scenario_views.js';
 import { loadPreset, openFromAddress } from './opening.js';
-import { runHandlers, startRun } from './run_controller.js';
+import { runAndWait, runHandlers, startRun } from './run_controller.js';
+import { bindPins } from './pins_view.js';
+import { LiveSliders } from './sliders.js';
 import { bindFileControls } from './file_controls.js';
 
 const $ = (id) => document.getElementById(id);
@@ -64,11 +66,19 @@ page.analysis = new AnalysisPanel({
     if (spec) scenario.analysis = spec; else delete scenario.analysis;
     scenarioEdited(store, 'analysis');
   },
+  // The stability map's ΔT slider, released: the scenario takes the macro-step, the map follows.
+  onMacroStep: (h) => {
+    store.state.scenario.master.macro_step = h;
+    scenarioEdited(store, 'form');
+    page.editor.setScenario(store.state.scenario);
+    page.analysis.compute({ progressive: true });
+  },
 });
 page.messages = new MessageArea(
   { box: ui.message, text: ui.messageText, note: ui.messageNote, goto: ui.messageGoto }, page.editor);
 page.validator = new Validator(page);
 page.startRun = (opts) => startRun(page, opts);
+page.runAndWait = (opts) => runAndWait(page, opts);
 
 let resolveReady;
 const ready = new Promise((r) => { resolveReady = r; });
@@ -89,6 +99,8 @@ page.client = new SimulationWorker(runHandlers(page, (msg, restarted) => {
 
 bindScenarioViews(page);
 bindFileControls(page);
+bindPins(page);
+page.sliders = new LiveSliders(page, { root: $('live'), choice: $('slider-choice'), add: $('slider-add'), list: $('slider-list') });
 
 function onEdit(opts = {}) {
   if (opts.plotOnly) {
@@ -167,4 +179,6 @@ window.cosimPlayground = {
   svgOf: (name) => page.plots.svgOf(name),
   restartWorker: () => page.client.restart(),
   get presetId() { return store.state.presetId; },
+  get runsFinished() { return page.runsFinished ?? 0; },
+  get workerResults() { return page.client.resultsSeen ?? 0; },
 };

@@ -64,6 +64,9 @@ export async function openFromAddress(page) {
     ui.status.textContent = 'Ready.';
     return false;
   }
-  if (openScenarioText(page, reply.value, 'Link')) page.startRun();
+  if (openScenarioText(page, reply.value, 'Link')) {
+    // A link with pinned variants runs and pins each, then the scenario itself.
+    if (!(await page.runVariants(page.store.state.scenario))) page.startRun();
+  }
   return true;
 }

@@ -123,6 +123,8 @@ export class SimulationWorker {
       default:
         break;
     }
+    // Every run the worker finished, current or not (tests: superseded runs never finish).
+    if (msg.type === 'result') this.resultsSeen = (this.resultsSeen ?? 0) + 1;
     // Everything else belongs to a run; replies for runs no longer current are dropped.
     if (msg.id !== null && msg.id !== this.current) return;
     switch (msg.type) {

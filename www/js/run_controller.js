@@ -15,14 +15,21 @@ function setRunning(ui, running) {
   document.body.classList.toggle('running', running);
 }
 
-/** Runs the form's scenario, or the JSON view's text when it holds unapplied edits. */
-export async function startRun(page, { replace = false } = {}) {
+/**
+ * Runs the form's scenario, or the JSON view's text when it holds unapplied edits, or
+ * `scenario` when given (a pinned variant). `replace`: a run in flight is superseded
+ * (the worker cancels it at its next chunk; its replies are dropped).
+ */
+export async function startRun(page, { replace = false, scenario = null } = {}) {
   const { store, ui, client, messages } = page;
   if (client.busy && !replace) return;
   // The run's own messages replace any validation still under way.
   page.validator.stop();
   let text;
-  if (store.state.jsonDirty) {
+  if (scenario) {
+    text = JSON.stringify(scenario);
+    page.runSource = 'form';
+  } else if (store.state.jsonDirty) {
     text = ui.json.value;
     page.runSource = 'json';
     try {
@@ -74,9 +81,27 @@ export async function startRun(page, { replace = false } = {}) {
   client.run(text);
 }
 
+/** Starts a run (as startRun) and resolves with how it ended: 'done', 'error', 'cancelled', ... */
+export function runAndWait(page, opts = {}) {
+  return new Promise((resolve) => {
+    delete document.body.dataset.runState;
+    page.runEnded = resolve;
+    startRun(page, opts).then(() => {
+      // Not started (invalid, declined): ended already.
+      if (!page.client.busy && page.runEnded === resolve) { page.runEnded = null; resolve(document.body.dataset.runState ?? 'not run'); }
+    });
+  });
+}
+
 /** Handlers of the simulation worker's run stream (run_client.js). */
 export function runHandlers(page, onReady) {
   const { store, ui } = page;
+  const ended = (state) => {
+    document.body.dataset.runState = state;
+    const resolve = page.runEnded;
+    page.runEnded = null;
+    resolve?.(state);
+  };
   const chosenOutputs = () => (Array.isArray(store.state.scenario?.plot) ? store.state.scenario.plot : []);
   return {
     ready: onReady,
@@ -114,14 +139,15 @@ export function runHandlers(page, onReady) {
       ui.progress.value = 1;
       page.summary.finished(msg, steps ? steps[0] : null);
       ui.status.textContent = 'Done.';
+      page.runsFinished = (page.runsFinished ?? 0) + 1;
       store.set({ lastResult }, { from: 'run' });
-      document.body.dataset.runState = 'done';
+      ended('done');
     },
     cancelled(msg) {
       setRunning(ui, false);
       ui.status.textContent = msg.restarted ? 'Cancelled (the worker was restarted).' : 'Cancelled.';
       page.summary.clear();
-      document.body.dataset.runState = 'cancelled';
+      ended('cancelled');
     },
     error(msg) {
       setRunning(ui, false);
@@ -141,7 +167,7 @@ export function runHandlers(page, onReady) {
         // The settings were accepted: no field to point at; the partial plot stays.
         page.messages.show(msg.message, { source: 'run', kind, path: null, note: failureNote(kind, msg.run) });
       }
-      document.body.dataset.runState = 'error';
+      ended('error');
     },
   };
 }

@@ -25,6 +25,7 @@ const CSV_INLINE_MAX_ROWS = 200_000;
 let sim = null;       // the one JsSimulation
 let runId = null;     // id of the run in progress, or null
 let cancelled = false;
+let newestRun = null; // id of the last 'run' received: older queued runs are skipped
 
 // Between chunks the loop yields so that a queued 'cancel' is handled before the next
 // chunk. Browsers run it after one MessageChannel hop (no setTimeout 4 ms clamp); Node's
@@ -98,6 +99,8 @@ function transferables(columns) {
 }
 
 async function run(id, scenarioText) {
+  // Superseded while queued (a slider moved again): never started.
+  if (id !== newestRun) { postMessage({ type: 'cancelled', id }); return; }
   freeSim();
   runId = id;
   cancelled = false;
@@ -158,6 +161,7 @@ function handle(msg) {
   if (type === RUN) {
     // A new run replaces one in progress: the old loop sees `cancelled` at its next yield.
     if (runId !== null) { cancelled = true; }
+    newestRun = msg.id;
     queue = queue.then(() => run(msg.id, String(msg.scenario)));
   } else if (type === CANCEL) {
     if (runId !== null && (msg.id === undefined || msg.id === runId)) cancelled = true;

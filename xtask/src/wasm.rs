@@ -110,7 +110,10 @@ const VENDORED: [(&str, &str); 4] = [
     ("node_modules/uplot/dist/uPlot.esm.js", "uPlot.esm.js"),
     ("node_modules/uplot/dist/uPlot.min.css", "uPlot.min.css"),
     // The system diagram's automatic layout (an ES module with no imports).
-    ("node_modules/@dagrejs/dagre/dist/dagre.esm.js", "dagre.esm.js"),
+    (
+        "node_modules/@dagrejs/dagre/dist/dagre.esm.js",
+        "dagre.esm.js",
+    ),
     (
         "node_modules/@dagrejs/dagre/dist/dagre.esm.js.LEGAL.txt",
         "dagre.esm.js.LEGAL.txt",
