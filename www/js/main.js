@@ -21,6 +21,8 @@ import { loadPreset, openFromAddress } from './opening.js';
 import { runAndWait, runHandlers, startRun } from './run_controller.js';
 import { bindPins } from './pins_view.js';
 import { LiveSliders } from './sliders.js';
+import { History } from './history.js';
+import { bindDiagram } from './diagram/diagram_panel.js';
 import { bindFileControls } from './file_controls.js';
 
 const $ = (id) => document.getElementById(id);
@@ -40,7 +42,7 @@ const ui = {
 
 const store = new Store({
   presets: [], presetId: null, scenario: null, edited: false, jsonDirty: false, address: null,
-  lastResult: null, lastError: null, signals: [], pins: [],
+  lastResult: null, lastError: null, signals: [], pins: [], validation: null,
 });
 
 /** Everything the page's modules share: the store, the elements, the views, the worker. */
@@ -87,6 +89,7 @@ page.client = new SimulationWorker(runHandlers(page, (msg, restarted) => {
   if (restarted) return;
   store.set({ presets: Array.isArray(msg.presets) ? msg.presets : [] });
   page.editor.setCatalog(msg.catalog);
+  page.onCatalog?.();
   ui.version.textContent = msg.version;
   fillPicker(ui.preset, store.state.presets, CUSTOM);
   ui.preset.disabled = false;
@@ -98,6 +101,8 @@ page.client = new SimulationWorker(runHandlers(page, (msg, restarted) => {
 }));
 
 bindScenarioViews(page);
+page.history = new History(store);
+page.diagram = bindDiagram(page, page.history);
 bindFileControls(page);
 bindPins(page);
 page.sliders = new LiveSliders(page, { root: $('live'), choice: $('slider-choice'), add: $('slider-add'), list: $('slider-list') });
@@ -179,6 +184,7 @@ window.cosimPlayground = {
   svgOf: (name) => page.plots.svgOf(name),
   restartWorker: () => page.client.restart(),
   get presetId() { return store.state.presetId; },
+  history: () => ({ undo: page.history.undos.length, redo: page.history.redos.length }),
   get runsFinished() { return page.runsFinished ?? 0; },
   get workerResults() { return page.client.resultsSeen ?? 0; },
 };

@@ -19,8 +19,9 @@ export const REPLY = 'reply';
  *   encodeLink {scenario}    -> value: link fragment `s1.…`
  *   decodeLink {link}        -> value: scenario JSON text
  *   defectStudy {experiment, slaves, init} -> value: the study's JSON text
+ *   modulePorts {scenario}   -> value: [{name, model, inputs, outputs, error}] (the diagram's blocks)
  */
-export const SIM_REQUESTS = ['validate', 'csv', 'encodeLink', 'decodeLink', 'defectStudy'];
+export const SIM_REQUESTS = ['validate', 'csv', 'encodeLink', 'decodeLink', 'defectStudy', 'modulePorts'];
 
 /**
  * The run stream of the simulation worker.

@@ -155,6 +155,7 @@ export function runHandlers(page, onReady) {
       // Messages from before kinds existed (or a stand-in worker) are settings unless fatal.
       const kind = msg.kind ?? (msg.fatal ? 'internal' : 'scenario');
       store.set({ lastError: { kind, message: msg.message, run: msg.run ?? null } });
+      if (kind === 'scenario') store.set({ validation: msg.message });
       if (msg.run) page.summary.failed(msg.run); else page.summary.clear();
       if (kind === 'scenario') {
         // Bad settings: point at the field, or at the JSON view the scenario came from.

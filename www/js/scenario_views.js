@@ -55,7 +55,8 @@ export function bindScenarioViews(page) {
     document.title = ui.title.textContent ? `${ui.title.textContent} · Cosim Playground` : 'Cosim Playground';
     showTryNext(s);
     if (!meta.keepJsonText) writeJson();
-    analysis.setScenario(scenario);
+    // Undo/redo keeps the analysis figure; opening a scenario computes its analysis view.
+    analysis.setScenario(scenario, { compute: !meta.keepAnalysis });
   });
 
   store.on('presetId', (s) => {

@@ -16,7 +16,9 @@ export class Validator {
     const ask = ++this.latest;
     const message = await this.page.client.validate(text);
     if (ask !== this.latest) return;
-    const { messages } = this.page;
+    const { messages, store } = this.page;
+    // The diagram draws a message about a connection on its arrow.
+    store.set({ validation: message });
     if (message) {
       const shown = source === 'json' && !pathOf(message) ? `Scenario JSON: ${message}` : message;
       messages.show(shown, { source: 'validation' });

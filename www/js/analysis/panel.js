@@ -99,7 +99,7 @@ export class AnalysisPanel {
   // ----- scenario in/out -------------------------------------------------------------------
 
   /** A scenario was loaded or edited: refresh the pickers, apply `analysis` if present. */
-  async setScenario(scenario) {
+  async setScenario(scenario, { compute = true } = {}) {
     this.loaded = scenario;
     const text = JSON.stringify(scenario);
     try { this.parameters = await this.pool.call('analysisParameters', text); } catch { this.parameters = []; }
@@ -109,7 +109,7 @@ export class AnalysisPanel {
     document.body.dataset.analysisReady = 'true';
     // A preset, link or file that names an analysis view opens with its figure computing:
     // maps coarse first, then refined (progressive).
-    if (this.view !== 'time_response') this.compute({ progressive: true });
+    if (compute && this.view !== 'time_response') this.compute({ progressive: true });
   }
 
   get scenario() {
