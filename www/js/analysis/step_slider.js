@@ -12,6 +12,29 @@ const STEPS = 240;
 const LIVE_X = 48;
 const LIVE_Y = 32;
 
+/**
+ * The coarse grid's values on the map's grid (same ranges, more points): bilinear in
+ * log10 of the value over grid indices, so the contour is smooth, not a staircase. A cell
+ * next to a failed (NaN) point stays NaN.
+ */
+export function resample(values, cx, cy, nx, ny) {
+  const out = new Float64Array(nx * ny);
+  const logs = values.map((v) => Math.log10(v));
+  const at = (i, j) => logs[j * cx + i];
+  for (let j = 0; j < ny; j++) {
+    const fy = ny > 1 ? (j * (cy - 1)) / (ny - 1) : 0;
+    const j0 = Math.min(cy - 2, Math.floor(fy)), ty = fy - j0;
+    for (let i = 0; i < nx; i++) {
+      const fx = nx > 1 ? (i * (cx - 1)) / (nx - 1) : 0;
+      const i0 = Math.min(cx - 2, Math.floor(fx)), tx = fx - i0;
+      const top = at(i0, j0) * (1 - tx) + at(i0 + 1, j0) * tx;
+      const bottom = at(i0, j0 + 1) * (1 - tx) + at(i0 + 1, j0 + 1) * tx;
+      out[j * nx + i] = 10 ** (top * (1 - ty) + bottom * ty);
+    }
+  }
+  return out;
+}
+
 export class StepSlider {
   /** `panel`: the AnalysisPanel; `onRelease(h)`: the macro-step chosen. */
   constructor(panel, { field, input, output, onRelease }) {
@@ -56,7 +79,9 @@ export class StepSlider {
     const view = this.panel.figure;
     if (!(view instanceof MapView) || !view.data) return;
     const job = ++this.job;
-    this.pool.cancel();
+    // Only a contour still computing is stopped (that restarts its workers); an idle pool is reused.
+    if (this.busy) this.pool.cancel();
+    this.busy = true;
     const x = { ...this.panel.axisSpec(this.panel.axes.x), points: LIVE_X };
     const y = { ...this.panel.axisSpec(this.panel.axes.y), points: LIVE_Y };
     const values = new Float64Array(LIVE_X * LIVE_Y).fill(NaN);
@@ -67,16 +92,11 @@ export class StepSlider {
     } catch (err) {
       if (err instanceof Cancelled) return;
       throw err;
+    } finally {
+      if (job === this.job) this.busy = false;
     }
     if (job !== this.job) return;
-    // The contour is drawn on the map's own grid: resample by nearest cell.
-    const d = view.data;
-    const nx = d.x.values.length, ny = d.y.values.length;
-    const fine = new Float64Array(nx * ny);
-    for (let j = 0; j < ny; j++) {
-      const sj = Math.round((j * (LIVE_Y - 1)) / Math.max(1, ny - 1));
-      for (let i = 0; i < nx; i++) fine[j * nx + i] = values[sj * LIVE_X + Math.round((i * (LIVE_X - 1)) / Math.max(1, nx - 1))];
-    }
+    const fine = resample(values, LIVE_X, LIVE_Y, view.data.x.values.length, view.data.y.values.length);
     view.overlays = view.overlays.filter((o) => !o.live);
     view.addOverlay({ values: fine, level: 1, shade: '#7c3aed', dash: [4, 3], label: `ρ = 1 at ΔT = ${shortNumber(h)} s (dragging)`, live: true });
     this.lastDrawMs = performance.now() - t0;
