@@ -18,9 +18,12 @@ const port = (side, path) => `#diagram [data-side="${side}"][data-port="${path}"
 
 async function center(page, selector) {
   // The diagram redraws shortly after each edit: let it settle, then measure.
-  await page.waitForTimeout(200);
-  const box = await page.locator(selector).boundingBox();
-  return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+  for (let tries = 0; ; tries++) {
+    await page.waitForTimeout(200);
+    const box = await page.locator(selector).boundingBox().catch(() => null);
+    if (box) return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+    assert.ok(tries < 20, `${selector} is not shown`);
+  }
 }
 
 /** Drags with the mouse from the output port `from` to the input port `to`. */
@@ -126,6 +129,23 @@ test('diagram: drag to connect, delete and undo, unit mismatch on the arrow, equ
     // Clicking a block opens its fields in the form.
     await page.click('#diagram [data-key="block:mass2"]', { position: { x: 80, y: 12 } });
     assert.equal(await page.evaluate(() => document.activeElement.dataset.path), 'modules[1]');
+    assert.deepEqual(page.problems, []);
+  } finally {
+    await browser.close();
+  }
+});
+
+test('diagram: a binary module from the page\'s own site shows its ports (archive fetched once)', async () => {
+  const browser = await launch();
+  try {
+    const page = await openPage(browser.context, null, '#preset=binary-rust-oscillator');
+    await waitForRunEnd(page);
+    await page.waitForFunction(() => document.querySelectorAll('#diagram .block .port-dot').length >= 6);
+    const blocks = await page.$$eval('#diagram .block', (bs) => bs.map((b) => ({ name: b.dataset.module, broken: b.classList.contains('broken') })));
+    assert.ok(blocks.every((b) => !b.broken), JSON.stringify(blocks));
+    const scenario = await page.evaluate(() => window.cosimPlayground.scenario);
+    const binary = scenario.modules.find((m) => m.model === 'Binary');
+    assert.ok(binary && !binary.source.startsWith('data:'), 'the scenario keeps the short address');
     assert.deepEqual(page.problems, []);
   } finally {
     await browser.close();

@@ -7,6 +7,26 @@ import { DiagramView, connectionIndexOf } from './diagram_view.js';
 import { addModule } from './edits.js';
 import { scenarioEdited } from '../scenario_views.js';
 import { EQUATIONS_MODEL } from '../equation_source.js';
+import { binarySources, embedBinarySources } from '../external.js';
+
+/**
+ * Binary modules whose archive is on the page's own site (the example modules) get their
+ * ports too: the archive is fetched once and cached. Other sites are contacted only after
+ * the person agrees, when running; until then such a block says it cannot be built.
+ */
+const archives = new Map(); // address -> Promise of the data: URL
+async function withOwnArchives(scenario) {
+  const own = binarySources(scenario).filter((b) => new URL(b.address).origin === window.location.origin);
+  if (!own.length) return scenario;
+  const copy = structuredClone(scenario);
+  for (const { index, address } of own) {
+    if (!archives.has(address)) {
+      archives.set(address, embedBinarySources({ modules: [{ model: 'Binary', source: address }] }).then((d) => d.modules[0].source));
+    }
+    try { copy.modules[index].source = await archives.get(address); } catch { archives.delete(address); }
+  }
+  return copy;
+}
 
 const $ = (id) => document.getElementById(id);
 
@@ -47,7 +67,7 @@ export function bindDiagram(page, history) {
     const s = store.state.scenario;
     if (!s) return;
     const ask = ++asked;
-    const reply = await page.client.request('modulePorts', { scenario: JSON.stringify(s) });
+    const reply = await page.client.request('modulePorts', { scenario: JSON.stringify(await withOwnArchives(s)) });
     if (ask !== asked) return;
     if (reply.message) { say(`The diagram cannot be drawn: ${reply.message}`); return; }
     ports = reply.value;
