@@ -17,6 +17,7 @@ export function bindPins(page) {
     table: $('pins-table'), body: $('pins-table').querySelector('tbody'),
   };
   let nextId = 1 + Math.max(0, ...loadPins().map((p) => p.id | 0));
+  let lastDrawn = null;
 
   const setPins = (pins, meta) => {
     const stored = savePins(pins);
@@ -29,7 +30,10 @@ export function bindPins(page) {
     // The last run is drawn once: as its pin, or as the pin of the same settings.
     const key = s.lastResult?.scenario ? runKey(s.lastResult.scenario) : null;
     const hideCurrent = !!s.lastResult && s.pins.some((p) => p.id === s.lastResult.pinId || (key && runKey(p.scenario) === key));
-    page.plots.setPins(s.pins.map((p, k) => ({ ...p, label: labels[k].label })), hideCurrent);
+    // Charts are rebuilt only when what they draw changes (not after every run).
+    const drawn = JSON.stringify([s.pins.map((p) => p.id), labels.map((l) => l.label), hideCurrent]);
+    if (drawn !== lastDrawn) page.plots.setPins(s.pins.map((p, k) => ({ ...p, label: labels[k].label })), hideCurrent);
+    lastDrawn = drawn;
     ui.table.hidden = s.pins.length === 0;
     ui.csv.hidden = s.pins.length === 0;
     ui.clear.hidden = s.pins.length === 0;
@@ -83,7 +87,7 @@ export function bindPins(page) {
   ui.clear.addEventListener('click', () => setPins([]));
   ui.csv.addEventListener('click', () => downloadBlob(new Blob([pinsCsv(store.state.pins)], { type: 'text/csv' }), 'pinned-runs.csv'));
   store.on(['pins', 'lastResult'], render);
-  onThemeChange(() => render(store.state));
+  onThemeChange(() => { lastDrawn = null; render(store.state); });
 
   /** The scenario for a link: with the pins as `variants` (merge patches of it). */
   page.linkText = () => {
