@@ -60,7 +60,8 @@ export class LiveSliders {
     add.addEventListener('click', () => this.add(choice.value));
     page.store.on('scenario', (s, meta) => {
       if (meta.from === 'slider') return;
-      if (!meta.inPlace) this.clear();
+      // Another scenario drops the sliders; undo, redo and the JSON view keep them.
+      if (meta.from === 'open') this.clear();
       this.fillChoice();
       this.syncValues();
     });
