@@ -2,7 +2,7 @@
 //! matrix), `map` (a metric over two parameters, tiles of rows spread over native threads)
 //! and `convergence` (local error against the macro-step with fitted slopes).
 
-use cosim_core::analysis::convergence::convergence_study;
+use cosim_core::analysis::convergence::{self, convergence_study};
 use cosim_core::analysis::sweep::{LinearAnalysis, MapMetric, MapTile, ParameterMap};
 use cosim_core::analysis::{spectrum, PropagationMatrix, STABILITY_TOLERANCE};
 use cosim_core::master::Scheme;
@@ -249,7 +249,7 @@ pub fn convergence(v: &ValidatedScenario) -> Result<(String, String), String> {
             "analysis.macro_steps: {bad} is not a positive number of seconds"
         ));
     }
-    let orders = spec
+    let mut orders = spec
         .map(|s| s.orders.clone())
         .filter(|o| !o.is_empty())
         .unwrap_or_else(|| (0..=4).collect());
@@ -262,20 +262,31 @@ pub fn convergence(v: &ValidatedScenario) -> Result<(String, String), String> {
         Scheme::Jacobi => Some(a.method().correction.unwrap_or(1.0)),
         Scheme::GaussSeidel(_) => None,
     };
-    // One thread per order (each curve's cost is dominated by the smallest macro-steps).
-    let mut curves = std::thread::scope(|s| {
-        let handles: Vec<_> = orders
-            .iter()
-            .map(|&o| {
-                let (a, steps) = (&a, &steps);
-                s.spawn(move || convergence_study(a, steps, &[o], alpha))
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().unwrap_or_default())
-            .collect::<Vec<_>>()
+    // A repeated order is the same curve.
+    orders.sort_unstable();
+    orders.dedup();
+    convergence::check_budget(&a, &steps, &orders, alpha).map_err(|e| e.to_string())?;
+    // Orders handed out one at a time to a bounded pool (each curve's cost is dominated by
+    // the smallest macro-steps).
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(orders.len())
+        .max(1);
+    let next = AtomicU32::new(0);
+    let done = Mutex::new(Vec::new());
+    std::thread::scope(|s| {
+        for _ in 0..threads {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed) as usize;
+                let Some(&o) = orders.get(i) else { break };
+                let curves = convergence_study(&a, &steps, &[o], alpha);
+                if let Ok(mut d) = done.lock() {
+                    d.extend(curves);
+                }
+            });
+        }
     });
+    let mut curves = done.into_inner().unwrap_or_default();
     curves.sort_by_key(|c| (c.corrected, c.order));
     let mut csv = String::from("order,corrected,macro_step,local_error,spectral_radius,status\n");
     let mut slopes = format!(

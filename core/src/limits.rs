@@ -11,6 +11,10 @@ use alloc::format;
 use alloc::string::String;
 use core::fmt;
 
+/// Largest `.fmu` file read, in bytes (the CLI reads no further; archives of the example
+/// modules are a few hundred KiB).
+pub const MAX_FMU_FILE_BYTES: usize = 64 << 20;
+
 /// Budgets of one run or analysis (all counts, none a wall time: equal on every machine).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
