@@ -215,6 +215,13 @@ fn matrix_budgets_refuse_large_references_before_they_are_built() {
         &refused(&doc),
         &["reference", "4000 states", "the limit is 1000"],
     );
+    // Without the reference, the corrector's Jacobian over all 3000 coupled inputs.
+    let doc = with(&doc, |d| {
+        d["reference"] = json!(false);
+        d["master"]["start_up"] = json!("ramp_up");
+        d["master"]["correction"] = json!({"alpha": 1.0});
+    });
+    contains_all(&refused(&doc), &["connections", "3000 coupled inputs"]);
 }
 
 fn analysis(id: &str) -> LinearAnalysis {

@@ -2,7 +2,7 @@
 //! records, the micro-steps of fixed-step module integrators and the size of the dense
 //! matrices built from all states together. Each estimate comes from the scenario alone.
 
-use super::super::schema::{Scenario, StartUp};
+use super::super::schema::{Algorithm, Scenario, StartUp};
 use crate::error::ScenarioError;
 use crate::limits::{BudgetExceeded, Limit, Limits};
 use crate::master::StepDiagnostics;
@@ -76,6 +76,18 @@ impl Scenario {
                     n as f64,
                 )
                 .map_err(|e| at(format!("modules[{i}]"), e))?;
+        }
+        // The corrector's `I − G L` and the implicit scheme's Newton Jacobian are dense
+        // over all coupled inputs.
+        if self.master.correction.is_some() || self.master.algorithm == Algorithm::Implicit {
+            let inputs = self.connections.len();
+            limits
+                .check(
+                    Limit::MatrixDimension,
+                    format!("the Jacobian of all {inputs} coupled inputs"),
+                    inputs as f64,
+                )
+                .map_err(|e| at("connections", e))?;
         }
         if with_reference {
             limits
