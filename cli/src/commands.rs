@@ -19,6 +19,11 @@ pub fn interrupted() -> bool {
     INTERRUPTED.load(Ordering::Relaxed)
 }
 
+/// From now on Ctrl-C sets [`interrupted`] instead of ending the process.
+pub fn stop_on_ctrl_c() {
+    let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::Relaxed));
+}
+
 /// Macro-steps between checks for Ctrl-C, progress and rows to write.
 const CHUNK: u32 = 4096;
 
@@ -85,6 +90,9 @@ pub fn execute(command: Command, limits: &Limits) -> Result<(), Failure> {
             let (csv, summary) = analysis::map(&load(&args.scenario, limits)?, &args)?;
             write_out(args.out.as_deref(), &csv)?;
             io::note(&format!("{summary}\n"));
+            if interrupted() {
+                return Err("interrupted".into());
+            }
         }
         Command::Convergence {
             scenario,
@@ -117,7 +125,7 @@ fn run(
         Some(_) => Output::to(file)?,
         None => stdout,
     };
-    let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::Relaxed));
+    stop_on_ctrl_c();
     let streaming = Simulation::streaming_columns(v);
     if let Some(columns) = streaming {
         out.write(&sim.csv_header(columns))?;
