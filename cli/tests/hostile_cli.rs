@@ -142,6 +142,26 @@ fn endless_input_is_cut_at_the_limit() {
 }
 
 #[test]
+fn a_huge_fmu_file_is_refused_without_being_read() {
+    // 1 GiB that takes no disk (sparse): refused from its size.
+    let fmu = dir().join("huge.fmu");
+    let f = std::fs::File::create(&fmu).unwrap();
+    f.set_len(1 << 30).unwrap();
+    let s = preset_file("huge-fmu.json", |d| {
+        d["modules"][0] =
+            serde_json::json!({"name": "mass1", "model": "Binary", "source": "huge.fmu"});
+    });
+    let out = run(&["validate", s.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = no_panic(&out);
+    assert!(
+        stderr.contains("larger than the limit of 67108864 bytes"),
+        "{stderr}"
+    );
+    let _ = std::fs::remove_file(&fmu);
+}
+
+#[test]
 fn link_encode_refuses_what_decode_would_refuse() {
     // An incompressible title of 600 KB: within a scenario file, beyond a link.
     let mut x: u64 = 0x9e37_79b9_7f4a_7c15;

@@ -174,6 +174,13 @@ fn run_budgets_refuse_before_anything_is_allocated() {
         &e,
         &["master.macro_step", "recorded outputs", "--max-memory-mb"],
     );
+    // A wrong plot entry lists 40 of the 5,003 outputs, not all of them.
+    let e = refused(&with(&wide, |d| d["plot"] = json!(["wide.nope"])));
+    contains_all(
+        &e,
+        &["plot[0]", "`wide.nope` is not an output", "and 4963 more"],
+    );
+    assert!(e.len() < 1000, "{e}");
 }
 
 #[test]
