@@ -375,9 +375,7 @@ impl ScenarioError {
     }
 }
 
-/// Longest error message kept, in characters: a message quoting hostile input (a huge
-/// name, thousands of list entries) stays readable and small.
-pub const MAX_MESSAGE_CHARS: usize = 2000;
+pub use crate::limits::MAX_MESSAGE_CHARS;
 
 /// `text` cut to [`MAX_MESSAGE_CHARS`] characters, saying how much was left out.
 pub fn cap_message(mut text: String) -> String {

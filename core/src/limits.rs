@@ -4,12 +4,35 @@
 //! and is refused before it starts when the estimate exceeds a limit, with a message that
 //! gives the estimate, the limit and the setting that raises it ([`BudgetExceeded`]).
 //! The command line takes [`Limits::CLI`] and raises single limits with flags
-//! (`--max-memory-mb`, …); the page keeps the tighter [`Limits::PAGE`]. docs/limits.md lists
-//! every limit with its default.
+//! (`--max-memory-mb`, …); the page keeps the tighter [`Limits::PAGE`]. The fixed limits of
+//! the format (document, link and message sizes, parameter magnitudes) are the constants
+//! below, shared by every reader and writer (a link `encode_link` makes is within what
+//! `decode_link` accepts). docs/limits.md lists every limit with its default.
 
 use alloc::format;
 use alloc::string::String;
 use core::fmt;
+
+/// Largest accepted scenario document, in bytes (a link or upload beyond this is refused
+/// before parsing, so absurd input cannot exhaust memory).
+pub const MAX_SCENARIO_BYTES: usize = 4 << 20;
+
+/// Longest link payload accepted, in characters (a scenario of a few modules is a few
+/// hundred; browsers keep fragments of this size). `encode_link` and `decode_link` share it.
+pub const MAX_LINK_CHARS: usize = 1 << 18;
+
+/// Largest scenario JSON a link may inflate to, in bytes. Deflate compresses at most
+/// about 1032:1, so without this limit a 256 KiB link could inflate to 256 MiB.
+/// (Below [`MAX_SCENARIO_BYTES`], the limit for a scenario file.)
+pub const MAX_LINK_JSON_BYTES: usize = 1 << 20;
+
+/// Longest error message kept, in characters: a message quoting hostile input (a huge
+/// name, thousands of list entries) stays readable and small.
+pub const MAX_MESSAGE_CHARS: usize = 2000;
+
+/// Largest magnitude of a parameter or start value: beyond it products such as `c·ΔT²`
+/// overflow in the matrices built from them (a sanity bound, not a setting).
+pub const MAX_PARAMETER_MAGNITUDE: f64 = 1e100;
 
 /// Largest `.fmu` file read, in bytes (the CLI reads no further; archives of the example
 /// modules are a few hundred KiB).

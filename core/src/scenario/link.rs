@@ -47,14 +47,7 @@ use miniz_oxide::inflate::TINFLStatus;
 /// Version tag of the current link format, followed by `.` and the payload.
 pub const LINK_VERSION: &str = "s1";
 
-/// Longest link payload accepted, in characters (a scenario of a few modules is a few
-/// hundred; browsers keep fragments of this size).
-pub const MAX_LINK_CHARS: usize = 1 << 18;
-
-/// Largest scenario JSON a link may inflate to, in bytes. Deflate compresses at most
-/// about 1032:1, so without this limit a 256 KiB link could inflate to 256 MiB.
-/// (Below [`MAX_SCENARIO_BYTES`], the limit for a scenario file.)
-pub const MAX_LINK_JSON_BYTES: usize = 1 << 20;
+pub use crate::limits::{MAX_LINK_CHARS, MAX_LINK_JSON_BYTES};
 
 /// Compression level 0..=10 of miniz_oxide; 9 is zlib's "best", small inputs compress fast.
 const LEVEL: u8 = 9;

@@ -8,9 +8,7 @@ use alloc::string::ToString;
 
 mod strict;
 
-/// Largest accepted scenario document, in bytes (a link or upload beyond this is refused
-/// before parsing, so absurd input cannot exhaust memory).
-pub const MAX_SCENARIO_BYTES: usize = 4 << 20;
+pub use crate::limits::MAX_SCENARIO_BYTES;
 
 /// Parses a scenario document, migrating older schema versions to [`SCHEMA_VERSION`].
 pub fn parse(json: &str) -> Result<Scenario, ScenarioError> {

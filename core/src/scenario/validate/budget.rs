@@ -12,9 +12,7 @@ use crate::time::FixedGrid;
 use alloc::format;
 use alloc::string::{String, ToString};
 
-/// Largest magnitude of a parameter or start value: beyond it products such as `c·ΔT²`
-/// overflow in the matrices built from them (a sanity bound, not a setting).
-pub const MAX_PARAMETER_MAGNITUDE: f64 = 1e100;
+pub use crate::limits::MAX_PARAMETER_MAGNITUDE;
 
 fn at(path: impl Into<String>, e: BudgetExceeded) -> ScenarioError {
     ScenarioError::at(path, e.to_string())
