@@ -2,12 +2,13 @@
 //! matrix), `map` (a metric over two parameters, tiles of rows spread over native threads)
 //! and `convergence` (local error against the macro-step with fitted slopes).
 
-use cosim_core::analysis::convergence::convergence_study;
+use cosim_core::analysis::convergence::{self, convergence_study};
 use cosim_core::analysis::sweep::{LinearAnalysis, MapMetric, MapTile, ParameterMap};
 use cosim_core::analysis::{spectrum, PropagationMatrix, STABILITY_TOLERANCE};
 use cosim_core::master::Scheme;
 use cosim_core::scenario::{AxisSpec, ValidatedScenario};
 use std::fmt::Write as _;
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Mutex;
@@ -172,6 +173,7 @@ pub fn map(v: &ValidatedScenario, args: &MapArgs) -> Result<(String, String), St
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let start = std::time::Instant::now();
+    crate::commands::stop_on_ctrl_c();
     let tiles = compute_tiles(&map, threads);
     let seconds = start.elapsed().as_secs_f64();
     let (xs, ys) = (map.x_values(), map.y_values());
@@ -201,18 +203,31 @@ pub fn map(v: &ValidatedScenario, args: &MapArgs) -> Result<(String, String), St
         counts[2],
         counts[3]
     );
+    if crate::commands::interrupted() {
+        let rows_done = tiles.len();
+        crate::io::note(&format!(
+            "interrupted: the CSV holds the {rows_done} of {} rows computed\n",
+            ys.len()
+        ));
+    }
     Ok((csv, summary))
 }
 
 /// Rows handed out one at a time to `threads` workers (rows differ a lot in cost, e.g.
-/// where runs diverge early); tiles come back sorted by row.
+/// where runs diverge early); tiles come back sorted by row. Ctrl-C stops handing out
+/// rows (the rows done are kept); progress goes to standard error when it is a terminal.
 fn compute_tiles(map: &ParameterMap, threads: usize) -> Vec<MapTile> {
     let rows = map.y_values().len() as u32;
     let next = AtomicU32::new(0);
+    let finished = AtomicU32::new(0);
     let done = Mutex::new(Vec::with_capacity(rows as usize));
+    let progress = std::io::stderr().is_terminal();
     std::thread::scope(|s| {
         for _ in 0..threads.min(rows as usize).max(1) {
             s.spawn(|| loop {
+                if crate::commands::interrupted() {
+                    break;
+                }
                 let r = next.fetch_add(1, Ordering::Relaxed);
                 if r >= rows {
                     break;
@@ -221,9 +236,16 @@ fn compute_tiles(map: &ParameterMap, threads: usize) -> Vec<MapTile> {
                 if let Ok(mut d) = done.lock() {
                     d.push(tile);
                 }
+                let n = finished.fetch_add(1, Ordering::Relaxed) + 1;
+                if progress {
+                    crate::io::note(&format!("\r{n} of {rows} rows"));
+                }
             });
         }
     });
+    if progress {
+        crate::io::note("\n");
+    }
     let mut tiles = done.into_inner().unwrap_or_default();
     tiles.sort_by_key(|t| t.rows.start);
     tiles
@@ -249,7 +271,7 @@ pub fn convergence(v: &ValidatedScenario) -> Result<(String, String), String> {
             "analysis.macro_steps: {bad} is not a positive number of seconds"
         ));
     }
-    let orders = spec
+    let mut orders = spec
         .map(|s| s.orders.clone())
         .filter(|o| !o.is_empty())
         .unwrap_or_else(|| (0..=4).collect());
@@ -262,20 +284,31 @@ pub fn convergence(v: &ValidatedScenario) -> Result<(String, String), String> {
         Scheme::Jacobi => Some(a.method().correction.unwrap_or(1.0)),
         Scheme::GaussSeidel(_) => None,
     };
-    // One thread per order (each curve's cost is dominated by the smallest macro-steps).
-    let mut curves = std::thread::scope(|s| {
-        let handles: Vec<_> = orders
-            .iter()
-            .map(|&o| {
-                let (a, steps) = (&a, &steps);
-                s.spawn(move || convergence_study(a, steps, &[o], alpha))
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().unwrap_or_default())
-            .collect::<Vec<_>>()
+    // A repeated order is the same curve.
+    orders.sort_unstable();
+    orders.dedup();
+    convergence::check_budget(&a, &steps, &orders, alpha).map_err(|e| e.to_string())?;
+    // Orders handed out one at a time to a bounded pool (each curve's cost is dominated by
+    // the smallest macro-steps).
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(orders.len())
+        .max(1);
+    let next = AtomicU32::new(0);
+    let done = Mutex::new(Vec::new());
+    std::thread::scope(|s| {
+        for _ in 0..threads {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed) as usize;
+                let Some(&o) = orders.get(i) else { break };
+                let curves = convergence_study(&a, &steps, &[o], alpha);
+                if let Ok(mut d) = done.lock() {
+                    d.extend(curves);
+                }
+            });
+        }
     });
+    let mut curves = done.into_inner().unwrap_or_default();
     curves.sort_by_key(|c| (c.corrected, c.order));
     let mut csv = String::from("order,corrected,macro_step,local_error,spectral_radius,status\n");
     let mut slopes = format!(

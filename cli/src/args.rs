@@ -1,6 +1,7 @@
 //! Command-line parsing (small enough not to need a parser crate).
 
 use crate::analysis::MapArgs;
+use cosim_core::limits::{Limit, Limits};
 use std::path::PathBuf;
 
 pub const USAGE: &str = "\
@@ -36,7 +37,42 @@ commands:
   link decode LINK                  print the scenario a link carries, as JSON; LINK
                                     may be a whole URL, `#s1.…`, `s1.…` or `-`
 
-SCENARIO.json may be `-` for standard input.";
+SCENARIO.json may be `-` for standard input.
+
+limits (any command; work beyond them is refused before it starts, see docs/limits.md):
+  --max-memory-mb N                 recorded outputs of a run, in MiB (default 2048)
+  --max-micro-steps N               RK4 micro-steps of a run (default 2e9)
+  --max-map-work N                  map cells × macro-steps per cell (default 4e9)
+  --max-convergence-steps N         macro-steps of a convergence study (default 4e8)
+  --max-matrix-dimension N          states in one dense matrix (default 1000)";
+
+/// Takes the `--max-…` limit flags out of `argv` (they may stand anywhere).
+pub fn split_limits(argv: Vec<String>) -> Result<(Vec<String>, Limits), String> {
+    let mut limits = Limits::CLI;
+    let mut rest = Vec::with_capacity(argv.len());
+    let mut it = argv.into_iter();
+    while let Some(a) = it.next() {
+        let Some(which) = Limit::ALL.into_iter().find(|l| l.flag() == a) else {
+            rest.push(a);
+            continue;
+        };
+        let v = it.next().ok_or_else(|| format!("{a} needs a number"))?;
+        // Accepts `2e9` as well as `2000000000`.
+        let n = v
+            .parse::<u64>()
+            .ok()
+            .or_else(|| {
+                v.parse::<f64>()
+                    .ok()
+                    .filter(|x| x.is_finite() && *x >= 1.0 && *x < 1.8e19)
+                    .map(|x| x as u64)
+            })
+            .filter(|n| *n >= 1)
+            .ok_or_else(|| format!("{a} `{v}`: expected a whole number ≥ 1"))?;
+        limits.set(which, which.from_flag_value(n));
+    }
+    Ok((rest, limits))
+}
 
 /// A parsed command line.
 #[derive(Debug, PartialEq)]
@@ -146,6 +182,19 @@ mod tests {
                 out: None
             })
         );
+    }
+
+    #[test]
+    fn limit_flags_stand_anywhere() {
+        let argv = |s: &str| s.split_whitespace().map(String::from).collect::<Vec<_>>();
+        let (rest, l) =
+            split_limits(argv("run --max-memory-mb 16 s.json --max-micro-steps 2e3")).unwrap();
+        assert_eq!(rest, argv("run s.json"));
+        assert_eq!((l.run_memory_bytes, l.micro_steps), (16 << 20, 2000));
+        assert_eq!(l.map_work, Limits::CLI.map_work);
+        assert!(split_limits(argv("run s.json --max-map-work")).is_err());
+        assert!(split_limits(argv("run s.json --max-map-work 0")).is_err());
+        assert!(split_limits(argv("run s.json --max-map-work lots")).is_err());
     }
 
     #[test]

@@ -2,129 +2,190 @@
 
 use crate::analysis;
 use crate::args::{Command, USAGE};
+use crate::io::{self, Failure, Output};
+use cosim_core::limits::Limits;
 use cosim_core::scenario;
 use cosim_core::simulation::{self, Simulation};
-use std::io::{Read, Write};
+use std::io::IsTerminal;
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
-pub fn execute(command: Command) -> Result<(), String> {
+/// Set by Ctrl-C: a long run stops at its next chunk and writes what it computed.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Whether Ctrl-C was pressed.
+pub fn interrupted() -> bool {
+    INTERRUPTED.load(Ordering::Relaxed)
+}
+
+/// From now on Ctrl-C sets [`interrupted`] instead of ending the process.
+pub fn stop_on_ctrl_c() {
+    let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::Relaxed));
+}
+
+/// Macro-steps between checks for Ctrl-C, progress and rows to write.
+const CHUNK: u32 = 4096;
+
+pub fn execute(command: Command, limits: &Limits) -> Result<(), Failure> {
+    let mut out = Output::stdout();
     match command {
-        Command::Help => {
-            println!("{USAGE}");
-            Ok(())
-        }
+        Command::Help => out.line(USAGE)?,
         Command::Presets => {
             let presets = scenario::presets();
             let width = presets.iter().map(|p| p.id.len()).max().unwrap_or(0);
             for p in presets {
-                println!("{:<width$} {}", p.id, p.scenario.title);
+                out.line(&format!("{:<width$} {}", p.id, p.scenario.title))?;
             }
-            Ok(())
         }
         Command::Preset(name) => {
             let s = scenario::preset(&name).ok_or_else(|| {
                 let ids: Vec<&str> = scenario::presets().iter().map(|p| p.id).collect();
                 format!("no preset named `{name}`; presets are {}", ids.join(", "))
             })?;
-            println!("{}", scenario::to_json(&s));
-            Ok(())
+            out.line(&scenario::to_json(&s))?;
         }
         Command::Models => {
             for m in cosim_core::models::catalog() {
-                println!("{}: {}", m.id, m.summary);
+                out.line(&format!("{}: {}", m.id, m.summary))?;
                 for p in &m.parameters {
                     let start = p.start.map(|v| format!("{v}")).unwrap_or_default();
-                    println!(
+                    out.line(&format!(
                         "    {:<8} {:>10} {:<8} {}",
                         p.name, start, p.unit, p.description
-                    );
+                    ))?;
                 }
             }
-            Ok(())
         }
         Command::Validate(path) => {
-            let v = load(&path)?;
-            println!(
+            let v = load(&path, limits)?;
+            out.line(&format!(
                 "ok: {} modules, {} macro-steps",
                 v.scenario.modules.len(),
                 v.grid.steps
-            );
-            Ok(())
+            ))?;
         }
-        Command::Link(link) => crate::link::execute(link),
+        Command::Link(link) => crate::link::execute(link, &mut out)?,
         Command::Defects(args) => {
             let (csv, report) = crate::defects::run(&args)?;
             write_out(args.out.as_deref(), &csv)?;
             // The report goes with the CSV's destination, as for `convergence`.
             if args.out.is_some() {
-                print!("{report}");
+                out.write(&report)?;
             } else {
-                eprint!("{report}");
+                io::note(&report);
             }
-            Ok(())
         }
-        Command::Run { scenario, out } => {
-            let v = load(&scenario)?;
-            let mut sim = Simulation::new(&v).map_err(|e| e.to_string())?;
-            sim.run_to_end().map_err(|e| e.to_string())?;
-            let csv = sim.to_csv();
-            match out {
-                Some(file) => std::fs::write(&file, csv)
-                    .map_err(|e| format!("cannot write {}: {e}", file.display()))?,
-                None => std::io::stdout()
-                    .write_all(csv.as_bytes())
-                    .map_err(|e| format!("cannot write to standard output: {e}"))?,
-            }
-            eprintln!("{}", simulation::summary(&sim));
-            Ok(())
+        Command::Run {
+            scenario,
+            out: file,
+        } => {
+            io::refuse_same_file(&scenario, file.as_deref())?;
+            let v = load(&scenario, limits)?;
+            return run(&v, file.as_deref(), out);
         }
-        Command::Stability(path) => {
-            print!("{}", analysis::stability(&load(&path)?)?);
-            Ok(())
-        }
+        Command::Stability(path) => out.write(&analysis::stability(&load(&path, limits)?)?)?,
         Command::Map(args) => {
-            let (csv, summary) = analysis::map(&load(&args.scenario)?, &args)?;
+            io::refuse_same_file(&args.scenario, args.out.as_deref())?;
+            let (csv, summary) = analysis::map(&load(&args.scenario, limits)?, &args)?;
             write_out(args.out.as_deref(), &csv)?;
-            eprintln!("{summary}");
-            Ok(())
-        }
-        Command::Convergence { scenario, out } => {
-            let (csv, slopes) = analysis::convergence(&load(&scenario)?)?;
-            write_out(out.as_deref(), &csv)?;
-            // Slopes go with the CSV's destination: stdout when the CSV went to a file.
-            if out.is_some() {
-                print!("{slopes}");
-            } else {
-                eprint!("{slopes}");
+            io::note(&format!("{summary}\n"));
+            if interrupted() {
+                return Err("interrupted".into());
             }
-            Ok(())
+        }
+        Command::Convergence {
+            scenario,
+            out: file,
+        } => {
+            io::refuse_same_file(&scenario, file.as_deref())?;
+            let (csv, slopes) = analysis::convergence(&load(&scenario, limits)?)?;
+            write_out(file.as_deref(), &csv)?;
+            // Slopes go with the CSV's destination: stdout when the CSV went to a file.
+            if file.is_some() {
+                out.write(&slopes)?;
+            } else {
+                io::note(&slopes);
+            }
         }
     }
+    out.finish()
+}
+
+/// `cosim run`: rows are written as they are computed when the CSV's columns are known
+/// up front (fixed-grid runs), otherwise at the end; Ctrl-C or a failing step still writes
+/// every row computed so far. Progress goes to standard error when it is a terminal.
+fn run(
+    v: &scenario::ValidatedScenario,
+    file: Option<&Path>,
+    stdout: Output,
+) -> Result<(), Failure> {
+    let mut sim = Simulation::new(v).map_err(|e| e.to_string())?;
+    let mut out = match file {
+        Some(_) => Output::to(file)?,
+        None => stdout,
+    };
+    stop_on_ctrl_c();
+    let streaming = Simulation::streaming_columns(v);
+    if let Some(columns) = streaming {
+        out.write(&sim.csv_header(columns))?;
+    }
+    let progress = std::io::stderr().is_terminal();
+    let started = Instant::now();
+    let mut last_report = started;
+    let mut written = 0;
+    let outcome = loop {
+        if interrupted() {
+            break Err(format!(
+                "interrupted at t = {} s; the CSV holds the {} points computed",
+                sim.result().time.last().copied().unwrap_or(f64::NAN),
+                sim.result().time.len()
+            ));
+        }
+        let step = sim.advance(CHUNK);
+        if let Some(columns) = streaming {
+            let n = sim.result().time.len();
+            out.write(&sim.csv_rows(columns, written..n))?;
+            written = n;
+        }
+        match step {
+            Ok(true) => break Ok(()),
+            Ok(false) => {}
+            Err(e) => break Err(e.to_string()),
+        }
+        if progress && last_report.elapsed() > Duration::from_secs(1) {
+            last_report = Instant::now();
+            io::note(&format!(
+                "\r{:5.1} % of the run, {} macro-steps, {:.0} s",
+                100.0 * sim.progress(),
+                sim.steps_done(),
+                started.elapsed().as_secs_f64()
+            ));
+        }
+    };
+    if progress && last_report != started {
+        io::note("\n");
+    }
+    if streaming.is_none() {
+        out.write(&sim.to_csv())?;
+    }
+    out.finish()?;
+    outcome?;
+    io::note(&format!("{}\n", simulation::summary(&sim)));
+    Ok(())
 }
 
 /// Writes `text` to `out`, or to standard output.
-fn write_out(out: Option<&Path>, text: &str) -> Result<(), String> {
-    match out {
-        Some(file) => {
-            std::fs::write(file, text).map_err(|e| format!("cannot write {}: {e}", file.display()))
-        }
-        None => std::io::stdout()
-            .write_all(text.as_bytes())
-            .map_err(|e| format!("cannot write to standard output: {e}")),
-    }
+fn write_out(out: Option<&Path>, text: &str) -> Result<(), Failure> {
+    let mut o = Output::to(out)?;
+    o.write(text)?;
+    o.finish()
 }
 
-fn load(path: &Path) -> Result<scenario::ValidatedScenario, String> {
-    let text = if path.as_os_str() == "-" {
-        let mut s = String::new();
-        std::io::stdin()
-            .read_to_string(&mut s)
-            .map_err(|e| format!("cannot read standard input: {e}"))?;
-        s
-    } else {
-        std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?
-    };
+fn load(path: &Path, limits: &Limits) -> Result<scenario::ValidatedScenario, Failure> {
+    let text = io::read_text(path, scenario::MAX_SCENARIO_BYTES, "scenario")?;
     let mut s = scenario::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?;
     crate::fmus::embed(&mut s, path).map_err(|e| format!("{}: {e}", path.display()))?;
-    s.validate().map_err(|e| format!("{}: {e}", path.display()))
+    Ok(s.validate_within(limits)
+        .map_err(|e| format!("{}: {e}", path.display()))?)
 }

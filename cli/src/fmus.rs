@@ -2,6 +2,7 @@
 //! from disk (relative to the scenario file, then to the working directory) and embedded
 //! into the scenario before validation, so core runs it exactly as the page does.
 
+use cosim_core::limits::MAX_FMU_FILE_BYTES;
 use cosim_core::scenario::Scenario;
 use std::path::{Path, PathBuf};
 
@@ -18,13 +19,15 @@ pub fn embed(s: &mut Scenario, scenario_path: &Path) -> Result<(), String> {
             ));
         }
         let candidates = [scenario_dir.join(&url), PathBuf::from(&url)];
-        let Some(bytes) = candidates.iter().find_map(|p| std::fs::read(p).ok()) else {
+        let Some(found) = candidates.iter().find(|p| p.is_file()) else {
             return Err(format!(
                 "cannot read the .fmu `{url}` (looked in {} and the working directory; \
                  `cargo xtask wasm` builds the examples into www/fmus/)",
                 scenario_dir.display()
             ));
         };
+        let bytes = crate::io::read_bytes(found, MAX_FMU_FILE_BYTES, ".fmu file")
+            .map_err(|e| e.to_string())?;
         s.embed_fmu(&url, &bytes);
     }
     Ok(())

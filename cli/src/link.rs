@@ -2,9 +2,9 @@
 //! functions the page uses (`cosim_core::scenario::{encode_link, decode_link}`), so a link
 //! made in the page decodes here to the identical scenario and vice versa.
 
+use crate::io::{self, Failure, Output};
 use cosim_core::scenario;
-use std::io::Read;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// A `link` subcommand.
 #[derive(Debug, PartialEq)]
@@ -42,46 +42,37 @@ pub fn parse(rest: &[&str]) -> Result<LinkCommand, String> {
     }
 }
 
-/// Runs a `link` subcommand, printing its result to standard output.
-pub fn execute(command: LinkCommand) -> Result<(), String> {
+/// Runs a `link` subcommand, printing its result to `out`.
+pub fn execute(command: LinkCommand, out: &mut Output) -> Result<(), Failure> {
     match command {
         LinkCommand::Encode {
             scenario: path,
             base,
         } => {
-            let text = read(&path)?;
+            let text = io::read_text(&path, scenario::MAX_SCENARIO_BYTES, "scenario")?;
             // Parsed, not validated: as in the page, a link may name module files
             // (binary modules' `source`) that are loaded only when the scenario runs.
             let s = scenario::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?;
-            let link = scenario::encode_link(&s);
+            // Refused exactly when decoding would refuse the link.
+            let link = scenario::encode_link(&s).map_err(|e| format!("{}: {e}", path.display()))?;
             match base {
-                Some(url) => println!("{}#{link}", url.split('#').next().unwrap_or("")),
-                None => println!("{link}"),
+                Some(url) => {
+                    out.line(&format!("{}#{link}", url.split('#').next().unwrap_or("")))?
+                }
+                None => out.line(&link)?,
             }
             Ok(())
         }
         LinkCommand::Decode { link } => {
             let text = if link == "-" {
-                read(&PathBuf::from("-"))?
+                // A whole URL may stand before the payload.
+                io::read_text(Path::new("-"), scenario::MAX_LINK_CHARS + 8192, "link")?
             } else {
                 link
             };
             let s = scenario::decode_link(text.trim()).map_err(|e| e.to_string())?;
-            println!("{}", scenario::to_json(&s));
-            Ok(())
+            out.line(&scenario::to_json(&s))
         }
-    }
-}
-
-fn read(path: &PathBuf) -> Result<String, String> {
-    if path.as_os_str() == "-" {
-        let mut s = String::new();
-        std::io::stdin()
-            .read_to_string(&mut s)
-            .map_err(|e| format!("cannot read standard input: {e}"))?;
-        Ok(s)
-    } else {
-        std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
     }
 }
 

@@ -366,13 +366,45 @@ pub struct ScenarioError {
 }
 
 impl ScenarioError {
-    /// An error at `path`.
+    /// An error at `path`; a message longer than [`MAX_MESSAGE_CHARS`] is cut there.
     pub fn at(path: impl Into<String>, message: impl Into<String>) -> Self {
         ScenarioError {
-            path: path.into(),
-            message: message.into(),
+            path: cap_message(path.into()),
+            message: cap_message(message.into()),
         }
     }
+}
+
+pub use crate::limits::MAX_MESSAGE_CHARS;
+
+/// `text` cut to [`MAX_MESSAGE_CHARS`] characters, saying how much was left out.
+pub fn cap_message(mut text: String) -> String {
+    if let Some((cut, _)) = text.char_indices().nth(MAX_MESSAGE_CHARS) {
+        let left_out = text[cut..].chars().count();
+        text.truncate(cut);
+        text.push_str(&alloc::format!("… ({left_out} more characters)"));
+    }
+    text
+}
+
+/// At most `max` names as `a, b, c`, then ` and N more`.
+pub fn name_list<T: fmt::Display>(names: impl IntoIterator<Item = T>, max: usize) -> String {
+    use core::fmt::Write as _;
+    let mut out = String::new();
+    let mut count = 0usize;
+    for name in names {
+        if count < max {
+            if count > 0 {
+                out.push_str(", ");
+            }
+            let _ = write!(out, "{name}");
+        }
+        count += 1;
+    }
+    if count > max {
+        let _ = write!(out, " and {} more", count - max);
+    }
+    out
 }
 
 impl fmt::Display for ScenarioError {

@@ -24,7 +24,7 @@
 //!    and parameter sweeps.
 //!
 //! Layers, bottom first (each folder imports only folders before it; `docs/architecture.md`
-//! and a tidy test in `xtask` hold the rule): [`time`] → [`module`] → [`error`] →
+//! and a tidy test in `xtask` hold the rule): [`time`] / [`limits`] → [`module`] → [`error`] →
 //! [`solvers`] → [`models`] / `fmu` → [`coupling`] → [`master`] → [`analysis`] →
 //! [`scenario`] → [`simulation`].
 #![no_std]
@@ -39,6 +39,7 @@ pub mod coupling;
 pub mod error;
 #[cfg(feature = "binary-modules")]
 pub mod fmu;
+pub mod limits;
 pub mod master;
 pub mod models;
 pub mod module;

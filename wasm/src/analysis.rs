@@ -20,7 +20,7 @@ use wasm_bindgen::prelude::*;
 
 fn linear_analysis(scenario_json: &str) -> Result<LinearAnalysis, JsError> {
     let v = scenario::parse(scenario_json)
-        .and_then(|s| s.validate())
+        .and_then(|s| s.validate_within(&cosim_core::limits::Limits::PAGE))
         .map_err(to_js)?;
     LinearAnalysis::new(&v).map_err(to_js)
 }
@@ -168,6 +168,8 @@ pub fn convergence(
         Scheme::Jacobi => Some(a.method().correction.unwrap_or(1.0)),
         Scheme::GaussSeidel(_) => None,
     };
+    cosim_core::analysis::convergence::check_budget(&a, macro_steps, orders, alpha)
+        .map_err(to_js)?;
     let out = Array::new();
     for c in convergence_study(&a, macro_steps, orders, alpha) {
         let o = Object::new();

@@ -11,7 +11,7 @@ use wasm_bindgen::prelude::*;
 #[wasm_bindgen(js_name = encodeLink)]
 pub fn encode_link(scenario_json: &str) -> Result<String, JsError> {
     let s = scenario::parse(scenario_json).map_err(to_js)?;
-    Ok(scenario::encode_link(&s))
+    scenario::encode_link(&s).map_err(to_js)
 }
 
 /// The scenario a link carries, as pretty JSON (what the editor shows). Accepts a whole

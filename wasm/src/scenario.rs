@@ -40,7 +40,7 @@ pub fn presets() -> Result<JsValue, JsError> {
 #[wasm_bindgen]
 pub fn validate(scenario_json: &str) -> Result<(), JsError> {
     scenario::parse(scenario_json)
-        .and_then(|s| s.validate())
+        .and_then(|s| s.validate_within(&cosim_core::limits::Limits::PAGE))
         .map(|_| ())
         .map_err(to_js)
 }

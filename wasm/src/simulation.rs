@@ -32,7 +32,7 @@ impl JsSimulation {
     #[wasm_bindgen(constructor)]
     pub fn new(scenario_json: &str) -> Result<JsSimulation, JsValue> {
         let validated = scenario::parse(scenario_json)
-            .and_then(|s| s.validate())
+            .and_then(|s| s.validate_within(&cosim_core::limits::Limits::PAGE))
             .map_err(to_js_with_kind)?;
         let sim = Simulation::new(&validated).map_err(to_js_with_kind)?;
         Ok(JsSimulation { sim, rows_taken: 0 })

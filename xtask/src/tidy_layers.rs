@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 /// The layers of `core/src`, bottom first. A name is a folder (`module/`) or a file
 /// (`time.rs`); names on one line share a layer.
 const LAYERS: [&[&str]; 11] = [
-    &["time"],
+    &["time", "limits"],
     &["module"],
     &["error"],
     &["solvers"],

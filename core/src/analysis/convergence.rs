@@ -5,6 +5,10 @@
 
 use crate::analysis::sweep::{Cell, CellStatus, LinearAnalysis, MapMetric, Parameter};
 use crate::analysis::{PropagationMethod, STABILITY_TOLERANCE};
+use crate::error::ScenarioError;
+use crate::limits::Limit;
+use alloc::format;
+use alloc::string::ToString;
 use alloc::vec::Vec;
 
 /// Errors below this are near the double-precision floor (docs/methods.md §10.4: ~1e-15 for high
@@ -100,6 +104,32 @@ pub fn convergence_study(
             }
         })
         .collect()
+}
+
+/// Refuses a study whose runs together exceed the analysis's limit of macro-steps (every
+/// order, every macro-step, with and without correction), before any is started.
+pub fn check_budget(
+    analysis: &LinearAnalysis,
+    macro_steps: &[f64],
+    orders: &[u32],
+    alpha: Option<f64>,
+) -> Result<(), ScenarioError> {
+    let per_method: f64 = macro_steps
+        .iter()
+        .map(|&h| (analysis.horizon() / h).max(1.0))
+        .sum();
+    let methods = orders.len() as f64 * if alpha.is_some() { 2.0 } else { 1.0 };
+    analysis
+        .limits()
+        .check(
+            Limit::ConvergenceSteps,
+            format!(
+                "a convergence study of {methods} methods × {} macro-steps",
+                macro_steps.len()
+            ),
+            per_method * methods,
+        )
+        .map_err(|e| ScenarioError::at("analysis", e.to_string()))
 }
 
 /// Least-squares slope of `log10 e` against `log10 ΔT` for `(ΔT, e)` pairs with positive

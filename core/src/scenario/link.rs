@@ -47,29 +47,46 @@ use miniz_oxide::inflate::TINFLStatus;
 /// Version tag of the current link format, followed by `.` and the payload.
 pub const LINK_VERSION: &str = "s1";
 
-/// Longest link payload accepted, in characters (a scenario of a few modules is a few
-/// hundred; browsers keep fragments of this size).
-pub const MAX_LINK_CHARS: usize = 1 << 18;
-
-/// Largest scenario JSON a link may inflate to, in bytes. Deflate compresses at most
-/// about 1032:1, so without this limit a 256 KiB link could inflate to 256 MiB.
-/// (Below [`MAX_SCENARIO_BYTES`], the limit for a scenario file.)
-pub const MAX_LINK_JSON_BYTES: usize = 1 << 20;
+pub use crate::limits::{MAX_LINK_CHARS, MAX_LINK_JSON_BYTES};
 
 /// Compression level 0..=10 of miniz_oxide; 9 is zlib's "best", small inputs compress fast.
 const LEVEL: u8 = 9;
 
 /// The link fragment of `scenario`, without the leading `#`: `s1.` + payload.
-pub fn encode_link(scenario: &Scenario) -> String {
+///
+/// Refused exactly when [`decode_link`] would refuse the link (too long, inflating beyond
+/// [`MAX_LINK_JSON_BYTES`], or a document the parser refuses): the link is decoded again
+/// before it is handed out, so every link this gives opens.
+pub fn encode_link(scenario: &Scenario) -> Result<String, ScenarioError> {
     // Serialising plain data structures into a String cannot fail.
     let json = serde_json::to_string(scenario).unwrap_or_default();
+    if json.len() > MAX_LINK_JSON_BYTES {
+        return Err(err(format!(
+            "the scenario is {} bytes of JSON; a link carries at most {MAX_LINK_JSON_BYTES} \
+             (share the scenario file instead)",
+            json.len()
+        )));
+    }
     let mut packed = miniz_oxide::deflate::compress_to_vec(json.as_bytes(), LEVEL);
     packed.extend_from_slice(&crc32(json.as_bytes()).to_le_bytes());
-    let mut out = String::with_capacity(LINK_VERSION.len() + 1 + packed.len().div_ceil(3) * 4);
+    let payload_chars = packed.len().div_ceil(3) * 4;
+    if payload_chars > MAX_LINK_CHARS {
+        return Err(err(format!(
+            "the link would be about {payload_chars} characters; links carry at most \
+             {MAX_LINK_CHARS} (share the scenario file instead)"
+        )));
+    }
+    let mut out = String::with_capacity(LINK_VERSION.len() + 1 + payload_chars);
     out.push_str(LINK_VERSION);
     out.push('.');
     URL_SAFE_NO_PAD.encode_string(&packed, &mut out);
-    out
+    match decode_link(&out) {
+        Ok(_) => Ok(out),
+        Err(e) => Err(err(format!(
+            "this scenario would make a link that does not open: {}",
+            e.message
+        ))),
+    }
 }
 
 /// Reads a scenario from a link: a whole URL, a fragment with or without `#`, or the bare

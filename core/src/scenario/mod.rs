@@ -22,4 +22,4 @@ pub use link::{
 pub use parse::{parse, to_json, MAX_SCENARIO_BYTES};
 pub use presets::{preset, presets, Preset, TOPIC_TWO_MASS};
 pub use schema::*;
-pub use validate::{ValidatedScenario, MAX_EXTRAPOLATION_ORDER};
+pub use validate::{ValidatedScenario, MAX_EXTRAPOLATION_ORDER, MAX_PARAMETER_MAGNITUDE};

@@ -6,9 +6,9 @@ use crate::error::ScenarioError;
 use alloc::format;
 use alloc::string::ToString;
 
-/// Largest accepted scenario document, in bytes (a link or upload beyond this is refused
-/// before parsing, so absurd input cannot exhaust memory).
-pub const MAX_SCENARIO_BYTES: usize = 4 << 20;
+mod strict;
+
+pub use crate::limits::MAX_SCENARIO_BYTES;
 
 /// Parses a scenario document, migrating older schema versions to [`SCHEMA_VERSION`].
 pub fn parse(json: &str) -> Result<Scenario, ScenarioError> {
@@ -21,8 +21,7 @@ pub fn parse(json: &str) -> Result<Scenario, ScenarioError> {
             ),
         ));
     }
-    let value: serde_json::Value = serde_json::from_str(json)
-        .map_err(|e| ScenarioError::at("", format!("malformed JSON: {e}")))?;
+    let value = strict::value_without_duplicates(json)?;
     let version = match value.get("schema_version") {
         Some(v) => v.as_u64().ok_or_else(|| {
             ScenarioError::at(
@@ -53,7 +52,7 @@ pub fn parse(json: &str) -> Result<Scenario, ScenarioError> {
         } else {
             path
         };
-        ScenarioError::at(path, e.into_inner().to_string())
+        ScenarioError::at(path, strict::with_nearest_name(e.into_inner().to_string()))
     })
 }
 

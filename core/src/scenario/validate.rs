@@ -7,7 +7,8 @@
 
 use super::schema::{Algorithm, Scenario, StartUp};
 use crate::coupling::CouplingGraph;
-use crate::error::{CouplingError, ScenarioError};
+use crate::error::{name_list, CouplingError, ScenarioError};
+use crate::limits::Limits;
 use crate::models::{self, ParameterList};
 use crate::module::{ModuleDescription, Variable};
 use crate::time::{FixedGrid, MAX_MACRO_STEPS};
@@ -17,6 +18,8 @@ use alloc::string::{String, ToString};
 use alloc::vec;
 use alloc::vec::Vec;
 
+mod axes;
+mod budget;
 mod defects;
 mod error_control;
 mod implicit;
@@ -24,6 +27,7 @@ mod implicit;
 mod tests;
 /// Highest polynomial extrapolation order.
 pub const MAX_EXTRAPOLATION_ORDER: u32 = 4;
+pub use budget::MAX_PARAMETER_MAGNITUDE;
 
 /// A scenario that passed every check, with the derived run settings.
 #[derive(Clone, Debug)]
@@ -38,12 +42,20 @@ pub struct ValidatedScenario {
     pub reference_available: bool,
     /// Stacked output names, `module.output`.
     pub output_names: Vec<String>,
+    /// The budgets it was checked against; analyses of it check theirs against the same.
+    pub limits: Limits,
 }
 
 impl Scenario {
-    /// Checks the scenario; the error names the field path.
+    /// Checks the scenario against the command line's budgets ([`Limits::CLI`]); the
+    /// error names the field path.
     pub fn validate(&self) -> Result<ValidatedScenario, ScenarioError> {
-        let descriptions = self.module_descriptions()?;
+        self.validate_within(&Limits::default())
+    }
+
+    /// Checks the scenario, refusing runs beyond `limits` before anything is allocated.
+    pub fn validate_within(&self, limits: &Limits) -> Result<ValidatedScenario, ScenarioError> {
+        let (descriptions, settable) = self.module_descriptions()?;
         let graph = self.coupling_graph(&descriptions)?;
         let m = &self.master;
         if !(m.macro_step.is_finite() && m.macro_step > 0.0) {
@@ -107,22 +119,37 @@ impl Scenario {
                     format!("plot[{i}]"),
                     format!(
                         "`{p}` is not an output; outputs are {}",
-                        output_names.join(", ")
+                        name_list(output_names.iter(), 40)
                     ),
                 ));
             }
         }
+        self.check_axes(&settable)?;
+        self.check_budgets(
+            limits,
+            &descriptions,
+            &grid,
+            output_names.len(),
+            reference_available,
+        )?;
         Ok(ValidatedScenario {
             scenario: self.clone(),
             grid,
             sequence,
             reference_available,
             output_names,
+            limits: *limits,
         })
     }
 
-    fn module_descriptions(&self) -> Result<Vec<(String, ModuleDescription)>, ScenarioError> {
+    /// Each module's description and the parameters it lets a scenario set (`None` for a
+    /// binary module, whose description is its own).
+    #[allow(clippy::type_complexity)]
+    fn module_descriptions(
+        &self,
+    ) -> Result<(Vec<(String, ModuleDescription)>, Vec<Option<Vec<String>>>), ScenarioError> {
         let mut out: Vec<(String, ModuleDescription)> = Vec::with_capacity(self.modules.len());
+        let mut settable_all = Vec::with_capacity(self.modules.len());
         if self.modules.is_empty() {
             return Err(ScenarioError::at(
                 "modules",
@@ -152,6 +179,7 @@ impl Scenario {
             #[cfg(feature = "binary-modules")]
             if spec.model == super::binary::BINARY_MODEL {
                 out.push((spec.name.clone(), super::binary::describe(spec, &path)?));
+                settable_all.push(None);
                 continue;
             }
             let Some(model) = models::find(&spec.model) else {
@@ -161,7 +189,7 @@ impl Scenario {
                     format!(
                         "unknown model `{}`; built-in models are {}",
                         spec.model,
-                        known.join(", ")
+                        name_list(known.iter(), 40)
                     ),
                 ));
             };
@@ -192,6 +220,12 @@ impl Scenario {
                         format!("expected a finite number, got {value}"),
                     ));
                 }
+                budget::check_parameter_value(
+                    &format!("{path}.parameters.{name}"),
+                    &spec.name,
+                    name,
+                    *value,
+                )?;
             }
             let module = model.build(&spec.model_args()).map_err(|e| {
                 let msg = e.to_string();
@@ -204,8 +238,9 @@ impl Scenario {
                 ScenarioError::at(field, msg)
             })?;
             out.push((spec.name.clone(), module.description().clone()));
+            settable_all.push(Some(settable));
         }
-        Ok(out)
+        Ok((out, settable_all))
     }
 
     fn coupling_graph(
@@ -239,6 +274,24 @@ impl Scenario {
         };
         let path = match &e {
             CouplingError::UnknownModule(m) => find(m, true).or_else(|| find(m, false)),
+            // `module` alone (no dot) has an empty variable: the port is the module's name.
+            CouplingError::UnknownVariable { module, variable } if variable.is_empty() => {
+                let exact = |c: &super::schema::ConnectionSpec, side: bool| {
+                    (if side { &c.from } else { &c.to }) == module
+                };
+                let at = |side: bool, name: &str| {
+                    self.connections
+                        .iter()
+                        .rposition(|c| exact(c, side))
+                        .map(|i| format!("connections[{i}].{name}"))
+                };
+                return ScenarioError::at(
+                    at(true, "from")
+                        .or_else(|| at(false, "to"))
+                        .unwrap_or_else(|| "connections".into()),
+                    format!("`{module}` names a module but no variable; write `{module}.variable`"),
+                );
+            }
             CouplingError::UnknownVariable { module, variable } => {
                 let p = format!("{module}.{variable}");
                 find(&p, true).or_else(|| find(&p, false))

@@ -8,10 +8,11 @@ use crate::analysis::sweep::{LinearAnalysis, ModuleFactory};
 use crate::analysis::PropagationMethod;
 use crate::coupling::CouplingGraph;
 use crate::error::{CosimError, ScenarioError};
+use crate::limits::Limit;
 use crate::module::{InstantiateOptions, ModuleDescription, Subsystem};
 use crate::scenario::{ModuleSpec, StepControlSpec, ValidatedScenario};
 use alloc::format;
-use alloc::string::String;
+use alloc::string::{String, ToString};
 use alloc::sync::Arc;
 use alloc::vec::Vec;
 
@@ -101,6 +102,17 @@ impl LinearAnalysis {
             .iter()
             .map(|c| (c.from.clone(), c.to.clone()))
             .collect();
+        let states: usize = descriptions.iter().map(|(_, d)| d.states().len()).sum();
+        v.limits
+            .check(
+                Limit::MatrixDimension,
+                format!(
+                    "the propagation matrix of all {} modules' {states} states",
+                    descriptions.len()
+                ),
+                states as f64,
+            )
+            .map_err(|e| ScenarioError::at("modules", e.to_string()))?;
         let graph = CouplingGraph::build(&descriptions, &pairs)?;
         let method = PropagationMethod {
             scheme: scheme(v),
@@ -115,6 +127,7 @@ impl LinearAnalysis {
             graph.coupling_matrix(),
             method,
             v.grid,
-        ))
+        )
+        .with_limits(v.limits))
     }
 }

@@ -13,6 +13,7 @@
 //! [`ModuleFactory`]: crate::analysis::sweep::ModuleFactory
 
 mod build;
+mod csv;
 #[cfg(test)]
 mod error_control_example1_tests;
 #[cfg(test)]

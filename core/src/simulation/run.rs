@@ -21,7 +21,6 @@ use crate::time::FixedGrid;
 use alloc::boxed::Box;
 use alloc::string::String;
 use alloc::vec::Vec;
-use core::fmt::Write;
 
 /// One recorded output.
 #[derive(Clone, Debug, PartialEq)]
@@ -372,48 +371,6 @@ impl Simulation {
             cosim.push(s.cosim[1..n].to_vec());
         }
         global_nrmse(&reference, &cosim)
-    }
-
-    /// The recorded outputs as CSV: `time`, every output, every reference column
-    /// (`name:reference`), then the per-step columns ([`StepColumns`]: `H`, `k`,
-    /// `iterations`, `error`, `defect`, those the run has). Numbers use Rust's shortest
-    /// round-trip form.
-    pub fn to_csv(&self) -> String {
-        let r = &self.result;
-        let columns = self.step_columns();
-        let mut out = String::from("time");
-        for s in &r.signals {
-            let _ = write!(out, ",{}", s.name);
-        }
-        for s in r.signals.iter().filter(|s| s.reference.is_some()) {
-            let _ = write!(out, ",{}:reference", s.name);
-        }
-        for name in columns.names() {
-            let _ = write!(out, ",{name}");
-        }
-        out.push('\n');
-        for (i, t) in r.time.iter().enumerate() {
-            let _ = write!(out, "{t:e}");
-            for s in &r.signals {
-                let _ = write!(out, ",{:e}", s.cosim[i]);
-            }
-            for s in &r.signals {
-                if let Some(reference) = &s.reference {
-                    let _ = write!(out, ",{:e}", reference[i]);
-                }
-            }
-            for v in columns.values(r, i) {
-                // A step that reported nothing (the start) leaves the cell empty.
-                match v.is_nan() {
-                    true => out.push(','),
-                    false => {
-                        let _ = write!(out, ",{v:e}");
-                    }
-                }
-            }
-            out.push('\n');
-        }
-        out
     }
 }
 

@@ -9,7 +9,12 @@ use serde::{Deserialize, Serialize};
 
 /// Integration method inside a module.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "method", rename_all = "snake_case", deny_unknown_fields)]
+#[serde(
+    tag = "method",
+    rename_all = "snake_case",
+    deny_unknown_fields,
+    from = "StrictSolverSpec"
+)]
 pub enum SolverSpec {
     /// The model's own default (exact for linear models).
     #[default]
@@ -40,6 +45,33 @@ pub enum SolverSpec {
         /// Absolute tolerance (> 0): one number, or one per state.
         atol: Tolerance,
     },
+}
+
+/// [`SolverSpec`] as read: serde ignores extra fields next to the tag of a unit variant
+/// (`{"method": "exact", "rtol": 1}`), so every variant is a struct here, where
+/// `deny_unknown_fields` holds.
+#[derive(Deserialize)]
+#[serde(tag = "method", rename_all = "snake_case", deny_unknown_fields)]
+enum StrictSolverSpec {
+    Default {},
+    Exact {},
+    Euler {},
+    Rk4 { step: f64 },
+    Dopri45 { rtol: f64, atol: f64 },
+    Bdf { rtol: f64, atol: Tolerance },
+}
+
+impl From<StrictSolverSpec> for SolverSpec {
+    fn from(s: StrictSolverSpec) -> Self {
+        match s {
+            StrictSolverSpec::Default {} => SolverSpec::Default,
+            StrictSolverSpec::Exact {} => SolverSpec::Exact,
+            StrictSolverSpec::Euler {} => SolverSpec::Euler,
+            StrictSolverSpec::Rk4 { step } => SolverSpec::Rk4 { step },
+            StrictSolverSpec::Dopri45 { rtol, atol } => SolverSpec::Dopri45 { rtol, atol },
+            StrictSolverSpec::Bdf { rtol, atol } => SolverSpec::Bdf { rtol, atol },
+        }
+    }
 }
 
 /// An absolute tolerance as a scenario writes it: one number for every state, or a list

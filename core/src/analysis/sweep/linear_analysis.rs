@@ -12,6 +12,7 @@ use crate::analysis::{
     spectrum, LinearBlock, MonolithicReference, PropagationMatrix, PropagationMethod,
 };
 use crate::error::{MasterError, ScenarioError};
+use crate::limits::Limits;
 use crate::solvers::{discretize, Discretization};
 use crate::time::FixedGrid;
 use alloc::format;
@@ -40,6 +41,7 @@ pub struct LinearAnalysis {
     method: PropagationMethod,
     macro_step: f64,
     horizon: f64,
+    limits: Limits,
 }
 
 impl LinearAnalysis {
@@ -65,7 +67,20 @@ impl LinearAnalysis {
             method,
             macro_step: grid.h,
             horizon: grid.time(grid.steps) - grid.t_start,
+            limits: Limits::default(),
         }
+    }
+
+    /// The same analysis checked against `limits` (maps and convergence studies refuse
+    /// work beyond them before they start).
+    pub fn with_limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// The limits maps and convergence studies of this analysis are checked against.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
     }
 
     /// Blocks at the modules' own parameter values, in module order.

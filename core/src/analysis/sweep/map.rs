@@ -2,8 +2,12 @@
 //! can spread tiles over threads (CLI) or Web Workers (page) and draw each as it arrives.
 
 use super::live::LiveModules;
-use super::{Axis, AxisSpec, Cell, CellStatus, LinearAnalysis, MapMetric};
+use super::{Axis, AxisSpec, Cell, CellStatus, LinearAnalysis, MapMetric, Parameter};
 use crate::error::ScenarioError;
+use crate::limits::Limit;
+use crate::time::MAX_MACRO_STEPS;
+use alloc::format;
+use alloc::string::ToString;
 use alloc::vec::Vec;
 use core::ops::Range;
 
@@ -27,6 +31,37 @@ pub struct MapTile {
     pub status: Vec<CellStatus>,
 }
 
+/// Refuses a map whose cells × macro-steps per cell exceed the analysis's limit: a
+/// spectral-radius cell counts one, an error cell the macro-steps of its run (at the
+/// smallest macro-step an axis sweeps).
+fn check_work(
+    analysis: &LinearAnalysis,
+    x: &Axis,
+    y: &Axis,
+    metric: MapMetric,
+) -> Result<(), ScenarioError> {
+    let cells = x.values.len() as f64 * y.values.len() as f64;
+    let smallest_step = [x, y]
+        .iter()
+        .filter(|a| a.parameter == Parameter::MacroStep)
+        .flat_map(|a| a.values.iter().copied())
+        .fold(analysis.macro_step(), f64::min);
+    let per_cell = match metric {
+        MapMetric::SpectralRadius => 1.0,
+        MapMetric::GlobalError | MapMetric::LocalError => {
+            (analysis.horizon() / smallest_step).clamp(1.0, f64::from(MAX_MACRO_STEPS))
+        }
+    };
+    analysis
+        .limits()
+        .check(
+            Limit::MapWork,
+            format!("a map of {cells} cells × {per_cell:.0} macro-steps each"),
+            cells * per_cell,
+        )
+        .map_err(|e| ScenarioError::at("analysis", e.to_string()))
+}
+
 impl ParameterMap {
     /// Checks both axes (errors name `analysis.x…`/`analysis.y…`).
     pub fn new(
@@ -37,6 +72,7 @@ impl ParameterMap {
     ) -> Result<Self, ScenarioError> {
         let x = Axis::new(&analysis, x, "analysis.x")?;
         let y = Axis::new(&analysis, y, "analysis.y")?;
+        check_work(&analysis, &x, &y, metric)?;
         Ok(ParameterMap {
             analysis,
             x,

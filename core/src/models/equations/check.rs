@@ -283,6 +283,13 @@ impl Checker<'_> {
                     describe(*sym)
                 ),
             )),
+            None if state.name == "time" || state.name == "pi" => Err(self.err(
+                state.span,
+                format!(
+                    "`{}` is built in, not a state; der() applies to states",
+                    state.name
+                ),
+            )),
             None => Err(self.err(state.span, self.unknown(&state.name, "unknown state"))),
         }
     }

@@ -54,7 +54,7 @@ mod parser;
 mod pipeline;
 mod resolved;
 mod structure;
-mod suggest;
+pub(crate) mod suggest;
 
 #[cfg(test)]
 mod tests;

@@ -16,7 +16,25 @@ pub(crate) fn suggest<'a>(name: &str, known: impl Iterator<Item = &'a str>) -> O
     known
         .filter(|k| k.len() <= 4 * MAX_SUGGEST_LEN)
         .map(|k| (distance(name, k), k))
-        .filter(|(d, _)| *d <= limit)
+        // A name equal to the input is no suggestion (it is unknown for another reason).
+        .filter(|(d, _)| (1..=limit).contains(d))
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, k)| k)
+}
+
+/// The closest of `known` within edit distance `limit` (never `name` itself).
+pub(crate) fn nearest<'a>(
+    name: &str,
+    known: impl Iterator<Item = &'a str>,
+    limit: usize,
+) -> Option<&'a str> {
+    if name.chars().count() > MAX_SUGGEST_LEN {
+        return None;
+    }
+    known
+        .filter(|k| k.len() <= 4 * MAX_SUGGEST_LEN)
+        .map(|k| (distance(name, k), k))
+        .filter(|(d, _)| (1..=limit).contains(d))
         .min_by_key(|(d, _)| *d)
         .map(|(_, k)| k)
 }
@@ -45,6 +63,8 @@ mod tests {
         assert_eq!(distance("kitten", "sitting"), 3);
         assert_eq!(suggest("Fx", ["Fk", "x"].into_iter()), Some("Fk"));
         assert_eq!(suggest("omega", ["x", "v"].into_iter()), None);
+        assert_eq!(suggest("time", ["time", "tim"].into_iter()), Some("tim"));
+        assert_eq!(suggest("time", ["time"].into_iter()), None);
         assert_eq!(
             suggest("dampng", ["damping", "d"].into_iter()),
             Some("damping")

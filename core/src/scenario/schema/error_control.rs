@@ -112,7 +112,10 @@ fn default_atol_u() -> AtolValue {
 
 /// `atol`: one number for every group, or one per group.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(untagged)]
+#[serde(
+    untagged,
+    expecting = "`atol`: expected a number, or an object of `pos`, `vel` and `u` only (each a number or a list of numbers)"
+)]
 pub enum AtolSpec {
     /// The same absolute tolerance for positions, velocities and coupling variables.
     All(f64),

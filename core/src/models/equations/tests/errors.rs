@@ -85,6 +85,13 @@ fn unknown_names_suggest_the_closest_declared_one() {
         5,
         "unknown state `y`; did you mean `x`?",
     );
+    // No suggestion equal to the name itself (it once said "did you mean `time`?").
+    at(
+        "state x\nder(time) = 1\n",
+        2,
+        5,
+        "`time` is built in, not a state; der() applies to states",
+    );
     at(
         "state x\nder(x) = sinn(x)\n",
         2,
