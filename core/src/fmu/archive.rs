@@ -3,12 +3,15 @@
 //! and limits so that a hostile archive cannot exhaust memory.
 
 use super::FmuError;
+use alloc::collections::BTreeMap;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
 /// Largest uncompressed entry accepted, in bytes.
 pub const MAX_ENTRY_BYTES: usize = 64 << 20;
+/// Largest total of the files under `resources/`, uncompressed, in bytes.
+pub const MAX_RESOURCE_BYTES: usize = 64 << 20;
 
 const EOCD_SIGNATURE: u32 = 0x0605_4b50;
 const CENTRAL_SIGNATURE: u32 = 0x0201_4b50;
@@ -102,6 +105,47 @@ impl<'a> Archive<'a> {
     /// Names of all entries, in archive order.
     pub fn names(&self) -> impl Iterator<Item = &str> {
         self.entries.iter().map(|e| e.name.as_str())
+    }
+
+    /// The names starting with `prefix`, for a message: at most `n`, then how many more
+    /// (an archive may list thousands), or `no <prefix>` if there are none.
+    pub fn listing(&self, prefix: &str, n: usize) -> String {
+        let mut names = self.names().filter(|name| name.starts_with(prefix));
+        let shown: Vec<&str> = names.by_ref().take(n).collect();
+        let more = names.count();
+        match (shown.is_empty(), more) {
+            (true, _) => format!("no {prefix}"),
+            (false, 0) => shown.join(", "),
+            (false, more) => format!("{} and {more} more", shown.join(", ")),
+        }
+    }
+
+    /// The files under `resources/` (names relative to it, uncompressed) and whether the
+    /// archive has that folder at all.
+    pub fn resources(&self) -> Result<(BTreeMap<String, Vec<u8>>, bool), FmuError> {
+        let mut out = BTreeMap::new();
+        let mut present = false;
+        let mut total = 0usize;
+        for e in &self.entries {
+            let Some(rel) = e.name.strip_prefix("resources/") else {
+                continue;
+            };
+            present = true;
+            if rel.is_empty() || rel.ends_with('/') {
+                continue;
+            }
+            total = total.saturating_add(e.uncompressed);
+            if total > MAX_RESOURCE_BYTES {
+                return Err(FmuError::Archive(format!(
+                    "the files under resources/ are more than {MAX_RESOURCE_BYTES} bytes \
+                     uncompressed (the limit for a binary module's resources)"
+                )));
+            }
+            if let Some(bytes) = self.read(&e.name)? {
+                out.insert(rel.into(), bytes);
+            }
+        }
+        Ok((out, present))
     }
 
     /// The uncompressed bytes of `name`, `None` if there is no such entry.

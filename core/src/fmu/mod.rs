@@ -16,6 +16,7 @@ mod error;
 pub mod model_description;
 mod runtime;
 mod wasi;
+mod wasi_fs;
 
 pub use binary_module::BinaryModule;
 pub use error::FmuError;

@@ -8,6 +8,7 @@
 //! the page's worker (wasmi's `deterministic` feature canonicalises NaNs as well).
 
 use super::wasi::{caller_memory, define_stubs, define_wasi, read_cstr};
+use super::wasi_fs::ResourceTree;
 use super::FmuError;
 use crate::module::{ModuleError, ModuleErrorKind, Status};
 use alloc::format;
@@ -48,9 +49,24 @@ pub(crate) struct Host {
     max_log: usize,
     limits: StoreLimits,
     pub(super) rng: u64,
+    /// The `.fmu`'s `resources/` folder and the files the module opened.
+    pub(super) fs: ResourceTree,
+    /// A write the module attempted during the current call (it fails the call).
+    refused: Option<String>,
 }
 
 impl Host {
+    /// Bytes of log kept.
+    pub(super) fn max_log(&self) -> usize {
+        self.max_log
+    }
+
+    /// Records a refused write; the FMI call in progress then fails with `message`.
+    pub(super) fn refuse(&mut self, message: String) {
+        self.append(&format!("[host] {message}\n"));
+        self.refused.get_or_insert(message);
+    }
+
     pub(super) fn append(&mut self, text: &str) {
         self.log.push_str(text);
         if self.log.len() > self.max_log {
@@ -91,9 +107,13 @@ pub fn signature(params: &[ValType], results: &[ValType]) -> String {
 }
 
 impl Runtime {
-    /// Validates, links and instantiates `wasm`; calls `_initialize` (WASI reactors) if
-    /// exported.
-    pub fn load(wasm: &[u8], limits: RuntimeLimits) -> Result<Self, FmuError> {
+    /// Validates, links and instantiates `wasm` with `resources` as its file system; calls
+    /// `_initialize` (WASI reactors) if exported.
+    pub fn load(
+        wasm: &[u8],
+        limits: RuntimeLimits,
+        resources: ResourceTree,
+    ) -> Result<Self, FmuError> {
         let mut config = Config::default();
         config.consume_fuel(true);
         let engine = Engine::new(&config);
@@ -106,6 +126,8 @@ impl Runtime {
                 .instances(1)
                 .build(),
             rng: 0x9E37_79B9_7F4A_7C15,
+            fs: resources,
+            refused: None,
         };
         let mut store = Store::new(&engine, host);
         store.limiter(|h| &mut h.limits);
@@ -207,7 +229,15 @@ impl Runtime {
         params: P,
     ) -> Result<R, ModuleError> {
         let _ = self.store.set_fuel(self.fuel_per_call);
-        f.call(&mut self.store, params).map_err(|e| {
+        self.store.data_mut().refused = None;
+        let result = f.call(&mut self.store, params);
+        if let Some(refused) = self.store.data_mut().refused.take() {
+            return Err(ModuleError {
+                status: Status::Error,
+                kind: ModuleErrorKind::Refused(format!("{call}: {refused}")),
+            });
+        }
+        result.map_err(|e| {
             let what = match (e.as_trap_code(), e.i32_exit_status()) {
                 (Some(TrapCode::OutOfFuel), _) => format!(
                     "{call} did not return within {} wasm instructions (endless loop?); the budget \
