@@ -13,6 +13,10 @@ pub fn execute(command: Command) -> Result<(), String> {
             println!("{USAGE}");
             Ok(())
         }
+        Command::Version => {
+            println!("cosim {}", env!("CARGO_PKG_VERSION"));
+            Ok(())
+        }
         Command::Presets => {
             let presets = scenario::presets();
             let width = presets.iter().map(|p| p.id.len()).max().unwrap_or(0);

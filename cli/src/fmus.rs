@@ -2,14 +2,35 @@
 //! from disk (relative to the scenario file, then to the working directory) and embedded
 //! into the scenario before validation, so core runs it exactly as the page does.
 
+use cosim_core::fmu::archive::MAX_ARCHIVE_BYTES;
 use cosim_core::scenario::Scenario;
+use std::io::Read;
 use std::path::{Path, PathBuf};
+
+/// The bytes of the `.fmu` at `path`, read only if it is within [`MAX_ARCHIVE_BYTES`]
+/// (a larger file is refused before it is read); `None` if it cannot be opened.
+fn read_bounded(path: &Path, url: &str) -> Option<Result<Vec<u8>, String>> {
+    let file = std::fs::File::open(path).ok()?;
+    let mut bytes = Vec::new();
+    let limit = MAX_ARCHIVE_BYTES as u64;
+    let read = file.take(limit + 1).read_to_end(&mut bytes);
+    Some(match read {
+        Err(e) => Err(format!("cannot read the .fmu `{url}`: {e}")),
+        Ok(n) if n as u64 > limit => Err(format!(
+            "the .fmu `{url}` is larger than {limit} bytes, the limit for a binary module's archive"
+        )),
+        Ok(_) => Ok(bytes),
+    })
+}
 
 /// Replaces each binary-module file name in `s` by the file's bytes.
 pub fn embed(s: &mut Scenario, scenario_path: &Path) -> Result<(), String> {
+    // `s.json` has the parent "": that is the working directory, not an empty name.
     let scenario_dir = match scenario_path.parent() {
-        Some(p) if scenario_path.as_os_str() != "-" => p.to_path_buf(),
-        _ => PathBuf::from("."),
+        Some(p) if scenario_path.as_os_str() != "-" && !p.as_os_str().is_empty() => {
+            Some(p.to_path_buf())
+        }
+        _ => None,
     };
     for url in s.binary_urls() {
         if url.contains("://") {
@@ -17,15 +38,19 @@ pub fn embed(s: &mut Scenario, scenario_path: &Path) -> Result<(), String> {
                 "the .fmu `{url}` is a URL; the CLI reads local files only (download it and give its path)"
             ));
         }
-        let candidates = [scenario_dir.join(&url), PathBuf::from(&url)];
-        let Some(bytes) = candidates.iter().find_map(|p| std::fs::read(p).ok()) else {
+        let mut candidates: Vec<PathBuf> = scenario_dir.iter().map(|d| d.join(&url)).collect();
+        candidates.push(PathBuf::from(&url));
+        let Some(bytes) = candidates.iter().find_map(|p| read_bounded(p, &url)) else {
+            let looked = match &scenario_dir {
+                Some(d) => format!("looked in `{}` and the working directory", d.display()),
+                None => String::from("looked in the working directory"),
+            };
             return Err(format!(
-                "cannot read the .fmu `{url}` (looked in {} and the working directory; \
-                 `cargo xtask wasm` builds the examples into www/fmus/)",
-                scenario_dir.display()
+                "cannot read the .fmu `{url}` ({looked}; `cargo xtask wasm` builds the examples \
+                 into www/fmus/)"
             ));
         };
-        s.embed_fmu(&url, &bytes);
+        s.embed_fmu(&url, &bytes?);
     }
     Ok(())
 }
