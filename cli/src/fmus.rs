@@ -13,12 +13,17 @@ fn read_bounded(path: &Path, url: &str) -> Option<Result<Vec<u8>, String>> {
     let file = std::fs::File::open(path).ok()?;
     let mut bytes = Vec::new();
     let limit = MAX_ARCHIVE_BYTES as u64;
+    let too_large = || {
+        format!("the .fmu `{url}` is larger than {limit} bytes, the limit for a binary module's archive")
+    };
+    // A regular file says its size: refused before a byte is read. `take` guards the rest.
+    if file.metadata().is_ok_and(|m| m.len() > limit) {
+        return Some(Err(too_large()));
+    }
     let read = file.take(limit + 1).read_to_end(&mut bytes);
     Some(match read {
         Err(e) => Err(format!("cannot read the .fmu `{url}`: {e}")),
-        Ok(n) if n as u64 > limit => Err(format!(
-            "the .fmu `{url}` is larger than {limit} bytes, the limit for a binary module's archive"
-        )),
+        Ok(n) if n as u64 > limit => Err(too_large()),
         Ok(_) => Ok(bytes),
     })
 }

@@ -123,3 +123,21 @@ fn version_is_printed() {
         format!("cosim {}\n", env!("CARGO_PKG_VERSION"))
     );
 }
+
+#[test]
+fn a_one_gib_fmu_is_refused_without_being_read() {
+    let dir = temp_dir("huge");
+    std::fs::create_dir_all(dir.join("fmus")).unwrap();
+    // Sparse: no disk space used; reading it whole would allocate 1 GiB.
+    let file = std::fs::File::create(dir.join("fmus/c_spring_damper.fmu")).unwrap();
+    file.set_len(1 << 30).unwrap();
+    std::fs::write(dir.join("s.json"), scenario::to_json(&binary_preset())).unwrap();
+    let out = cosim(&dir, &["validate", "s.json"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("the .fmu `fmus/c_spring_damper.fmu` is larger than 268435456 bytes"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
