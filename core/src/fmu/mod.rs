@@ -16,6 +16,7 @@ mod capabilities;
 mod error;
 pub mod model_description;
 mod runtime;
+pub mod variable_types;
 mod wasi;
 mod wasi_fs;
 

@@ -5,6 +5,7 @@
 //! Only Float64 scalars are modules' ports in this playground; other variable types and
 //! arrays (`<Dimension>`) are skipped, so they can be neither connected nor set.
 
+pub use super::variable_types::{DeclaredVariable, Dimension, VariableType};
 use super::FmuError;
 use crate::module::{
     Capabilities, Causality, DependencyKind, ModuleDescription, OutputDependency, ValueRef,
@@ -27,6 +28,9 @@ pub struct ModelDescription {
     pub model_identifier: String,
     /// Variables, flags and feedthrough as the master sees them.
     pub module: ModuleDescription,
+    /// Every variable as declared, of any type and shape; those the master cannot
+    /// exchange yet are not in `module` (see [`DeclaredVariable::is_supported`]).
+    pub all_variables: Vec<DeclaredVariable>,
 }
 
 /// Most variables (of any type) a `modelDescription.xml` may declare.
@@ -105,11 +109,16 @@ pub fn parse(xml: &str) -> Result<ModelDescription, FmuError> {
     let capabilities = capabilities(cs)?;
     let units = declared_units(root);
     let variables = variables(root, &units)?;
+    let all_variables = child(root, "ModelVariables")
+        .map(super::variable_types::declared_variables)
+        .transpose()?
+        .unwrap_or_default();
     let output_dependencies = output_dependencies(root, &variables)?;
     Ok(ModelDescription {
         fmi_version,
         instantiation_token,
         model_identifier,
+        all_variables,
         module: ModuleDescription {
             model_name: model_name.to_string(),
             variables,
@@ -379,6 +388,50 @@ mod tests {
         ));
         assert!(
             e.contains("valueReference 1 is used by two variables"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn every_type_and_array_is_declared_though_only_float64_scalars_are_ports() {
+        let vars = r#"<Float64 name="x" valueReference="1"/>
+            <Int32 name="n" valueReference="2" causality="output"/>
+            <Boolean name="b" valueReference="3"/>
+            <UInt64 name="size" valueReference="4" causality="structuralParameter" variability="fixed" start="3"/>
+            <Float64 name="a" valueReference="5" causality="output"><Dimension valueReference="4"/></Float64>
+            <Enumeration name="e" valueReference="6" declaredType="E"/>
+            <Binary name="blob" valueReference="7"><Dimension start="2"/></Binary>"#;
+        let d = parse(&md(vars, "")).unwrap();
+        let kinds: Vec<(&str, VariableType, bool)> = d
+            .all_variables
+            .iter()
+            .map(|v| (v.name.as_str(), v.ty, v.is_supported()))
+            .collect();
+        assert_eq!(
+            kinds,
+            [
+                ("x", VariableType::Float64, true),
+                ("n", VariableType::Int(32), false),
+                ("b", VariableType::Boolean, false),
+                ("size", VariableType::UInt(64), false),
+                ("a", VariableType::Float64, false),
+                ("e", VariableType::Enumeration, false),
+                ("blob", VariableType::Binary, false),
+            ]
+        );
+        assert_eq!(d.all_variables[4].dimensions, [Dimension::Structural(4)]);
+        assert_eq!(d.all_variables[6].dimensions, [Dimension::Fixed(2)]);
+        assert_eq!(
+            d.module.variables.len(),
+            1,
+            "ports: Float64 scalars only, for now"
+        );
+        let e = refused(&md(
+            r#"<Float64 name="x" valueReference="1"/><Real name="r" valueReference="2"/>"#,
+            "",
+        ));
+        assert!(
+            e.contains("<Real>, which is not an FMI 3.0 variable type"),
             "{e}"
         );
     }
