@@ -36,6 +36,7 @@ commands:
                                     (or `URL#s1.…` with --base)
   link decode LINK                  print the scenario a link carries, as JSON; LINK
                                     may be a whole URL, `#s1.…`, `s1.…` or `-`
+  --version                         print the version
 
 SCENARIO.json may be `-` for standard input.
 
@@ -96,6 +97,8 @@ pub enum Command {
     /// `link encode|decode` (cli/src/link.rs).
     Link(crate::link::LinkCommand),
     Help,
+    /// `--version`: the program name and version.
+    Version,
 }
 
 impl Command {
@@ -148,6 +151,7 @@ impl Command {
             "defects" => crate::defects::DefectsArgs::parse(&rest).map(Command::Defects),
             "link" => crate::link::parse(&rest).map(Command::Link),
             "help" | "--help" | "-h" => Ok(Command::Help),
+            "--version" | "-V" | "version" if rest.is_empty() => Ok(Command::Version),
             other => Err(format!("unknown command `{other}`")),
         }
     }

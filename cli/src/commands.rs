@@ -31,6 +31,7 @@ pub fn execute(command: Command, limits: &Limits) -> Result<(), Failure> {
     let mut out = Output::stdout();
     match command {
         Command::Help => out.line(USAGE)?,
+        Command::Version => out.line(&format!("cosim {}", env!("CARGO_PKG_VERSION")))?,
         Command::Presets => {
             let presets = scenario::presets();
             let width = presets.iter().map(|p| p.id.len()).max().unwrap_or(0);

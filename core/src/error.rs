@@ -86,7 +86,7 @@ pub enum MasterError {
     Module {
         /// Module instance name.
         module: String,
-        /// Communication point at which it failed, in s.
+        /// Communication point at which it failed, in s; NaN at instantiation.
         t: f64,
         /// The module's error.
         error: ModuleError,
@@ -269,6 +269,10 @@ impl fmt::Display for RejectReason {
 impl fmt::Display for MasterError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            // NaN: before the run has a time (fmi3InstantiateCoSimulation).
+            MasterError::Module { module, t, error } if t.is_nan() => {
+                write!(f, "module `{module}`: {error}")
+            }
             MasterError::Module { module, t, error } => {
                 write!(f, "module `{module}` at t = {t} s: {error}")
             }

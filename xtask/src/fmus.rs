@@ -1,7 +1,8 @@
 //! The example binary modules (docs/modules.md): builds `examples/fmus/rust_oscillator`
-//! (Rust, wasm32-unknown-unknown) and `examples/fmus/c_spring_damper` (C, clang
-//! wasm32-wasi reactor), packages each with its `modelDescription.xml` as a store-only
-//! `.fmu` zip, and writes it to `www/fmus/` (served to the page), `target/fmus/` and
+//! (Rust, wasm32-unknown-unknown), `examples/fmus/c_spring_damper` and
+//! `examples/fmus/c_table` (C, clang wasm32-wasi reactor), packages each with its
+//! `modelDescription.xml` and `resources/` folder as a store-only `.fmu` zip (entries in
+//! sorted order, zero timestamps: the same sources give the same bytes), and writes it to `www/fmus/` (served to the page), `target/fmus/` and
 //! `tests/fixtures/fmus/` (what the native tests load). Example builds use their own
 //! target dir, `target/examples`.
 use crate::setup::{Toolchain, WasmRoute};
@@ -19,17 +20,19 @@ pub fn build(tc: &Toolchain) -> Result<Vec<PathBuf>> {
     section("example binary modules");
     let root = repo_root();
     let rust = rust_oscillator(tc)?;
-    // The C example needs Debian's clang and wasi-libc; where they cannot be installed
-    // (no root, another distribution) the committed fixture is served instead.
-    let c = match ensure_c_toolchain().and_then(|()| c_spring_damper()) {
-        Ok(wasm) => Some(wasm),
-        Err(e) => {
-            println!("fmus: warning: C example not built ({e}); using tests/fixtures/fmus/c_spring_damper.fmu");
-            None
+    let mut built = vec![("rust_oscillator", Some(rust))];
+    // The C examples need Debian's clang and wasi-libc; where they cannot be installed
+    // (no root, another distribution) the committed fixtures are served instead.
+    let c_ready = ensure_c_toolchain();
+    for (id, source) in C_EXAMPLES {
+        let wasm = c_ready.clone().and_then(|()| c_example(id, source));
+        if let Err(e) = &wasm {
+            println!("fmus: warning: {id} not built ({e}); using tests/fixtures/fmus/{id}.fmu");
         }
-    };
+        built.push((id, wasm.ok()));
+    }
     let mut out = Vec::new();
-    for (id, wasm) in [("rust_oscillator", Some(rust)), ("c_spring_damper", c)] {
+    for (id, wasm) in built {
         let zip = match wasm {
             Some(wasm) => package(id, &wasm)?,
             None => {
@@ -52,17 +55,42 @@ pub fn build(tc: &Toolchain) -> Result<Vec<PathBuf>> {
     Ok(out)
 }
 
-/// The `.fmu` of example `id`: its `modelDescription.xml` and the built `wasm`.
+/// The C examples: folder (= modelIdentifier) and source file.
+const C_EXAMPLES: [(&str, &str); 2] = [
+    ("c_spring_damper", "spring_damper.c"),
+    ("c_table", "table.c"),
+];
+
+/// The `.fmu` of example `id`: its `modelDescription.xml`, the built `wasm` and the
+/// files of its `resources/` folder, if it has one.
 fn package(id: &str, wasm: &Path) -> Result<Vec<u8>> {
     let dir = repo_root().join("examples/fmus").join(id);
     let xml = fs::read(dir.join("modelDescription.xml"))
         .map_err(|e| format!("{id}/modelDescription.xml: {e}"))?;
     let binary = fs::read(wasm).map_err(|e| format!("{}: {e}", wasm.display()))?;
-    let path = format!("binaries/wasm32/{id}.wasm");
-    Ok(write_stored(&[
-        ("modelDescription.xml", &xml),
-        (&path, &binary),
-    ]))
+    let mut files = vec![
+        ("modelDescription.xml".to_string(), xml),
+        (format!("binaries/wasm32/{id}.wasm"), binary),
+    ];
+    let resources = dir.join("resources");
+    if resources.is_dir() {
+        let mut names: Vec<_> = fs::read_dir(&resources)
+            .map_err(|e| format!("{}: {e}", resources.display()))?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.is_file())
+            .collect();
+        names.sort();
+        for path in names {
+            let bytes = fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let name = path.file_name().unwrap_or_default().to_string_lossy();
+            files.push((format!("resources/{name}"), bytes));
+        }
+    }
+    let refs: Vec<(&str, &[u8])> = files
+        .iter()
+        .map(|(n, b)| (n.as_str(), b.as_slice()))
+        .collect();
+    Ok(write_stored(&refs))
 }
 
 fn rust_oscillator(tc: &Toolchain) -> Result<PathBuf> {
@@ -101,7 +129,7 @@ fn rust_oscillator(tc: &Toolchain) -> Result<PathBuf> {
 
 /// clang, wasi-libc and the wasm32 compiler runtime from Debian, installed when missing.
 fn ensure_c_toolchain() -> Result<()> {
-    const PKGS: [&str; 3] = ["clang", "wasi-libc", "libclang-rt-dev-wasm32"];
+    const PKGS: [&str; 4] = ["clang", "lld", "wasi-libc", "libclang-rt-dev-wasm32"];
     let missing: Vec<&str> = PKGS
         .into_iter()
         .filter(|p| {
@@ -135,12 +163,12 @@ fn ensure_c_toolchain() -> Result<()> {
     run(apt().args(["install", "-y", "-qq"]).args(missing))
 }
 
-fn c_spring_damper() -> Result<PathBuf> {
+fn c_example(id: &str, source: &str) -> Result<PathBuf> {
     let root = repo_root();
-    let dir = root.join("examples/fmus/c_spring_damper");
+    let dir = root.join("examples/fmus").join(id);
     let out_dir = root.join("target/examples/c");
     fs::create_dir_all(&out_dir).map_err(|e| format!("{}: {e}", out_dir.display()))?;
-    let out = out_dir.join("c_spring_damper.wasm");
+    let out = out_dir.join(format!("{id}.wasm"));
     let clang = which("clang")
         .ok_or("clang not found (apt-get install clang wasi-libc libclang-rt-dev-wasm32)")?;
     let mut cmd = Command::new(clang);
@@ -160,7 +188,7 @@ fn c_spring_damper() -> Result<PathBuf> {
         .args(TABLE_FLAGS.map(|f| format!("-Wl,{f}")))
         .arg("-o")
         .arg(&out)
-        .arg("spring_damper.c");
+        .arg(source);
     run(&mut cmd)?;
     Ok(out)
 }

@@ -74,6 +74,17 @@ fn required<T>(r: Option<T>) -> Result<T, FmuError> {
 
 pub(crate) fn resolve(rt: &Runtime, caps: &Capabilities) -> Result<Fmi3, FmuError> {
     const CORE: &str = "every co-simulation FMU";
+    // The core exports first: a binary without any `fmi3*` export is reported as missing
+    // fmi3InstantiateCoSimulation, not as missing whichever capability it declares.
+    let instantiate = required(rt.func("fmi3InstantiateCoSimulation", Some(CORE))?)?;
+    let enter_initialization_mode = required(rt.func("fmi3EnterInitializationMode", Some(CORE))?)?;
+    let exit_initialization_mode = required(rt.func("fmi3ExitInitializationMode", Some(CORE))?)?;
+    let set_float64 = required(rt.func("fmi3SetFloat64", Some(CORE))?)?;
+    let get_float64 = required(rt.func("fmi3GetFloat64", Some(CORE))?)?;
+    let do_step = required(rt.func("fmi3DoStep", Some(CORE))?)?;
+    let terminate = required(rt.func("fmi3Terminate", Some(CORE))?)?;
+    let reset = required(rt.func("fmi3Reset", Some(CORE))?)?;
+    let free_instance = required(rt.func("fmi3FreeInstance", Some(CORE))?)?;
     let need = |flag: bool, why: &'static str| flag.then_some(why);
     let state = need(
         caps.can_get_and_set_fmu_state,
@@ -117,15 +128,15 @@ pub(crate) fn resolve(rt: &Runtime, caps: &Capabilities) -> Result<Fmi3, FmuErro
         "maxOutputDerivativeOrder > 0",
     );
     Ok(Fmi3 {
-        instantiate: required(rt.func("fmi3InstantiateCoSimulation", Some(CORE))?)?,
-        enter_initialization_mode: required(rt.func("fmi3EnterInitializationMode", Some(CORE))?)?,
-        exit_initialization_mode: required(rt.func("fmi3ExitInitializationMode", Some(CORE))?)?,
-        set_float64: required(rt.func("fmi3SetFloat64", Some(CORE))?)?,
-        get_float64: required(rt.func("fmi3GetFloat64", Some(CORE))?)?,
-        do_step: required(rt.func("fmi3DoStep", Some(CORE))?)?,
-        terminate: required(rt.func("fmi3Terminate", Some(CORE))?)?,
-        reset: required(rt.func("fmi3Reset", Some(CORE))?)?,
-        free_instance: required(rt.func("fmi3FreeInstance", Some(CORE))?)?,
+        instantiate,
+        enter_initialization_mode,
+        exit_initialization_mode,
+        set_float64,
+        get_float64,
+        do_step,
+        terminate,
+        reset,
+        free_instance,
         state,
         serialize,
         directional_derivative: rt

@@ -3,12 +3,18 @@
 //! and limits so that a hostile archive cannot exhaust memory.
 
 use super::FmuError;
+use alloc::collections::BTreeMap;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
 /// Largest uncompressed entry accepted, in bytes.
 pub const MAX_ENTRY_BYTES: usize = 64 << 20;
+/// Largest `.fmu` archive accepted, in bytes (front ends refuse a larger file before
+/// reading it).
+pub const MAX_ARCHIVE_BYTES: usize = 256 << 20;
+/// Largest total of the files under `resources/`, uncompressed, in bytes.
+pub const MAX_RESOURCE_BYTES: usize = 64 << 20;
 
 const EOCD_SIGNATURE: u32 = 0x0605_4b50;
 const CENTRAL_SIGNATURE: u32 = 0x0201_4b50;
@@ -48,6 +54,12 @@ fn truncated(what: &str) -> FmuError {
 impl<'a> Archive<'a> {
     /// Reads the central directory.
     pub fn parse(bytes: &'a [u8]) -> Result<Self, FmuError> {
+        if bytes.len() > MAX_ARCHIVE_BYTES {
+            return Err(FmuError::Archive(format!(
+                "{} bytes is more than {MAX_ARCHIVE_BYTES}, the limit for a .fmu",
+                bytes.len()
+            )));
+        }
         if bytes.len() < EOCD_LEN {
             return Err(FmuError::Archive(format!(
                 "{} bytes is too short for a zip file",
@@ -104,6 +116,47 @@ impl<'a> Archive<'a> {
         self.entries.iter().map(|e| e.name.as_str())
     }
 
+    /// The names starting with `prefix`, for a message: at most `n`, then how many more
+    /// (an archive may list thousands), or `no <prefix>` if there are none.
+    pub fn listing(&self, prefix: &str, n: usize) -> String {
+        let mut names = self.names().filter(|name| name.starts_with(prefix));
+        let shown: Vec<&str> = names.by_ref().take(n).collect();
+        let more = names.count();
+        match (shown.is_empty(), more) {
+            (true, _) => format!("no {prefix}"),
+            (false, 0) => shown.join(", "),
+            (false, more) => format!("{} and {more} more", shown.join(", ")),
+        }
+    }
+
+    /// The files under `resources/` (names relative to it, uncompressed) and whether the
+    /// archive has that folder at all.
+    pub fn resources(&self) -> Result<(BTreeMap<String, Vec<u8>>, bool), FmuError> {
+        let mut out = BTreeMap::new();
+        let mut present = false;
+        let mut total = 0usize;
+        for e in &self.entries {
+            let Some(rel) = e.name.strip_prefix("resources/") else {
+                continue;
+            };
+            present = true;
+            if rel.is_empty() || rel.ends_with('/') {
+                continue;
+            }
+            total = total.saturating_add(e.uncompressed);
+            if total > MAX_RESOURCE_BYTES {
+                return Err(FmuError::Archive(format!(
+                    "the files under resources/ are more than {MAX_RESOURCE_BYTES} bytes \
+                     uncompressed (the limit for a binary module's resources)"
+                )));
+            }
+            if let Some(bytes) = self.read(&e.name)? {
+                out.insert(rel.into(), bytes);
+            }
+        }
+        Ok((out, present))
+    }
+
     /// The uncompressed bytes of `name`, `None` if there is no such entry.
     pub fn read(&self, name: &str) -> Result<Option<Vec<u8>>, FmuError> {
         let Some(e) = self.entries.iter().find(|e| e.name == name) else {
@@ -136,8 +189,19 @@ impl<'a> Archive<'a> {
             })?;
         let out = match e.method {
             0 => data.to_vec(),
-            8 => miniz_oxide::inflate::decompress_to_vec_with_limit(data, MAX_ENTRY_BYTES)
-                .map_err(|err| FmuError::Archive(format!("`{name}` does not inflate: {:?}", err.status)))?,
+            // Inflated no further than the declared size (already within the limit), so a
+            // zip bomb costs at most that much memory before it is refused.
+            8 => miniz_oxide::inflate::decompress_to_vec_with_limit(data, e.uncompressed)
+                .map_err(|err| match err.status {
+                    miniz_oxide::inflate::TINFLStatus::HasMoreOutput => FmuError::Archive(format!(
+                        "`{name}` inflates to more than the {} bytes its header declares \
+                         (a zip bomb or a damaged archive)",
+                        e.uncompressed
+                    )),
+                    status => FmuError::Archive(format!(
+                        "`{name}` does not inflate: {status:?} (damaged deflate data)"
+                    )),
+                })?,
             m => {
                 return Err(FmuError::Archive(format!(
                     "`{name}` uses compression method {m}; only stored (0) and deflate (8) are supported"
@@ -263,6 +327,40 @@ mod tests {
         out.extend_from_slice(&(!(data.len() as u16)).to_le_bytes());
         out.extend_from_slice(data);
         out
+    }
+
+    #[test]
+    fn a_zip_bomb_is_named_and_not_inflated_past_its_declared_size() {
+        let text = alloc::vec![0u8; 1 << 20];
+        let deflated = miniz_oxide::deflate::compress_to_vec(&text, 9);
+        let mut zip = write_stored(&[("bomb.bin", &deflated)]);
+        // Method 8 and a declared size of 1000 bytes, in the local and the central header.
+        let central = 30 + 8 + deflated.len();
+        for (h, method_at) in [(0, 8), (central, 10)] {
+            zip[h + method_at..h + method_at + 2].copy_from_slice(&8u16.to_le_bytes());
+            zip[h + method_at + 14..h + method_at + 18].copy_from_slice(&1000u32.to_le_bytes());
+        }
+        let e = Archive::parse(&zip).unwrap().read("bomb.bin").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "not a readable .fmu (zip) archive: `bomb.bin` inflates to more than the 1000 bytes \
+             its header declares (a zip bomb or a damaged archive)"
+        );
+    }
+
+    #[test]
+    fn listings_of_many_entries_are_capped() {
+        let names: Vec<String> = (0..20_000)
+            .map(|k| alloc::format!("binaries/x/{k}"))
+            .collect();
+        let files: Vec<(&str, &[u8])> = names.iter().map(|n| (n.as_str(), &b""[..])).collect();
+        let zip = write_stored(&files);
+        let listing = Archive::parse(&zip).unwrap().listing("binaries/", 10);
+        assert!(
+            listing.ends_with("binaries/x/9 and 19990 more"),
+            "{listing}"
+        );
+        assert!(listing.len() < 200);
     }
 
     #[test]

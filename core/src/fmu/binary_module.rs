@@ -7,6 +7,7 @@ use super::abi::{resolve, Float64Access, Fmi3};
 use super::archive::Archive;
 use super::model_description::{self, ModelDescription};
 use super::runtime::{Runtime, RuntimeLimits};
+use super::wasi_fs::{ResourceTree, RESOURCE_DIR};
 use super::FmuError;
 use crate::module::{
     Causality, DirectionalDerivatives, EventMode, InstantiateOptions, Module, ModuleDescription,
@@ -25,6 +26,8 @@ pub struct BinaryModule {
     pub(super) rt: Runtime,
     pub(super) fmi: Fmi3,
     md: ModelDescription,
+    /// Whether the archive has a `resources/` folder (mounted read-only at `/resources`).
+    resource_path: bool,
     parameters: Vec<(ValueRef, f64)>,
     /// The `fmi3Instance` pointer; 0 before `fmi3InstantiateCoSimulation`.
     instance: i32,
@@ -84,36 +87,47 @@ impl BinaryModule {
         let md = model_description::parse(xml)?;
         let path = format!("binaries/wasm32/{}.wasm", md.model_identifier);
         let wasm = archive.read(&path)?.ok_or_else(|| {
-            let found: Vec<&str> = archive
-                .names()
-                .filter(|n| n.starts_with("binaries/"))
-                .collect();
-            let found = if found.is_empty() {
-                String::from("no binaries")
-            } else {
-                found.join(", ")
-            };
+            let found = archive.listing("binaries/", 10);
             FmuError::MissingEntry(format!(
                 "`{path}` (modelIdentifier \"{}\"; the archive has {found})",
                 md.model_identifier
             ))
         })?;
-        Self::from_parts(md, &wasm, parameters, limits)
+        let (files, present) = archive.resources()?;
+        Self::load(
+            md,
+            &wasm,
+            parameters,
+            limits,
+            ResourceTree::new(files, present),
+        )
     }
 
-    /// A module from an already parsed description and its wasm binary.
+    /// A module from an already parsed description and its wasm binary (no resources).
     pub fn from_parts(
         md: ModelDescription,
         wasm: &[u8],
         parameters: &BTreeMap<String, f64>,
         limits: RuntimeLimits,
     ) -> Result<Self, FmuError> {
+        Self::load(md, wasm, parameters, limits, ResourceTree::default())
+    }
+
+    fn load(
+        md: ModelDescription,
+        wasm: &[u8],
+        parameters: &BTreeMap<String, f64>,
+        limits: RuntimeLimits,
+        resources: ResourceTree,
+    ) -> Result<Self, FmuError> {
         let parameters = check_parameters(&md.module, parameters)?;
-        let rt = Runtime::load(wasm, limits)?;
+        let resource_path = resources.present();
+        let rt = Runtime::load(wasm, limits, resources)?;
         let fmi = resolve(&rt, &md.module.capabilities)?;
         Ok(BinaryModule {
             rt,
             fmi,
+            resource_path,
             md,
             parameters,
             instance: 0,
@@ -295,11 +309,16 @@ impl Module for BinaryModule {
         }
         let name = self.rt.c_string(&self.md.module.model_name)?;
         let token = self.rt.c_string(&self.md.instantiation_token)?;
+        // FMI 3.0 §2.3.1: an absolute path with a trailing separator, NULL without resources.
+        let resources = match self.resource_path {
+            true => self.rt.c_string(&alloc::format!("{RESOURCE_DIR}/"))?,
+            false => 0,
+        };
         let f = self.fmi.instantiate;
         let args = (
             name as i32,
             token as i32,
-            0, // resourcePath: the host gives binary modules no file system
+            resources as i32,
             0, // visible
             0, // loggingOn
             i32::from(options.event_mode_used),

@@ -35,6 +35,8 @@ pub enum FmuError {
     },
     /// The module imports something the host does not provide.
     UnsupportedImport(String),
+    /// The module needs more memory or a larger table than its limits allow.
+    Limit(String),
     /// The module trapped while being set up (`_initialize`, start function).
     Trap(String),
     /// A scenario parameter does not name a settable variable.
@@ -58,6 +60,7 @@ impl fmt::Display for FmuError {
             ),
             FmuError::UnsupportedImport(m) => write!(f, "the wasm binary imports {m}"),
             FmuError::Trap(m) => write!(f, "the wasm binary trapped while loading: {m}"),
+            FmuError::Limit(m) => write!(f, "the wasm binary cannot be loaded: {m}"),
             FmuError::Parameter(m) => f.write_str(m),
         }
     }

@@ -11,17 +11,21 @@
 mod abi;
 pub mod archive;
 mod binary_module;
+mod budget;
 mod capabilities;
 mod error;
 pub mod model_description;
 mod runtime;
+pub mod variable_types;
 mod wasi;
+mod wasi_fs;
 
 pub use binary_module::BinaryModule;
+pub use budget::{MemoryBudget, DEFAULT_BUDGET_BYTES};
 pub use error::FmuError;
 pub use model_description::ModelDescription;
 pub use runtime::RuntimeLimits;
-pub use wasi::WASI_PROVIDED;
+pub use wasi::{MAX_BYTES_PER_CALL, WASI_PROVIDED};
 
 #[cfg(test)]
 mod tests;

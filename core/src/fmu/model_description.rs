@@ -5,12 +5,13 @@
 //! Only Float64 scalars are modules' ports in this playground; other variable types and
 //! arrays (`<Dimension>`) are skipped, so they can be neither connected nor set.
 
+pub use super::variable_types::{DeclaredVariable, Dimension, VariableType};
 use super::FmuError;
 use crate::module::{
     Capabilities, Causality, DependencyKind, ModuleDescription, OutputDependency, ValueRef,
     Variability, Variable,
 };
-use alloc::collections::BTreeMap;
+use alloc::collections::{BTreeMap, BTreeSet};
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
@@ -27,7 +28,13 @@ pub struct ModelDescription {
     pub model_identifier: String,
     /// Variables, flags and feedthrough as the master sees them.
     pub module: ModuleDescription,
+    /// Every variable as declared, of any type and shape; those the master cannot
+    /// exchange yet are not in `module` (see [`DeclaredVariable::is_supported`]).
+    pub all_variables: Vec<DeclaredVariable>,
 }
+
+/// Most variables (of any type) a `modelDescription.xml` may declare.
+pub const MAX_VARIABLES: usize = 100_000;
 
 fn err(msg: impl Into<String>) -> FmuError {
     FmuError::ModelDescription(msg.into())
@@ -102,11 +109,16 @@ pub fn parse(xml: &str) -> Result<ModelDescription, FmuError> {
     let capabilities = capabilities(cs)?;
     let units = declared_units(root);
     let variables = variables(root, &units)?;
+    let all_variables = child(root, "ModelVariables")
+        .map(super::variable_types::declared_variables)
+        .transpose()?
+        .unwrap_or_default();
     let output_dependencies = output_dependencies(root, &variables)?;
     Ok(ModelDescription {
         fmi_version,
         instantiation_token,
         model_identifier,
+        all_variables,
         module: ModuleDescription {
             model_name: model_name.to_string(),
             variables,
@@ -174,6 +186,13 @@ fn variables(
     units: &BTreeMap<String, String>,
 ) -> Result<Vec<Variable>, FmuError> {
     let list = child(root, "ModelVariables").ok_or_else(|| err("no <ModelVariables> element"))?;
+    let declared = list.children().filter(|c| c.is_element()).count();
+    if declared > MAX_VARIABLES {
+        return Err(err(format!(
+            "<ModelVariables> declares {declared} variables; at most {MAX_VARIABLES} are supported"
+        )));
+    }
+    check_unique(list)?;
     let mut out: Vec<Variable> = Vec::new();
     for v in list
         .children()
@@ -187,11 +206,6 @@ fn variables(
             .ok_or_else(|| err("a <Float64> has no name"))?;
         let value_ref: u32 = number(v, "valueReference")?
             .ok_or_else(|| err(format!("<Float64 name=\"{name}\"> has no valueReference")))?;
-        if out.iter().any(|o| o.value_ref.0 == value_ref) {
-            return Err(err(format!(
-                "valueReference {value_ref} is used by two Float64 variables"
-            )));
-        }
         let causality = match v.attribute("causality").unwrap_or("local") {
             "parameter" | "structuralParameter" => Causality::Parameter,
             "calculatedParameter" => Causality::CalculatedParameter,
@@ -225,18 +239,46 @@ fn variables(
                     .and_then(|t| units.get(t).cloned())
             })
             .unwrap_or_default();
-        let mut var = Variable::new(
-            name,
-            value_ref,
-            causality,
-            variability,
-            number(v, "start")?,
-            &unit,
-        );
+        let start: Option<f64> = number(v, "start")?;
+        if let Some(x) = start.filter(|x| !x.is_finite()) {
+            return Err(err(format!(
+                "<Float64 name=\"{name}\" start=\"{}\">: the start value is {x}; it must be finite",
+                v.attribute("start").unwrap_or_default()
+            )));
+        }
+        let mut var = Variable::new(name, value_ref, causality, variability, start, &unit);
         var.description = v.attribute("description").unwrap_or_default().to_string();
         out.push(var);
     }
     Ok(out)
+}
+
+/// Names and value references are unique across every variable, of any type (FMI 3.0
+/// §2.4.7): checked with sets, so 100,000 variables cost no more than sorting them.
+fn check_unique(list: Node<'_, '_>) -> Result<(), FmuError> {
+    let mut names = BTreeSet::new();
+    let mut refs = BTreeSet::new();
+    for v in list.children().filter(|c| c.is_element()) {
+        let kind = v.tag_name().name();
+        if let Some(name) = v.attribute("name") {
+            if !names.insert(name) {
+                return Err(err(format!("two variables are named \"{name}\"")));
+            }
+        }
+        if let Some(vr) = v.attribute("valueReference") {
+            let vr: u32 = vr.trim().parse().map_err(|_| {
+                err(format!(
+                    "<{kind} valueReference=\"{vr}\">: not a valid number"
+                ))
+            })?;
+            if !refs.insert(vr) {
+                return Err(err(format!(
+                    "valueReference {vr} is used by two variables (the second is a <{kind}>)"
+                )));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// `<Output valueReference dependencies dependenciesKind>`, restricted to inputs (the only
@@ -258,10 +300,20 @@ fn output_dependencies(
             .collect::<Vec<_>>()
     };
     let mut listed: BTreeMap<u32, Vec<(ValueRef, DependencyKind)>> = BTreeMap::new();
+    let all_refs: BTreeSet<u32> = child(root, "ModelVariables")
+        .into_iter()
+        .flat_map(|list| list.children())
+        .filter_map(|v| v.attribute("valueReference")?.trim().parse().ok())
+        .collect();
     if let Some(ms) = child(root, "ModelStructure") {
         for o in ms.children().filter(|c| c.tag_name().name() == "Output") {
             let vr: u32 = number(o, "valueReference")?
                 .ok_or_else(|| err("an <Output> has no valueReference"))?;
+            if !all_refs.contains(&vr) {
+                return Err(err(format!(
+                    "<Output valueReference=\"{vr}\">: no variable has this valueReference"
+                )));
+            }
             let deps = match o.attribute("dependencies") {
                 None => all_inputs(),
                 Some(text) => {
@@ -275,6 +327,11 @@ fn output_dependencies(
                         let known: u32 = tok
                             .parse()
                             .map_err(|_| err(format!("<Output valueReference=\"{vr}\">: dependency \"{tok}\" is not a number")))?;
+                        if !all_refs.contains(&known) {
+                            return Err(err(format!(
+                                "<Output valueReference=\"{vr}\">: dependency {known} is not the valueReference of any variable"
+                            )));
+                        }
                         if inputs.contains(&ValueRef(known)) {
                             let kind = if kinds.get(k) == Some(&"constant") {
                                 DependencyKind::Constant
@@ -298,4 +355,135 @@ fn output_dependencies(
             inputs: listed.remove(&v.value_ref.0).unwrap_or_else(all_inputs),
         })
         .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn md(variables: &str, structure: &str) -> String {
+        alloc::format!(
+            r#"<fmiModelDescription fmiVersion="3.0" modelName="M" instantiationToken="t">
+  <CoSimulation modelIdentifier="m"/>
+  <ModelVariables>{variables}</ModelVariables>
+  <ModelStructure>{structure}</ModelStructure>
+</fmiModelDescription>"#
+        )
+    }
+
+    fn refused(xml: &str) -> String {
+        parse(xml).err().expect("refused").to_string()
+    }
+
+    #[test]
+    fn duplicate_names_and_value_references_are_refused_across_types() {
+        let e = refused(&md(
+            r#"<Float64 name="x" valueReference="1"/><Int32 name="x" valueReference="2"/>"#,
+            "",
+        ));
+        assert_eq!(e, "modelDescription.xml: two variables are named \"x\"");
+        let e = refused(&md(
+            r#"<Float64 name="x" valueReference="1"/><Boolean name="b" valueReference="1"/>"#,
+            "",
+        ));
+        assert!(
+            e.contains("valueReference 1 is used by two variables"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn every_type_and_array_is_declared_though_only_float64_scalars_are_ports() {
+        let vars = r#"<Float64 name="x" valueReference="1"/>
+            <Int32 name="n" valueReference="2" causality="output"/>
+            <Boolean name="b" valueReference="3"/>
+            <UInt64 name="size" valueReference="4" causality="structuralParameter" variability="fixed" start="3"/>
+            <Float64 name="a" valueReference="5" causality="output"><Dimension valueReference="4"/></Float64>
+            <Enumeration name="e" valueReference="6" declaredType="E"/>
+            <Binary name="blob" valueReference="7"><Dimension start="2"/></Binary>"#;
+        let d = parse(&md(vars, "")).unwrap();
+        let kinds: Vec<(&str, VariableType, bool)> = d
+            .all_variables
+            .iter()
+            .map(|v| (v.name.as_str(), v.ty, v.is_supported()))
+            .collect();
+        assert_eq!(
+            kinds,
+            [
+                ("x", VariableType::Float64, true),
+                ("n", VariableType::Int(32), false),
+                ("b", VariableType::Boolean, false),
+                ("size", VariableType::UInt(64), false),
+                ("a", VariableType::Float64, false),
+                ("e", VariableType::Enumeration, false),
+                ("blob", VariableType::Binary, false),
+            ]
+        );
+        assert_eq!(d.all_variables[4].dimensions, [Dimension::Structural(4)]);
+        assert_eq!(d.all_variables[6].dimensions, [Dimension::Fixed(2)]);
+        assert_eq!(
+            d.module.variables.len(),
+            1,
+            "ports: Float64 scalars only, for now"
+        );
+        let e = refused(&md(
+            r#"<Float64 name="x" valueReference="1"/><Real name="r" valueReference="2"/>"#,
+            "",
+        ));
+        assert!(
+            e.contains("<Real>, which is not an FMI 3.0 variable type"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn start_values_must_be_finite() {
+        for start in ["NaN", "1e999", "-inf"] {
+            let v = alloc::format!(
+                r#"<Float64 name="p" valueReference="1" causality="parameter" variability="fixed" start="{start}"/>"#
+            );
+            let e = refused(&md(&v, ""));
+            assert!(e.contains("must be finite") && e.contains(start), "{e}");
+        }
+    }
+
+    #[test]
+    fn dependencies_must_name_variables() {
+        let vars = r#"<Float64 name="u" valueReference="1" causality="input" start="0"/>
+            <Float64 name="y" valueReference="2" causality="output"/>"#;
+        let e = refused(&md(
+            vars,
+            r#"<Output valueReference="2" dependencies="1 7"/>"#,
+        ));
+        assert!(
+            e.contains("dependency 7 is not the valueReference of any variable"),
+            "{e}"
+        );
+        let e = refused(&md(vars, r#"<Output valueReference="9"/>"#));
+        assert!(
+            e.contains("<Output valueReference=\"9\">: no variable"),
+            "{e}"
+        );
+        assert!(parse(&md(
+            vars,
+            r#"<Output valueReference="2" dependencies="1"/>"#
+        ))
+        .is_ok());
+    }
+
+    #[test]
+    fn many_variables_are_checked_in_n_log_n_and_too_many_refused_before_parsing_them() {
+        let many = |n: usize| {
+            (0..n)
+                .map(|k| alloc::format!(r#"<Float64 name="v{k}" valueReference="{k}"/>"#))
+                .collect::<String>()
+        };
+        let d = parse(&md(&many(MAX_VARIABLES), "")).expect("the limit itself is fine");
+        assert_eq!(d.module.variables.len(), MAX_VARIABLES);
+        let e = refused(&md(&many(500_000), ""));
+        assert!(
+            e.contains("declares 500000 variables; at most 100000"),
+            "{e}"
+        );
+    }
 }

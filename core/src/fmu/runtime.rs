@@ -7,26 +7,38 @@
 //! is a fixed xorshift sequence, so one `.fmu` gives identical numbers in the CLI and in
 //! the page's worker (wasmi's `deterministic` feature canonicalises NaNs as well).
 
+use super::budget::{Limiter, MemoryBudget};
 use super::wasi::{caller_memory, define_stubs, define_wasi, read_cstr};
+use super::wasi_fs::ResourceTree;
 use super::FmuError;
 use crate::module::{ModuleError, ModuleErrorKind, Status};
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use wasmi::{
-    Caller, Config, Engine, Func, FuncType, Instance, Linker, Memory, Module, Ref, Store,
-    StoreLimits, StoreLimitsBuilder, TrapCode, TypedFunc, ValType, WasmParams, WasmResults,
+    Caller, Config, Engine, Func, FuncType, Instance, Linker, Memory, Module, Ref, Store, TrapCode,
+    TypedFunc, ValType, WasmParams, WasmResults,
 };
 
 /// Resource limits of one binary-module instance.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct RuntimeLimits {
     /// Wasm instructions (wasmi fuel units) one FMI call may execute before it is stopped
     /// with an "out of fuel" trap. Default 10⁹: a few seconds natively, so an endless
     /// loop ends with a clear error instead of hanging the CLI or the page's worker.
+    /// Host work (WASI calls) is charged to it too.
     pub fuel_per_call: u64,
-    /// Largest linear memory, in bytes. Default 256 MiB.
+    /// Instructions all calls of the instance may execute together: the deadline of a
+    /// module that is merely slow in every call. Default 10¹¹ (minutes natively).
+    pub fuel_per_run: u64,
+    /// Largest linear memory of the module, all its memories together, in bytes.
+    /// Default 256 MiB.
     pub max_memory_bytes: usize,
+    /// Largest table, in elements. Default 2²⁰.
+    pub max_table_elements: usize,
+    /// The budget this module's memories and tables are charged to, shared with other
+    /// modules. Default: the process's ([`MemoryBudget::process`], 256 MiB).
+    pub budget: MemoryBudget,
     /// The log (WASI `fd_write` and `logMessage`) keeps its last this many bytes.
     /// Default 64 KiB.
     pub max_log_bytes: usize,
@@ -36,7 +48,10 @@ impl Default for RuntimeLimits {
     fn default() -> Self {
         RuntimeLimits {
             fuel_per_call: 1_000_000_000,
+            fuel_per_run: 100_000_000_000,
             max_memory_bytes: 256 << 20,
+            max_table_elements: 1 << 20,
+            budget: MemoryBudget::process(),
             max_log_bytes: 64 << 10,
         }
     }
@@ -46,11 +61,26 @@ impl Default for RuntimeLimits {
 pub(crate) struct Host {
     log: String,
     max_log: usize,
-    limits: StoreLimits,
+    limiter: Limiter,
     pub(super) rng: u64,
+    /// The `.fmu`'s `resources/` folder and the files the module opened.
+    pub(super) fs: ResourceTree,
+    /// A write the module attempted during the current call (it fails the call).
+    refused: Option<String>,
 }
 
 impl Host {
+    /// Bytes of log kept.
+    pub(super) fn max_log(&self) -> usize {
+        self.max_log
+    }
+
+    /// Records a refused write; the FMI call in progress then fails with `message`.
+    pub(super) fn refuse(&mut self, message: String) {
+        self.append(&format!("[host] {message}\n"));
+        self.refused.get_or_insert(message);
+    }
+
     pub(super) fn append(&mut self, text: &str) {
         self.log.push_str(text);
         if self.log.len() > self.max_log {
@@ -71,6 +101,9 @@ pub(crate) struct Runtime {
     malloc: TypedFunc<i32, i32>,
     free: TypedFunc<i32, ()>,
     fuel_per_call: u64,
+    /// What is left of `RuntimeLimits::fuel_per_run`.
+    fuel_left: u64,
+    fuel_per_run: u64,
     /// Table index of the host `logMessage` function, 0 (NULL) without an exported table.
     pub log_callback: i32,
     scratch: (u32, usize),
@@ -91,9 +124,13 @@ pub fn signature(params: &[ValType], results: &[ValType]) -> String {
 }
 
 impl Runtime {
-    /// Validates, links and instantiates `wasm`; calls `_initialize` (WASI reactors) if
-    /// exported.
-    pub fn load(wasm: &[u8], limits: RuntimeLimits) -> Result<Self, FmuError> {
+    /// Validates, links and instantiates `wasm` with `resources` as its file system; calls
+    /// `_initialize` (WASI reactors) if exported.
+    pub fn load(
+        wasm: &[u8],
+        limits: RuntimeLimits,
+        resources: ResourceTree,
+    ) -> Result<Self, FmuError> {
         let mut config = Config::default();
         config.consume_fuel(true);
         let engine = Engine::new(&config);
@@ -101,29 +138,31 @@ impl Runtime {
         let host = Host {
             log: String::new(),
             max_log: limits.max_log_bytes,
-            limits: StoreLimitsBuilder::new()
-                .memory_size(limits.max_memory_bytes)
-                .instances(1)
-                .build(),
+            limiter: Limiter::new(
+                limits.budget.clone(),
+                limits.max_memory_bytes,
+                limits.max_table_elements,
+            ),
             rng: 0x9E37_79B9_7F4A_7C15,
+            fs: resources,
+            refused: None,
         };
         let mut store = Store::new(&engine, host);
-        store.limiter(|h| &mut h.limits);
+        store.limiter(|h| &mut h.limiter);
         let mut linker = Linker::new(&engine);
         define_wasi(&mut linker).map_err(|e| FmuError::UnsupportedImport(e.to_string()))?;
         define_stubs(&mut linker, &module)?;
         store
             .set_fuel(limits.fuel_per_call)
             .map_err(|e| FmuError::Wasm(e.to_string()))?;
-        let instance = linker
-            .instantiate_and_start(&mut store, &module)
-            .map_err(|e| {
-                if e.as_trap_code().is_some() {
-                    FmuError::Trap(e.to_string())
-                } else {
-                    FmuError::Wasm(e.to_string())
-                }
-            })?;
+        let instance =
+            linker
+                .instantiate_and_start(&mut store, &module)
+                .map_err(|e| match store.data_mut().limiter.denied.take() {
+                    Some(why) => FmuError::Limit(why),
+                    None if e.as_trap_code().is_some() => FmuError::Trap(e.to_string()),
+                    None => FmuError::Wasm(e.to_string()),
+                })?;
         let memory =
             instance
                 .get_memory(&store, "memory")
@@ -145,6 +184,8 @@ impl Runtime {
             malloc,
             free,
             fuel_per_call: limits.fuel_per_call,
+            fuel_left: limits.fuel_per_run,
+            fuel_per_run: limits.fuel_per_run,
             log_callback: 0,
             scratch: (0, 0),
         };
@@ -206,9 +247,26 @@ impl Runtime {
         f: &TypedFunc<P, R>,
         params: P,
     ) -> Result<R, ModuleError> {
-        let _ = self.store.set_fuel(self.fuel_per_call);
-        f.call(&mut self.store, params).map_err(|e| {
+        let given = self.fuel_per_call.min(self.fuel_left);
+        let _ = self.store.set_fuel(given);
+        self.store.data_mut().refused = None;
+        let result = f.call(&mut self.store, params);
+        let used = given.saturating_sub(self.store.get_fuel().unwrap_or(0));
+        self.fuel_left = self.fuel_left.saturating_sub(used);
+        if let Some(refused) = self.store.data_mut().refused.take() {
+            return Err(ModuleError {
+                status: Status::Error,
+                kind: ModuleErrorKind::Refused(format!("{call}: {refused}")),
+            });
+        }
+        result.map_err(|e| {
             let what = match (e.as_trap_code(), e.i32_exit_status()) {
+                (Some(TrapCode::OutOfFuel), _) if given < self.fuel_per_call => format!(
+                    "{call} was stopped: the module has used its {} wasm instructions for the \
+                     whole run (too slow in every call?); the budget is \
+                     RuntimeLimits::fuel_per_run",
+                    self.fuel_per_run
+                ),
                 (Some(TrapCode::OutOfFuel), _) => format!(
                     "{call} did not return within {} wasm instructions (endless loop?); the budget \
                      per call is RuntimeLimits::fuel_per_call",

@@ -445,3 +445,16 @@ fn fmu_states_are_overwritten_in_place_and_freed_once_dropped() {
         "and the first instance frees its state"
     );
 }
+
+#[test]
+fn core_exports_are_checked_before_capability_exports() {
+    let bare = r#"(module (memory (export "memory") 1)
+      (func (export "malloc") (param i32) (result i32) (i32.const 1024))
+      (func (export "free") (param i32)))"#;
+    let xml = XML.replace("canHandle", "canGetAndSetFMUState=\"true\" canHandle");
+    let e = load(&xml, bare, RuntimeLimits::default()).err().unwrap();
+    assert!(
+        matches!(&e, FmuError::MissingExport { name, .. } if name == "fmi3InstantiateCoSimulation"),
+        "{e}"
+    );
+}

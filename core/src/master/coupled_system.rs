@@ -67,7 +67,15 @@ impl CoupledSystem {
                 event_mode_used: caps.has_event_mode,
                 early_return_allowed: caps.might_return_early_from_do_step,
             };
-            subsystems.push(Subsystem::instantiate(module, o)?);
+            // Named like any failure in a run, so a binary module's own refusal (a wrong
+            // instantiationToken, a missing resource) says which module.
+            let subsystem =
+                Subsystem::instantiate(module, o).map_err(|error| MasterError::Module {
+                    module: name.clone(),
+                    t: f64::NAN,
+                    error,
+                })?;
+            subsystems.push(subsystem);
             options.push(o);
             names.push(name);
         }

@@ -79,6 +79,9 @@ pub enum ModuleErrorKind {
     Numerical(String),
     /// A binary module trapped or ran out of fuel.
     Trap(String),
+    /// A binary module asked the host for something it refuses (writing a file); the
+    /// message names the FMI call and the WASI call.
+    Refused(String),
     /// A binary module's FMI function returned `fmi3Discard`, `fmi3Error` or `fmi3Fatal`
     /// where the call cannot be discarded; `log` is the end of the module's log.
     Reported {
@@ -140,6 +143,7 @@ impl fmt::Display for ModuleError {
             ModuleErrorKind::Unsupported(c) => write!(f, "capability {c} is not provided"),
             ModuleErrorKind::Numerical(m) => write!(f, "numerical failure: {m}"),
             ModuleErrorKind::Trap(m) => write!(f, "module trapped: {m}"),
+            ModuleErrorKind::Refused(m) => f.write_str(m),
             ModuleErrorKind::Reported { call, log } => {
                 let status = match self.status {
                     Status::Fatal => "fmi3Fatal",

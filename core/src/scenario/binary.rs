@@ -87,7 +87,7 @@ mod load {
     use super::super::schema::ModuleSpec;
     use crate::error::ScenarioError;
     use crate::fmu::{BinaryModule, FmuError, RuntimeLimits};
-    use crate::module::Module;
+    use crate::module::{InstantiateOptions, Module};
     use alloc::format;
     use alloc::string::ToString;
 
@@ -112,13 +112,26 @@ mod load {
     use alloc::string::String;
 
     /// The description of a `Binary` spec, with errors at `modules[i].source` or
-    /// `modules[i].parameters.<name>`.
+    /// `modules[i].parameters.<name>`. The module is also instantiated (and its
+    /// parameters set), so an FMU that refuses to start (a wrong instantiationToken, a
+    /// resource it lacks) fails validation, not the run.
     pub fn describe(
         spec: &ModuleSpec,
         path: &str,
     ) -> Result<crate::module::ModuleDescription, ScenarioError> {
+        let named = |msg: String| format!("module `{}`: {msg}", spec.name);
         match load(spec) {
-            Ok(m) => Ok(m.description().clone()),
+            Ok(mut m) => {
+                let caps = &m.description().capabilities;
+                let options = InstantiateOptions {
+                    event_mode_used: caps.has_event_mode,
+                    early_return_allowed: caps.might_return_early_from_do_step,
+                };
+                m.instantiate(options).map_err(|e| {
+                    ScenarioError::at(format!("{path}.source"), named(e.to_string()))
+                })?;
+                Ok(m.description().clone())
+            }
             Err(("parameters", msg)) => {
                 let field = spec
                     .parameters
@@ -126,9 +139,9 @@ mod load {
                     .find(|k| msg.contains(&format!("`{k}`")))
                     .map(|k| format!("{path}.parameters.{k}"))
                     .unwrap_or_else(|| format!("{path}.parameters"));
-                Err(ScenarioError::at(field, msg))
+                Err(ScenarioError::at(field, named(msg)))
             }
-            Err((_, msg)) => Err(ScenarioError::at(format!("{path}.source"), msg)),
+            Err((_, msg)) => Err(ScenarioError::at(format!("{path}.source"), named(msg))),
         }
     }
 }
