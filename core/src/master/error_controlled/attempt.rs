@@ -119,9 +119,12 @@ impl Work {
             norms,
             corrector_failed: false,
         };
-        let verdict = self
-            .control
-            .assess(&attempt, self.cv.history(), self.cv.updated())?;
+        let verdict = self.control.assess_kept(
+            &attempt,
+            &self.cv.kept_history(),
+            self.cv.history(),
+            self.cv.updated(),
+        )?;
         self.link
             .publish(verdict.accepted, verdict.h_next, verdict.error);
         self.verdict = Some(verdict);

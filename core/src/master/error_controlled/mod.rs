@@ -191,7 +191,10 @@ impl MasterAlgorithm for ErrorControlledCoupling {
         };
         let mut cv = cv;
         cv.start(sys, start)?;
-        control.start(cv.history().len());
+        // The SLocal estimators start at degree 1 on the tangent (docs/methods.md §14.10).
+        let h0 = start.h.min(self.settings.h_max);
+        let tangent = !estimator.on_states() && cv.start_on_tangent(sys, h0)?;
+        control.start_at(cv.history().len(), usize::from(tangent));
         let n_c = cv.len();
         let snapshots = || (0..sys.n_modules()).map(|_| ModuleState::empty()).collect();
         let (n_pos, n_vel) = states

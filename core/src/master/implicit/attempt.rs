@@ -142,9 +142,12 @@ impl Work {
             norms,
             corrector_failed: !converged,
         };
-        let verdict = self
-            .control
-            .assess(&attempt, self.cv.history(), self.cv.updated())?;
+        let verdict = self.control.assess_kept(
+            &attempt,
+            &self.cv.kept_history(),
+            self.cv.history(),
+            self.cv.updated(),
+        )?;
         if converged {
             self.link
                 .publish(verdict.accepted, verdict.h_next, verdict.error);
