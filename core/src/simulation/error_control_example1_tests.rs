@@ -10,7 +10,6 @@ use crate::models::OdeModel;
 use crate::scenario::parse;
 use crate::solvers::{Dopri45, OdeSystem, Workspace};
 use alloc::format;
-use alloc::vec;
 use alloc::vec::Vec;
 
 /// Past the first impact of body 1 on the wall at x₁ = 0.

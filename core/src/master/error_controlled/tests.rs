@@ -4,3 +4,4 @@
 
 mod convergence;
 mod runs;
+mod start;

@@ -20,10 +20,10 @@ const T_END: f64 = 2e-3;
 
 /// Every accepted point: time, step, degree, outputs.
 #[derive(Default)]
-struct Points {
+pub(super) struct Points {
     time: Vec<f64>,
     h: Vec<f64>,
-    k: Vec<Option<u32>>,
+    pub(super) k: Vec<Option<u32>>,
     outputs: Vec<Vec<f64>>,
 }
 
@@ -37,7 +37,11 @@ impl Observer for Points {
     }
 }
 
-fn settings(estimator: EstimatorKind, rtol: f64, order: OrderMode) -> ErrorControlSettings {
+pub(super) fn settings(
+    estimator: EstimatorKind,
+    rtol: f64,
+    order: OrderMode,
+) -> ErrorControlSettings {
     // Positions ≈ 1e-2 m, velocities ≈ 10 m/s, forces ≈ 1e3 N.
     ErrorControlSettings {
         estimator,
@@ -52,7 +56,7 @@ fn settings(estimator: EstimatorKind, rtol: f64, order: OrderMode) -> ErrorContr
 }
 
 /// A controlled run from a ramp-up start with first step `h0`.
-fn controlled(
+pub(super) fn controlled(
     s: ErrorControlSettings,
     h0: f64,
 ) -> Result<(Points, RunStats, Vec<f64>), MasterError> {
