@@ -62,13 +62,13 @@ pub(super) fn one_step(estimator: EstimatorKind, k: usize, h: f64, grid: &[f64])
         history: &history,
     };
     alg.prepare(&mut sys, &start).unwrap();
-    assert_eq!(alg.degree(), Some(k));
+    assert_eq!(alg.bookkeeping().map(|b| b.degree()), Some(k));
     let out = alg.step(&mut sys, 0.0, h).unwrap();
     assert!(matches!(out, MacroStepOutcome::Accepted { .. }));
     let exact = state(h);
     // Stacked states: mass 1 (s1, v1), mass 2 (s2, v2).
     let (q_exact, v_exact) = ([exact[0], exact[2]], [exact[1], exact[3]]);
-    let (eps_pos, eps_vel, eps_u) = alg.last_estimate().unwrap();
+    let (eps_pos, eps_vel, eps_u) = alg.bookkeeping().unwrap().last_estimate();
     let mut errors = StepErrors {
         e_pos: 0.0,
         e_vel: 0.0,
@@ -78,7 +78,7 @@ pub(super) fn one_step(estimator: EstimatorKind, k: usize, h: f64, grid: &[f64])
         d_u: 0.0,
     };
     if estimator.on_states() {
-        let s = alg.states().unwrap();
+        let s = alg.bookkeeping().unwrap().states().unwrap();
         let e_pos: Vec<f64> = s
             .positions
             .iter()
@@ -98,7 +98,7 @@ pub(super) fn one_step(estimator: EstimatorKind, k: usize, h: f64, grid: &[f64])
     } else {
         // The error of the predicted coupling variables: p^ext(T_{N+1}) against the exact
         // coupling variables (the sources of mass1.Fk, mass2.s1, mass2.v1).
-        let cv = alg.coupling_variables().unwrap();
+        let cv = alg.bookkeeping().unwrap().coupling_variables();
         let mut predicted = alloc::vec![0.0; cv.len()];
         // The history now holds exactly the start points: evaluate P^k at T_{N+1}.
         evaluate(cv.history(), k, h, &mut predicted);

@@ -66,7 +66,7 @@ pub(super) fn prepared(
         history: &history,
     };
     alg.prepare(&mut sys, &start).unwrap();
-    assert_eq!(alg.degree(), Some(k));
+    assert_eq!(alg.bookkeeping().map(|b| b.degree()), Some(k));
     (sys, alg, state, outputs)
 }
 
@@ -84,7 +84,7 @@ fn one_step(estimator: EstimatorKind, k: usize, h: f64, grid: &[f64]) -> Errors 
     let out = alg.step(&mut sys, 0.0, h).unwrap();
     assert!(matches!(out, MacroStepOutcome::Accepted { .. }));
     let exact = state(h);
-    let (eps_pos, eps_vel, eps_u) = alg.last_estimate().unwrap();
+    let (eps_pos, eps_vel, eps_u) = alg.bookkeeping().unwrap().last_estimate();
     let mut errors = [(0.0, 0.0); 3];
     let pair = |values: &[f64], exact: &[f64], eps: &[f64]| -> (f64, f64) {
         let e: Vec<f64> = values
@@ -96,14 +96,14 @@ fn one_step(estimator: EstimatorKind, k: usize, h: f64, grid: &[f64]) -> Errors 
         (norm(e.iter().copied()), d)
     };
     if estimator.on_states() {
-        let s = alg.states().unwrap();
+        let s = alg.bookkeeping().unwrap().states().unwrap();
         errors[0] = pair(&s.positions, &[exact[0], exact[2]], eps_pos);
         errors[1] = pair(&s.velocities, &[exact[1], exact[3]], eps_vel);
     } else {
         let (predicted, _, _) = alg.last_corrector().unwrap();
         let y = outputs(h);
         let g = sys.graph();
-        let cv = alg.coupling_variables().unwrap();
+        let cv = alg.bookkeeping().unwrap().coupling_variables();
         let exact_u: Vec<f64> = cv
             .input_indices()
             .iter()

@@ -188,7 +188,7 @@ fn a_corrector_that_does_not_converge_is_a_rejection_with_a_quarter_step() {
     let h = 2e-4;
     let (mut sys, mut alg, _, _) = prepared(EstimatorKind::ImSLocal, 1, h, &UNIFORM, corrector);
     alg.step(&mut sys, 0.0, h).unwrap();
-    let v = *alg.last_verdict().unwrap();
+    let v = *alg.bookkeeping().unwrap().last_verdict().unwrap();
     assert!(!v.accepted);
     assert_eq!(v.h_next, 0.25 * h);
     assert!(alg.last_corrector().unwrap().2 > 1e-3);
