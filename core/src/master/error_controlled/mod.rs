@@ -24,7 +24,7 @@ mod coupling_variables;
 mod link;
 mod states;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 pub(crate) use attempt::{step_module, Interrupted};
 pub use bookkeeping::Bookkeeping;

@@ -5,3 +5,4 @@
 mod convergence;
 mod runs;
 mod start;
+pub(crate) mod support;

@@ -3,15 +3,13 @@
 //! unsatisfiable tolerance ends with a message naming t, H, k and the estimator, and the
 //! settings the explicit algorithm cannot run are refused.
 
+use super::support::Script;
 use crate::error::MasterError;
 use crate::master::error_control::{
     ErrorControlSettings, EstimatorKind, GroupTolerance, OrderMode, Tolerances,
 };
 use crate::master::tests::two_mass_with_reference;
-use crate::master::{
-    ErrorControlledCoupling, Observer, Run, RunStats, StepController, StepDecision,
-    StepDiagnostics, StepProposal, SystemView,
-};
+use crate::master::{ErrorControlledCoupling, Observer, Run, RunStats, SystemView};
 use crate::solvers::expm;
 use alloc::boxed::Box;
 use alloc::vec::Vec;
@@ -90,55 +88,6 @@ pub(super) fn controlled(
     Ok((points, run.stats(), errors))
 }
 
-/// Proposes exactly the given steps and accepts every attempt.
-struct Script {
-    steps: Vec<f64>,
-    done: usize,
-}
-
-impl StepController for Script {
-    fn name(&self) -> &'static str {
-        "script"
-    }
-    fn t_start(&self) -> f64 {
-        0.0
-    }
-    fn t_stop(&self) -> f64 {
-        T_END
-    }
-    fn nominal_step(&self) -> f64 {
-        self.steps[0]
-    }
-    fn may_reject(&self) -> bool {
-        false
-    }
-    fn variable_steps(&self) -> bool {
-        true
-    }
-    fn propose(&mut self, t: f64) -> StepProposal {
-        let h = self.steps[self.done];
-        StepProposal { h, t_end: t + h }
-    }
-    fn judge(
-        &mut self,
-        t: f64,
-        _p: &StepProposal,
-        h_taken: f64,
-        _d: &StepDiagnostics,
-    ) -> Result<StepDecision, MasterError> {
-        self.done += 1;
-        Ok(StepDecision::Accept {
-            t_next: t + h_taken,
-        })
-    }
-    fn retry(&mut self, _t: f64, _h: f64, _r: &crate::error::RejectReason) -> Option<f64> {
-        None
-    }
-    fn finished(&self, _t: f64) -> bool {
-        self.done == self.steps.len()
-    }
-}
-
 #[test]
 fn a_run_with_rejections_equals_the_replay_of_its_accepted_steps() {
     for estimator in [
@@ -157,6 +106,7 @@ fn a_run_with_rejections_equals_the_replay_of_its_accepted_steps() {
         let script = Script {
             steps: points.h.clone(),
             done: 0,
+            t_stop: T_END,
         };
         let alg = ErrorControlledCoupling::new(loose);
         let mut run = Run::with_controller(sys, Box::new(alg), Box::new(script), None).unwrap();
