@@ -106,6 +106,21 @@ pub(super) fn global_error(estimator: &str, rtol: f64) -> (f64, u32, u32) {
     (libm::sqrt(sum), stats.accepted, stats.rejected)
 }
 
+/// [`global_error`] of `estimator` at rtol 1e-3, 1e-4, 1e-5, 1e-6 (printed with
+/// `--nocapture`).
+pub(super) fn errors_over_rtols(estimator: &str) -> Vec<f64> {
+    [1e-3, 1e-4, 1e-5, 1e-6]
+        .iter()
+        .map(|&rtol| {
+            let (e, accepted, rejected) = global_error(estimator, rtol);
+            std::println!(
+                "{estimator} rtol {rtol:.0e}: e = {e:.3e}, {accepted} accepted, {rejected} rejected"
+            );
+            e
+        })
+        .collect()
+}
+
 /// Measured (docs/methods.md §14.11.5): ExMilne and ExSLocal lower the error with every
 /// decade from 1e-3 to 1e-6. ExLocal does not: its error is made in the one macro-step that
 /// straddles the impact, accepted with an estimate of 0.03–0.13 while the extrapolated force
@@ -119,17 +134,7 @@ fn example_1_the_global_error_falls_with_rtol_for_every_explicit_estimator() {
         ("ex_milne", &[(0, 1), (1, 2), (2, 3)][..]),
         ("ex_s_local", &[(0, 1), (1, 2), (2, 3)][..]),
     ] {
-        let rtols = [1e-3, 1e-4, 1e-5, 1e-6];
-        let errors: Vec<f64> = rtols
-            .iter()
-            .map(|&rtol| {
-                let (e, accepted, rejected) = global_error(estimator, rtol);
-                std::println!(
-                    "{estimator} rtol {rtol:.0e}: e = {e:.3e}, {accepted} accepted, {rejected} rejected"
-                );
-                e
-            })
-            .collect();
+        let errors = errors_over_rtols(estimator);
         for &(looser, tighter) in pairs {
             assert!(
                 errors[tighter] < errors[looser],
