@@ -45,7 +45,8 @@ pub use defect::{
 };
 pub use error_control::{ErrorControlSettings, EstimatorKind, MacroStepControl};
 pub use error_controlled::{
-    ControlLink, CouplingVariables, ErrorControlledCoupling, ErrorStepControl, StateGroups,
+    Bookkeeping, ControlLink, CouplingVariables, ErrorControlledCoupling, ErrorStepControl,
+    StateGroups,
 };
 pub use executor::{Executor, Sequential, SlotTask, Sweep};
 pub use explicit::{ExplicitCoupling, Scheme};

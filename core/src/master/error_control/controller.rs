@@ -108,6 +108,13 @@ impl MacroStepControl {
     /// estimator cannot run even at degree 0 (ExLocal and ExMilne with one point): the
     /// algorithm must then take its first step another way (docs/methods.md §14.10).
     pub fn start(&mut self, history_len: usize) -> Option<usize> {
+        self.start_at(history_len, 0)
+    }
+
+    /// [`Self::start`] with a variable degree starting at `first` (capped by the history
+    /// and `k_max`): the tangent start of the SLocal estimators begins at degree 1
+    /// (docs/methods.md §14.10).
+    pub fn start_at(&mut self, history_len: usize, first: usize) -> Option<usize> {
         self.counters = OrderCounters {
             n_fail: 0,
             n_succ: 0,
@@ -115,7 +122,7 @@ impl MacroStepControl {
         let cap = self.settings.estimator.max_degree(history_len);
         self.k = match self.settings.order {
             OrderMode::Fixed(k) => k.min(cap.unwrap_or(0)),
-            OrderMode::Variable { .. } => 0,
+            OrderMode::Variable { k_max } => first.min(k_max).min(cap.unwrap_or(0)),
         };
         cap.map(|_| self.k)
     }
@@ -134,10 +141,24 @@ impl MacroStepControl {
         history: &S,
         new_u: &[f64],
     ) -> Result<ControlVerdict, MasterError> {
+        self.assess_kept(attempt, history, history, new_u)
+    }
+
+    /// [`Self::assess`] when an acceptance changes more than the newest point: `kept` is
+    /// the history that remains after a commit (before `new_u` joins it), `history` the
+    /// one a retry uses (the tangent start drops its point before `T_0` at the first
+    /// commit).
+    pub fn assess_kept<K: Samples + ?Sized, S: Samples + ?Sized>(
+        &self,
+        attempt: &Attempt,
+        kept: &K,
+        history: &S,
+        new_u: &[f64],
+    ) -> Result<ControlVerdict, MasterError> {
         let tol = &self.settings.tolerances.coupling;
         self.assess_with(attempt, |accepted| {
             if accepted {
-                DerivativeNorms::of(&WithNewest::new(attempt.t + attempt.h, new_u, history), tol)
+                DerivativeNorms::of(&WithNewest::new(attempt.t + attempt.h, new_u, kept), tol)
             } else {
                 DerivativeNorms::of(history, tol)
             }

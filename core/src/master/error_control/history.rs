@@ -73,3 +73,33 @@ impl<S: Samples + ?Sized> Samples for WithNewest<'_, S> {
         }
     }
 }
+
+/// The newest `len` points of `rest` (the history without its oldest points: what remains
+/// once the tangent start's point before `T_0` is dropped).
+#[derive(Clone, Copy, Debug)]
+pub struct Newest<'a, S: ?Sized> {
+    rest: &'a S,
+    len: usize,
+}
+
+impl<'a, S: Samples + ?Sized> Newest<'a, S> {
+    /// The newest `len` points of `rest` (all of them if it holds fewer).
+    pub fn new(rest: &'a S, len: usize) -> Self {
+        Newest {
+            rest,
+            len: len.min(rest.len()),
+        }
+    }
+}
+
+impl<S: Samples + ?Sized> Samples for Newest<'_, S> {
+    fn len(&self) -> usize {
+        self.len
+    }
+    fn time(&self, j: usize) -> f64 {
+        self.rest.time(j)
+    }
+    fn value(&self, j: usize) -> &[f64] {
+        self.rest.value(j)
+    }
+}

@@ -63,7 +63,7 @@ mod step_size;
 pub use constants::{ErrorConstants, MilneFactors, StepConstants, MAX_CONSTANT_DEGREE};
 pub use controller::{Attempt, ControlVerdict, MacroStepControl};
 pub use derivative_norms::DerivativeNorms;
-pub use history::{coupling_history, Samples, WithNewest};
+pub use history::{coupling_history, Newest, Samples, WithNewest};
 pub use newton::NewtonPolynomial;
 pub use norms::{AbsTol, ErrorNorms, GroupTolerance, Tolerances};
 pub use order::{select_order, OrderChoice, OrderCounters, OrderRule};

@@ -15,41 +15,27 @@
 //!   afterwards); its input error is `O(H²)`, one order above `k = 0`'s, as ExLocal's
 //!   comparative run, so `|q − q̂|` estimates the error the same way (pinned choice).
 
-use super::coupling_variables::CouplingVariables;
-use super::link::ControlLink;
-use super::states::StateGroups;
+use super::bookkeeping::Bookkeeping;
 use crate::error::{MasterError, RejectReason};
 use crate::master::error_control::lagrange::evaluate;
-use crate::master::error_control::{
-    Attempt, ControlVerdict, ErrorNorms, EstimatorKind, MacroStepControl, StepConstants,
-};
-use crate::master::{CoupledSystem, MacroStepOutcome, Rejection, StepDiagnostics};
+use crate::master::error_control::{Attempt, ErrorNorms, EstimatorKind, StepConstants};
+use crate::master::{CoupledSystem, MacroStepOutcome, Rejection};
 use crate::module::{ModuleState, Status};
 use alloc::vec::Vec;
 
 /// Everything one run of the algorithm keeps between attempts.
 pub(super) struct Work {
-    pub(super) control: MacroStepControl,
-    pub(super) cv: CouplingVariables,
-    /// Positions and velocities (state estimators only).
-    pub(super) states: Option<StateGroups>,
+    pub(super) book: Bookkeeping,
     /// Module states at `T_N` and at the end of the actual run (start-up only).
     pub(super) at_start: Vec<ModuleState>,
     pub(super) at_end: Vec<ModuleState>,
     /// `q̂, v̂` of the comparative run.
     pub(super) compared_positions: Vec<f64>,
     pub(super) compared_velocities: Vec<f64>,
-    /// The last estimate per group: `ε_pos`, `ε_vel` (state estimators) or `ε_u`.
-    pub(super) eps_positions: Vec<f64>,
-    pub(super) eps_velocities: Vec<f64>,
-    pub(super) eps_coupling: Vec<f64>,
     /// `P^k(T_{N+1})` (ExSLocal) or `û` (ExMilne).
     pub(super) extrapolated: Vec<f64>,
     /// Consistent outputs of the actual run, kept across the start-up comparative run.
     pub(super) outputs: Vec<f64>,
-    /// The verdict on the last attempt, applied on commit or discard.
-    pub(super) verdict: Option<ControlVerdict>,
-    pub(super) link: ControlLink,
 }
 
 /// How an integration over the step ended, when it did not end normally.
@@ -63,25 +49,18 @@ impl Work {
         t: f64,
         h: f64,
     ) -> Result<MacroStepOutcome, MasterError> {
-        let k = self.control.degree();
-        let estimator = self.control.settings().estimator;
+        let k = self.book.control.degree();
+        let estimator = self.book.control.settings().estimator;
         let t_end = t + h;
         let norms = match estimator {
             EstimatorKind::ExSLocal => {
                 if let Some(out) = self.actual(sys, k, t, h)? {
                     return Ok(out);
                 }
-                evaluate(self.cv.history(), k, t_end, &mut self.extrapolated);
-                let tol = &self.control.settings().tolerances.coupling;
-                difference(
-                    &mut self.eps_coupling,
-                    &self.extrapolated,
-                    self.cv.updated(),
-                    1.0,
-                );
-                ErrorNorms::coupling(tol.wrms(&self.eps_coupling, self.cv.updated()))
+                evaluate(self.book.cv.history(), k, t_end, &mut self.extrapolated);
+                self.book.coupling_norm(&self.extrapolated)
             }
-            _ if self.cv.history().len() < k + 2 => {
+            _ if self.book.cv.history().len() < k + 2 => {
                 if let Some(out) = self.start_up(sys, t, h)? {
                     return Ok(out);
                 }
@@ -90,15 +69,16 @@ impl Work {
             _ => {
                 self.save(sys, t, true)?;
                 let factors = if estimator == EstimatorKind::ExMilne {
-                    let history = self.cv.history();
+                    let history = self.book.cv.history();
                     evaluate(history, k + 1, t_end, &mut self.extrapolated);
                     let c = StepConstants::on_grid(history, k, h).ok_or_else(|| bad_grid(t, h))?;
                     let f = c.explicit_milne();
-                    self.cv
+                    self.book
+                        .cv
                         .apply_interpolation(sys, t_end, &self.extrapolated, k, t)?;
                     (f.pos, f.vel)
                 } else {
-                    self.cv.apply_extrapolation(sys, k + 1, t)?;
+                    self.book.cv.apply_extrapolation(sys, k + 1, t)?;
                     (1.0, 1.0)
                 };
                 if let Some(out) = self.integrate(sys, t, h)? {
@@ -119,22 +99,7 @@ impl Work {
             norms,
             corrector_failed: false,
         };
-        let verdict = self
-            .control
-            .assess(&attempt, self.cv.history(), self.cv.updated())?;
-        self.link
-            .publish(verdict.accepted, verdict.h_next, verdict.error);
-        self.verdict = Some(verdict);
-        let diagnostics = StepDiagnostics {
-            error: Some(verdict.error),
-            iterations: 0,
-            order: Some(k as u32),
-            defect: None,
-        };
-        Ok(MacroStepOutcome::Accepted {
-            h_taken: h,
-            diagnostics,
-        })
+        self.book.judge(attempt, 0)
     }
 
     /// The actual run: `P^k` through the history, the integration, the states (if
@@ -146,14 +111,14 @@ impl Work {
         t: f64,
         h: f64,
     ) -> Result<Interrupted, MasterError> {
-        self.cv.apply_extrapolation(sys, k, t)?;
+        self.book.cv.apply_extrapolation(sys, k, t)?;
         if let Some(out) = self.integrate(sys, t, h)? {
             return Ok(Some(out));
         }
-        if let Some(s) = self.states.as_mut() {
+        if let Some(s) = self.book.states.as_mut() {
             s.read(sys, t + h)?;
         }
-        self.cv.update(sys, t + h)?;
+        self.book.cv.update(sys, t + h)?;
         Ok(None)
     }
 
@@ -171,7 +136,7 @@ impl Work {
         self.outputs.copy_from_slice(sys.outputs());
         self.save(sys, t + h, false)?;
         self.restore(sys, t, true)?;
-        self.cv.apply_through_updated(sys, t + h, 1, t)?;
+        self.book.cv.apply_through_updated(sys, t + h, 1, t)?;
         if let Some(out) = self.integrate(sys, t, h)? {
             return Ok(Some(out));
         }
@@ -189,7 +154,7 @@ impl Work {
         h: f64,
     ) -> Result<Interrupted, MasterError> {
         for m in 0..sys.n_modules() {
-            if self.cv.is_dynamic(m) {
+            if self.book.cv.is_dynamic(m) {
                 if let Some(out) = step_module(sys, m, t, h)? {
                     return Ok(Some(out));
                 }
@@ -206,7 +171,7 @@ impl Work {
             &mut self.at_end
         };
         for (m, slot) in slots.iter_mut().enumerate() {
-            if self.cv.is_dynamic(m) {
+            if self.book.cv.is_dynamic(m) {
                 let r = sys.subsystem_mut(m).save_state_into(slot);
                 r.map_err(|e| sys.module_error(m, t, e))?;
             }
@@ -218,7 +183,7 @@ impl Work {
     fn restore(&mut self, sys: &mut CoupledSystem, t: f64, start: bool) -> Result<(), MasterError> {
         let slots = if start { &self.at_start } else { &self.at_end };
         for (m, slot) in slots.iter().enumerate() {
-            if self.cv.is_dynamic(m) {
+            if self.book.cv.is_dynamic(m) {
                 let r = sys.subsystem_mut(m).set_state(slot);
                 r.map_err(|e| sys.module_error(m, t, e))?;
                 sys.mark_changed(m);
@@ -229,7 +194,7 @@ impl Work {
 
     /// Reads the comparative run's states into `q̂, v̂`.
     fn read_compared(&mut self, sys: &mut CoupledSystem, t: f64) -> Result<(), MasterError> {
-        if let Some(s) = self.states.as_mut() {
+        if let Some(s) = self.book.states.as_mut() {
             s.read(sys, t)?;
             self.compared_positions.copy_from_slice(&s.positions);
             self.compared_velocities.copy_from_slice(&s.velocities);
@@ -239,25 +204,9 @@ impl Work {
 
     /// WRMS norms of `f_pos·|q − q̂|` and `f_vel·|v − v̂|` with weights from `q, v`.
     fn state_norms(&mut self, f_pos: f64, f_vel: f64) -> ErrorNorms {
-        let Some(s) = self.states.as_ref() else {
-            return ErrorNorms::default();
-        };
-        let tol = &self.control.settings().tolerances;
-        let (q, q_hat) = (&s.positions, &self.compared_positions);
-        difference(&mut self.eps_positions, q, q_hat, f_pos);
-        let (v, v_hat) = (&s.velocities, &self.compared_velocities);
-        difference(&mut self.eps_velocities, v, v_hat, f_vel);
-        ErrorNorms::states(
-            tol.positions.wrms(&self.eps_positions, q),
-            tol.velocities.wrms(&self.eps_velocities, v),
-        )
+        let (q_hat, v_hat) = (&self.compared_positions, &self.compared_velocities);
+        self.book.state_norms(q_hat, v_hat, f_pos, f_vel)
     }
-}
-
-/// `eps[i] = factor·|a_i − b_i|`.
-fn difference(eps: &mut Vec<f64>, a: &[f64], b: &[f64], factor: f64) {
-    eps.clear();
-    eps.extend(a.iter().zip(b).map(|(x, y)| factor * (x - y).abs()));
 }
 
 fn bad_grid(t: f64, h: f64) -> MasterError {

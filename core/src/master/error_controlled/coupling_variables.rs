@@ -23,7 +23,9 @@
 use crate::coupling::Port;
 use crate::error::MasterError;
 use crate::master::error_control::lagrange::MAX_POINTS;
-use crate::master::error_control::{coupling_history, NewtonPolynomial, Samples, WithNewest};
+use crate::master::error_control::{
+    coupling_history, Newest, NewtonPolynomial, Samples, WithNewest,
+};
 use crate::master::{CoupledSystem, OutputHistory, RunStart};
 use crate::module::ValueRef;
 use alloc::format;
@@ -46,6 +48,11 @@ pub struct CouplingVariables {
     sources: Vec<usize>,
     /// Accepted consistent values `(T_i, u_i)`, newest first.
     history: OutputHistory,
+    /// The oldest history point is the tangent start's point before `T_0`, dropped at the
+    /// first commit.
+    tangent_point: bool,
+    /// `(T_0, u_0)` kept while the tangent point is dropped.
+    first: Vec<f64>,
     /// Consistent `u_{N+1}` of the last attempt.
     updated: Vec<f64>,
     /// Update-step work: stacked inputs, one module's states and outputs.
@@ -118,6 +125,8 @@ impl CouplingVariables {
             feedthrough,
             sources: (0..g.n_inputs()).map(|i| g.source_of_input(i)).collect(),
             history: coupling_history(n_c),
+            tangent_point: false,
+            first: vec![0.0; n_c],
             updated: vec![0.0; n_c],
             all_inputs: vec![0.0; g.n_inputs()],
             x: Vec::new(),
@@ -158,6 +167,13 @@ impl CouplingVariables {
         &self.history
     }
 
+    /// The history that remains after the next commit, before its point joins: without
+    /// the tangent start's point before `T_0`.
+    pub fn kept_history(&self) -> Newest<'_, OutputHistory> {
+        let len = self.history.len() - usize::from(self.tangent_point);
+        Newest::new(&self.history, len)
+    }
+
     /// The consistent `u_{N+1}` of the last update step.
     pub fn updated(&self) -> &[f64] {
         &self.updated
@@ -168,6 +184,7 @@ impl CouplingVariables {
     /// system's outputs are consistent: initialisation propagates in feedthrough order).
     pub fn start(&mut self, sys: &CoupledSystem, start: &RunStart<'_>) -> Result<(), MasterError> {
         self.history.clear();
+        self.tangent_point = false;
         let g = sys.graph();
         let mut previous = f64::NEG_INFINITY;
         for (j, (t, y)) in start.history.iter().enumerate() {
@@ -293,7 +310,116 @@ impl CouplingVariables {
     /// The driver accepted the attempt ending at `t_end`: its consistent values join the
     /// history.
     pub fn commit(&mut self, t_end: f64) {
+        if self.tangent_point {
+            // The tangent point served the first step only: from here on every point used
+            // is a consistent value the run computed.
+            let t0 = self.history.time(0);
+            self.first.copy_from_slice(self.history.sample(0));
+            self.history.clear();
+            self.history.push(t0, &self.first);
+            self.tangent_point = false;
+        }
         self.history.push(t_end, &self.updated);
+    }
+
+    /// The tangent start (docs/methods.md §14.10): puts the point `(T_0 − h, u_0 − h·u'_0)`
+    /// before the only history point `(T_0, u_0)`, `u'_0` the initial derivative of the
+    /// coupling variables ([`Self::initial_derivative`]), so the first step can use the
+    /// degree-1 extrapolation, which is then the tangent `u_0 + (t − T_0)·u'_0` whatever
+    /// `h`. The point is dropped at the first commit. `false` (nothing changed) when the
+    /// history holds past samples or a module does not expose its equations.
+    pub fn start_on_tangent(
+        &mut self,
+        sys: &mut CoupledSystem,
+        h: f64,
+    ) -> Result<bool, MasterError> {
+        if self.history.len() != 1 || !(h.is_finite() && h > 0.0) {
+            return Ok(false);
+        }
+        let t0 = self.history.time(0);
+        let Some(du) = self.initial_derivative(sys, t0)? else {
+            return Ok(false);
+        };
+        self.first.copy_from_slice(self.history.sample(0));
+        let before: Vec<f64> = self.first.iter().zip(&du).map(|(u, d)| u - h * d).collect();
+        self.history.clear();
+        self.history.push(t0 - h, &before);
+        self.history.push(t0, &self.first);
+        self.tangent_point = true;
+        Ok(true)
+    }
+
+    /// `du/dt` of every coupling variable at `t` (the initialised system), or `None` when a
+    /// module does not expose its equations. In feedthrough order, each output's derivative
+    /// is the central difference of its equation `g(t, x, u)` along `(1, f(t, x, u), u')`,
+    /// with the step `1e-6 / max(1, |f|, |u'|)` s (rounding and truncation both far below
+    /// the `O(H)` the first step's extrapolation error allows).
+    pub fn initial_derivative(
+        &mut self,
+        sys: &mut CoupledSystem,
+        t: f64,
+    ) -> Result<Option<Vec<f64>>, MasterError> {
+        let n = sys.n_modules();
+        let exposes = |m: usize| {
+            sys.subsystem(m)
+                .description()
+                .capabilities
+                .x_exposes_equations
+        };
+        if !(0..n).all(exposes) {
+            return Ok(None);
+        }
+        let outputs = sys.outputs().to_vec();
+        let order = sys.graph().propagation_order().to_vec();
+        let inputs: Vec<f64> = self.sources.iter().map(|&o| outputs[o]).collect();
+        let mut d_out = vec![0.0; outputs.len()];
+        let mut d_in = vec![0.0; inputs.len()];
+        let (mut dx, mut xs, mut us, mut yp, mut ym) = (vec![], vec![], vec![], vec![], vec![]);
+        for port in order {
+            let o = match port {
+                Port::Input(i) => {
+                    d_in[i] = d_out[self.sources[i]];
+                    continue;
+                }
+                Port::Output(o) => o,
+            };
+            let g = sys.graph();
+            let m = g.output_module(o);
+            let (ins, outs) = (g.input_range(m), g.output_range(m));
+            let sub = sys.subsystem_mut(m);
+            let r = sub.equation_state_count().and_then(|nx| {
+                self.x.resize(nx, 0.0);
+                dx.resize(nx, 0.0);
+                sub.equation_states(&mut self.x)?;
+                if nx > 0 {
+                    sub.equation_rhs(t, &self.x, &inputs[ins.clone()], &mut dx)?;
+                }
+                let du = &d_in[ins.clone()];
+                let scale = dx
+                    .iter()
+                    .chain(du)
+                    .fold(1.0f64, |a, v| a.max(libm::fabs(*v)));
+                let delta = 1e-6 / scale;
+                yp.resize(outs.len(), 0.0);
+                ym.resize(outs.len(), 0.0);
+                for (sign, y) in [(1.0, &mut yp), (-1.0, &mut ym)] {
+                    let s = sign * delta;
+                    xs.clear();
+                    xs.extend(self.x.iter().zip(&dx).map(|(x, d)| x + s * d));
+                    us.clear();
+                    us.extend(inputs[ins.clone()].iter().zip(du).map(|(u, d)| u + s * d));
+                    sub.equation_outputs(t + s, &xs, &us, y)?;
+                }
+                Ok((yp[o - outs.start] - ym[o - outs.start]) / (2.0 * delta))
+            });
+            d_out[o] = r.map_err(|e| sys.module_error(m, t, e))?;
+        }
+        Ok(Some(
+            self.inputs
+                .iter()
+                .map(|&i| d_out[self.sources[i]])
+                .collect(),
+        ))
     }
 }
 

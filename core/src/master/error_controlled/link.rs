@@ -12,6 +12,7 @@
 //! `Arc` (no lock, `Send`, no_std): the algorithm writes before the driver calls `judge`.
 
 use crate::error::{MasterError, RejectReason};
+use crate::master::error_control::ErrorControlSettings;
 use crate::master::{StepController, StepDecision, StepDiagnostics, StepProposal};
 use alloc::sync::Arc;
 use core::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
@@ -70,6 +71,20 @@ pub struct ErrorStepControl {
 }
 
 impl ErrorStepControl {
+    /// The controller of an algorithm with `settings` publishing in `link`: the first step
+    /// `h_first` clamped to `H_max`, published as the pending proposal.
+    pub fn linked(
+        link: &ControlLink,
+        settings: &ErrorControlSettings,
+        t_start: f64,
+        t_stop: f64,
+        h_first: f64,
+    ) -> Self {
+        let h_first = h_first.min(settings.h_max);
+        link.publish(true, h_first, 0.0);
+        Self::new(link.clone(), t_start, t_stop, h_first, settings.h_min)
+    }
+
     /// A controller from `t_start` to `t_stop` starting with `h_first`; after a rejection
     /// the algorithm did not judge (a discarded module step) it retries with a quarter of
     /// the step (paper §5.3) down to `h_min`.

@@ -19,27 +19,26 @@
 //! predictor/corrector).
 
 mod attempt;
+mod bookkeeping;
 mod coupling_variables;
 mod link;
 mod states;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 pub(crate) use attempt::{step_module, Interrupted};
+pub use bookkeeping::Bookkeeping;
 pub use coupling_variables::CouplingVariables;
 pub use link::{ControlLink, ErrorStepControl};
 pub use states::StateGroups;
 
-use super::error_control::{
-    ControlVerdict, ErrorControlSettings, EstimatorKind, MacroStepControl, OrderMode,
-};
+use super::error_control::{ErrorControlSettings, EstimatorKind, MacroStepControl, OrderMode};
 use super::explicit::check_initialized;
 use super::{CoupledSystem, MacroStepOutcome, MasterAlgorithm, RunStart};
 use crate::error::MasterError;
 use crate::module::ModuleState;
 use alloc::format;
 use alloc::vec;
-use alloc::vec::Vec;
 
 /// Explicit error-controlled coupling (seed 002) with one of the explicit estimators.
 pub struct ErrorControlledCoupling {
@@ -61,15 +60,7 @@ impl ErrorControlledCoupling {
     /// The step controller the driver must run this algorithm with, from `t_start` to
     /// `t_stop`, first step `h_first` (clamped to `H_max`).
     pub fn step_controller(&self, t_start: f64, t_stop: f64, h_first: f64) -> ErrorStepControl {
-        let h_first = h_first.min(self.settings.h_max);
-        self.link.publish(true, h_first, 0.0);
-        ErrorStepControl::new(
-            self.link.clone(),
-            t_start,
-            t_stop,
-            h_first,
-            self.settings.h_min,
-        )
+        ErrorStepControl::linked(&self.link, &self.settings, t_start, t_stop, h_first)
     }
 
     /// The settings.
@@ -77,36 +68,10 @@ impl ErrorControlledCoupling {
         &self.settings
     }
 
-    /// The degree `k` of the next attempt (after `prepare`).
-    pub fn degree(&self) -> Option<usize> {
-        self.work.as_ref().map(|w| w.control.degree())
-    }
-
-    /// The verdict on the last attempt.
-    pub fn last_verdict(&self) -> Option<&ControlVerdict> {
-        self.work.as_ref().and_then(|w| w.verdict.as_ref())
-    }
-
-    /// The last attempt's estimate per component: `(ε_pos, ε_vel, ε_u)`, empty for the
-    /// groups the estimator does not estimate.
-    pub fn last_estimate(&self) -> Option<(&[f64], &[f64], &[f64])> {
-        self.work.as_ref().map(|w| {
-            (
-                w.eps_positions.as_slice(),
-                w.eps_velocities.as_slice(),
-                w.eps_coupling.as_slice(),
-            )
-        })
-    }
-
-    /// Positions and velocities read after the last actual run (state estimators).
-    pub fn states(&self) -> Option<&StateGroups> {
-        self.work.as_ref().and_then(|w| w.states.as_ref())
-    }
-
-    /// The coupling variables with their history (after `prepare`).
-    pub fn coupling_variables(&self) -> Option<&CouplingVariables> {
-        self.work.as_ref().map(|w| &w.cv)
+    /// The control, coupling variables, states and last estimate and verdict of the run
+    /// (after `prepare`).
+    pub fn bookkeeping(&self) -> Option<&Bookkeeping> {
+        self.work.as_ref().map(|w| &w.book)
     }
 }
 
@@ -191,27 +156,23 @@ impl MasterAlgorithm for ErrorControlledCoupling {
         };
         let mut cv = cv;
         cv.start(sys, start)?;
-        control.start(cv.history().len());
-        let n_c = cv.len();
+        // The SLocal estimators start at degree 1 on the tangent (docs/methods.md §14.10).
+        let h0 = start.h.min(self.settings.h_max);
+        let tangent = !estimator.on_states() && cv.start_on_tangent(sys, h0)?;
+        control.start_at(cv.history().len(), usize::from(tangent));
         let snapshots = || (0..sys.n_modules()).map(|_| ModuleState::empty()).collect();
         let (n_pos, n_vel) = states
             .as_ref()
             .map_or((0, 0), |s| (s.positions.len(), s.velocities.len()));
+        let n_c = cv.len();
         self.work = Some(attempt::Work {
-            control,
-            cv,
-            states,
+            book: Bookkeeping::new(control, cv, states, self.link.clone()),
             at_start: snapshots(),
             at_end: snapshots(),
             compared_positions: vec![0.0; n_pos],
             compared_velocities: vec![0.0; n_vel],
-            eps_positions: Vec::with_capacity(n_pos),
-            eps_velocities: Vec::with_capacity(n_vel),
-            eps_coupling: Vec::with_capacity(n_c),
             extrapolated: vec![0.0; n_c],
             outputs: vec![0.0; sys.outputs().len()],
-            verdict: None,
-            link: self.link.clone(),
         });
         Ok(())
     }
@@ -235,18 +196,13 @@ impl MasterAlgorithm for ErrorControlledCoupling {
 
     fn commit(&mut self, _sys: &CoupledSystem, t_end: f64) {
         if let Some(work) = self.work.as_mut() {
-            work.cv.commit(t_end);
-            if let Some(v) = work.verdict {
-                work.control.apply(&v);
-            }
+            work.book.commit(t_end);
         }
     }
 
     fn discard(&mut self) {
         if let Some(work) = self.work.as_mut() {
-            if let Some(v) = work.verdict {
-                work.control.apply(&v);
-            }
+            work.book.discard();
         }
     }
 }

@@ -4,3 +4,5 @@
 
 mod convergence;
 mod runs;
+mod start;
+pub(crate) mod support;

@@ -7,26 +7,18 @@ use super::CorrectorSettings;
 use super::InterfaceJacobian;
 use crate::error::{MasterError, RejectReason};
 use crate::master::error_control::lagrange::evaluate;
-use crate::master::error_control::{
-    Attempt, ControlVerdict, ErrorNorms, EstimatorKind, MacroStepControl, StepConstants,
-};
+use crate::master::error_control::{Attempt, ErrorNorms, EstimatorKind, StepConstants};
 use crate::master::error_controlled::{step_module, Interrupted};
-use crate::master::{
-    Checkpoint, ControlLink, CoupledSystem, CouplingVariables, MacroStepOutcome, StateGroups,
-    StepDiagnostics,
-};
+use crate::master::{Bookkeeping, Checkpoint, CoupledSystem, CouplingVariables, MacroStepOutcome};
 use crate::module::ModuleState;
 use alloc::vec::Vec;
 use nalgebra::{DMatrix, DVector};
 
 /// Everything one run of the algorithm keeps between attempts.
 pub(super) struct Work {
-    pub(super) control: MacroStepControl,
+    pub(super) book: Bookkeeping,
     pub(super) corrector: CorrectorSettings,
     pub(super) jacobian_work: JacobianWork,
-    pub(super) cv: CouplingVariables,
-    /// Positions and velocities (ImMilne only).
-    pub(super) states: Option<StateGroups>,
     /// The whole system at `T_N`: every corrector run restarts from it.
     pub(super) checkpoint: Checkpoint,
     /// Dynamic modules at `T_N` and at the predictor's end (finite differences).
@@ -35,10 +27,6 @@ pub(super) struct Work {
     /// `q^pre, v^pre`.
     pub(super) predicted_positions: Vec<f64>,
     pub(super) predicted_velocities: Vec<f64>,
-    /// The last estimate per group.
-    pub(super) eps_positions: Vec<f64>,
-    pub(super) eps_velocities: Vec<f64>,
-    pub(super) eps_coupling: Vec<f64>,
     /// `u^pre = p^pre(T_{N+1})`.
     pub(super) predicted: Vec<f64>,
     /// The corrector's iterate `u*`.
@@ -50,8 +38,6 @@ pub(super) struct Work {
     /// Corrector runs of the last attempt and its final residual norm.
     pub(super) iterations: u32,
     pub(super) residual_norm: f64,
-    pub(super) verdict: Option<ControlVerdict>,
-    pub(super) link: ControlLink,
 }
 
 impl Work {
@@ -62,36 +48,38 @@ impl Work {
         t: f64,
         h: f64,
     ) -> Result<MacroStepOutcome, MasterError> {
-        let k = self.control.degree();
+        let k = self.book.control.degree();
         let t_end = t + h;
         self.checkpoint.save(sys, t)?;
         self.iterations = 0;
         match self.corrector.jacobian {
             InterfaceJacobian::FiniteDifferences => {
-                save_dynamic(sys, &self.cv, &mut self.at_start, t)?
+                save_dynamic(sys, &self.book.cv, &mut self.at_start, t)?
             }
-            InterfaceJacobian::LowOrder => self.jacobian_work.los.linearise(sys, &self.cv, t)?,
+            InterfaceJacobian::LowOrder => {
+                self.jacobian_work.los.linearise(sys, &self.book.cv, t)?
+            }
             InterfaceJacobian::Identity | InterfaceJacobian::DirectionalDerivatives => {}
         }
         // Predictor: the explicit step's integration on p^pre.
-        self.cv.apply_extrapolation(sys, k, t)?;
-        if let Some(out) = integrate(sys, &self.cv, t, h)? {
+        self.book.cv.apply_extrapolation(sys, k, t)?;
+        if let Some(out) = integrate(sys, &self.book.cv, t, h)? {
             return Ok(out);
         }
-        if let Some(s) = self.states.as_mut() {
+        if let Some(s) = self.book.states.as_mut() {
             s.read(sys, t_end)?;
             self.predicted_positions.copy_from_slice(&s.positions);
             self.predicted_velocities.copy_from_slice(&s.velocities);
         }
-        evaluate(self.cv.history(), k, t_end, &mut self.predicted);
+        evaluate(self.book.cv.history(), k, t_end, &mut self.predicted);
         self.jacobian_work.keep_raw_outputs(sys);
-        self.cv.update(sys, t_end)?;
+        self.book.cv.update(sys, t_end)?;
         self.u_star.copy_from_slice(&self.predicted);
         self.set_residual();
         // The interface Jacobian at the predictor point, kept for every iteration.
         let interrupted = self.jacobian_work.compute(
             sys,
-            &mut self.cv,
+            &mut self.book.cv,
             (&mut self.at_start, &mut self.at_end),
             (t, h, k),
             &self.predicted,
@@ -114,16 +102,17 @@ impl Work {
                 *u += d;
             }
             self.checkpoint.restore(sys, &reason)?;
-            self.cv
+            self.book
+                .cv
                 .apply_interpolation(sys, t_end, &self.u_star, k, t)?;
-            if let Some(out) = integrate(sys, &self.cv, t, h)? {
+            if let Some(out) = integrate(sys, &self.book.cv, t, h)? {
                 return Ok(out);
             }
             self.iterations += 1;
-            if let Some(s) = self.states.as_mut() {
+            if let Some(s) = self.book.states.as_mut() {
                 s.read(sys, t_end)?;
             }
-            self.cv.update(sys, t_end)?;
+            self.book.cv.update(sys, t_end)?;
             self.set_residual();
             if self.residual_norm <= self.corrector.tolerance_fraction {
                 converged = true;
@@ -142,27 +131,7 @@ impl Work {
             norms,
             corrector_failed: !converged,
         };
-        let verdict = self
-            .control
-            .assess(&attempt, self.cv.history(), self.cv.updated())?;
-        if converged {
-            self.link
-                .publish(verdict.accepted, verdict.h_next, verdict.error);
-        } else {
-            self.link
-                .publish_not_converged(verdict.h_next, self.iterations);
-        }
-        self.verdict = Some(verdict);
-        let diagnostics = StepDiagnostics {
-            error: Some(verdict.error),
-            iterations: self.iterations,
-            order: Some(k as u32),
-            defect: None,
-        };
-        Ok(MacroStepOutcome::Accepted {
-            h_taken: h,
-            diagnostics,
-        })
+        self.book.judge(attempt, self.iterations)
     }
 
     /// `g_c(u*) = u* − φ` from the last update step, and its WRMS norm with the coupling
@@ -172,39 +141,23 @@ impl Work {
             .residual
             .iter_mut()
             .zip(&self.u_star)
-            .zip(self.cv.updated())
+            .zip(self.book.cv.updated())
         {
             *r = u - phi;
         }
-        let tol = &self.control.settings().tolerances.coupling;
+        let tol = &self.book.control.settings().tolerances.coupling;
         self.residual_norm = tol.wrms(&self.residual, &self.u_star);
     }
 
     /// ImMilne (eqns 22, 23) or ImSLocal (eqn 24) of the converged corrector; `None` when the
     /// grid's constants are undefined.
     fn estimate(&mut self, k: usize, h: f64) -> Option<ErrorNorms> {
-        let tol = &self.control.settings().tolerances;
-        if self.control.settings().estimator == EstimatorKind::ImSLocal {
-            let u = self.cv.updated();
-            difference(&mut self.eps_coupling, &self.predicted, u, 1.0);
-            return Some(ErrorNorms::coupling(
-                tol.coupling.wrms(&self.eps_coupling, u),
-            ));
+        if self.book.control.settings().estimator == EstimatorKind::ImSLocal {
+            return Some(self.book.coupling_norm(&self.predicted));
         }
-        let f = StepConstants::on_grid(self.cv.history(), k, h)?.implicit_milne();
-        let s = self.states.as_ref()?;
-        let (q, v) = (&s.positions, &s.velocities);
-        difference(&mut self.eps_positions, &self.predicted_positions, q, f.pos);
-        difference(
-            &mut self.eps_velocities,
-            &self.predicted_velocities,
-            v,
-            f.vel,
-        );
-        Some(ErrorNorms::states(
-            tol.positions.wrms(&self.eps_positions, q),
-            tol.velocities.wrms(&self.eps_velocities, v),
-        ))
+        let f = StepConstants::on_grid(self.book.cv.history(), k, h)?.implicit_milne();
+        let (q_pre, v_pre) = (&self.predicted_positions, &self.predicted_velocities);
+        Some(self.book.state_norms(q_pre, v_pre, f.pos, f.vel))
     }
 }
 
@@ -221,12 +174,6 @@ pub(super) fn integrate(
         }
     }
     Ok(None)
-}
-
-/// `eps[i] = factor·|a_i − b_i|`.
-fn difference(eps: &mut Vec<f64>, a: &[f64], b: &[f64], factor: f64) {
-    eps.clear();
-    eps.extend(a.iter().zip(b).map(|(x, y)| factor * (x - y).abs()));
 }
 
 fn bad_grid(t: f64, h: f64) -> MasterError {

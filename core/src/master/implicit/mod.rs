@@ -27,17 +27,16 @@ mod tests;
 
 pub use jacobian::InterfaceJacobian;
 
-use super::error_control::{ControlVerdict, ErrorControlSettings, MacroStepControl, OrderMode};
+use super::error_control::{ErrorControlSettings, MacroStepControl, OrderMode};
 use super::explicit::check_initialized;
 use super::{
-    Checkpoint, ControlLink, CoupledSystem, CouplingVariables, ErrorStepControl, MacroStepOutcome,
-    MasterAlgorithm, RunStart, StateGroups,
+    Bookkeeping, Checkpoint, ControlLink, CoupledSystem, CouplingVariables, ErrorStepControl,
+    MacroStepOutcome, MasterAlgorithm, RunStart, StateGroups,
 };
 use crate::error::MasterError;
 use crate::module::ModuleState;
 use alloc::format;
 use alloc::vec;
-use alloc::vec::Vec;
 
 /// How the corrector iterates (docs/methods.md §14.12).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -102,36 +101,13 @@ impl ImplicitCoupling {
     /// The step controller the driver must run this algorithm with (as
     /// [`super::ErrorControlledCoupling::step_controller`]).
     pub fn step_controller(&self, t_start: f64, t_stop: f64, h_first: f64) -> ErrorStepControl {
-        let h_first = h_first.min(self.settings.h_max);
-        self.link.publish(true, h_first, 0.0);
-        ErrorStepControl::new(
-            self.link.clone(),
-            t_start,
-            t_stop,
-            h_first,
-            self.settings.h_min,
-        )
+        ErrorStepControl::linked(&self.link, &self.settings, t_start, t_stop, h_first)
     }
 
-    /// The degree `k` of the next attempt (after `prepare`).
-    pub fn degree(&self) -> Option<usize> {
-        self.work.as_ref().map(|w| w.control.degree())
-    }
-
-    /// The verdict on the last attempt.
-    pub fn last_verdict(&self) -> Option<&ControlVerdict> {
-        self.work.as_ref().and_then(|w| w.verdict.as_ref())
-    }
-
-    /// The last attempt's estimate per component: `(ε_pos, ε_vel, ε_u)`.
-    pub fn last_estimate(&self) -> Option<(&[f64], &[f64], &[f64])> {
-        self.work.as_ref().map(|w| {
-            (
-                w.eps_positions.as_slice(),
-                w.eps_velocities.as_slice(),
-                w.eps_coupling.as_slice(),
-            )
-        })
+    /// The control, coupling variables, states and last estimate and verdict of the run
+    /// (after `prepare`).
+    pub fn bookkeeping(&self) -> Option<&Bookkeeping> {
+        self.work.as_ref().map(|w| &w.book)
     }
 
     /// The last attempt's predicted coupling variables `u^pre`, corrector runs and final
@@ -145,16 +121,6 @@ impl ImplicitCoupling {
     /// The last interface Jacobian `dg_c/du*` (row-major, `n_c × n_c`).
     pub fn last_jacobian(&self) -> Option<&[f64]> {
         self.work.as_ref().map(|w| w.jacobian.as_slice())
-    }
-
-    /// Positions and velocities after the last corrector run (ImMilne only).
-    pub fn states(&self) -> Option<&StateGroups> {
-        self.work.as_ref().and_then(|w| w.states.as_ref())
-    }
-
-    /// The coupling variables with their history (after `prepare`).
-    pub fn coupling_variables(&self) -> Option<&CouplingVariables> {
-        self.work.as_ref().map(|w| &w.cv)
     }
 }
 
@@ -238,7 +204,10 @@ impl MasterAlgorithm for ImplicitCoupling {
         };
         let mut cv = cv;
         cv.start(sys, start)?;
-        control.start(cv.history().len());
+        // The SLocal estimators start at degree 1 on the tangent (docs/methods.md §14.10).
+        let h0 = start.h.min(self.settings.h_max);
+        let tangent = !estimator.on_states() && cv.start_on_tangent(sys, h0)?;
+        control.start_at(cv.history().len(), usize::from(tangent));
         let n_c = cv.len();
         let (n_pos, n_vel) = states
             .as_ref()
@@ -249,27 +218,20 @@ impl MasterAlgorithm for ImplicitCoupling {
         }
         let snapshots = || (0..sys.n_modules()).map(|_| ModuleState::empty()).collect();
         self.work = Some(attempt::Work {
-            control,
+            book: Bookkeeping::new(control, cv, states, self.link.clone()),
             corrector: self.corrector,
             jacobian_work,
-            cv,
-            states,
             checkpoint: Checkpoint::new(sys),
             at_start: snapshots(),
             at_end: snapshots(),
             predicted_positions: vec![0.0; n_pos],
             predicted_velocities: vec![0.0; n_vel],
-            eps_positions: Vec::with_capacity(n_pos),
-            eps_velocities: Vec::with_capacity(n_vel),
-            eps_coupling: Vec::with_capacity(n_c),
             predicted: vec![0.0; n_c],
             u_star: vec![0.0; n_c],
             residual: vec![0.0; n_c],
             jacobian: vec![0.0; n_c * n_c],
             iterations: 0,
             residual_norm: 0.0,
-            verdict: None,
-            link: self.link.clone(),
         });
         Ok(())
     }
@@ -293,18 +255,13 @@ impl MasterAlgorithm for ImplicitCoupling {
 
     fn commit(&mut self, _sys: &CoupledSystem, t_end: f64) {
         if let Some(work) = self.work.as_mut() {
-            work.cv.commit(t_end);
-            if let Some(v) = work.verdict {
-                work.control.apply(&v);
-            }
+            work.book.commit(t_end);
         }
     }
 
     fn discard(&mut self) {
         if let Some(work) = self.work.as_mut() {
-            if let Some(v) = work.verdict {
-                work.control.apply(&v);
-            }
+            work.book.discard();
         }
     }
 }

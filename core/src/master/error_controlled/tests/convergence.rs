@@ -5,6 +5,7 @@
 //! from `e` by one order more: `k + 4`, `k + 3`, `k + 2`. Both on a uniform grid and on a
 //! non-uniform one, where the uniform grid's Milne constants would lose the extra order.
 
+use super::support::{check_slopes, norm, resolved_slope, steps};
 use crate::master::error_control::lagrange::evaluate;
 use crate::master::error_control::{ErrorControlSettings, EstimatorKind, OrderMode};
 use crate::master::tests::two_mass_with_reference;
@@ -14,8 +15,6 @@ use alloc::vec::Vec;
 use nalgebra::DVector;
 
 /// Past step sizes relative to `H` (newest first): uniform, and an irregular grid.
-const UNIFORM: [f64; 8] = [1.0; 8];
-const NON_UNIFORM: [f64; 8] = [0.6, 1.3, 0.8, 1.7, 0.5, 1.1, 0.9, 1.4];
 
 /// 2-norms of the true local errors and of the estimators' own errors, per group.
 #[derive(Debug, Clone, Copy)]
@@ -26,10 +25,6 @@ pub(super) struct StepErrors {
     pub d_pos: f64,
     pub d_vel: f64,
     pub d_u: f64,
-}
-
-fn norm(v: impl Iterator<Item = f64>) -> f64 {
-    libm::sqrt(v.map(|x| x * x).sum())
 }
 
 /// One step of `h` from `T_N = 0` at fixed degree `k` with an exact history on `grid`.
@@ -62,13 +57,13 @@ pub(super) fn one_step(estimator: EstimatorKind, k: usize, h: f64, grid: &[f64])
         history: &history,
     };
     alg.prepare(&mut sys, &start).unwrap();
-    assert_eq!(alg.degree(), Some(k));
+    assert_eq!(alg.bookkeeping().map(|b| b.degree()), Some(k));
     let out = alg.step(&mut sys, 0.0, h).unwrap();
     assert!(matches!(out, MacroStepOutcome::Accepted { .. }));
     let exact = state(h);
     // Stacked states: mass 1 (s1, v1), mass 2 (s2, v2).
     let (q_exact, v_exact) = ([exact[0], exact[2]], [exact[1], exact[3]]);
-    let (eps_pos, eps_vel, eps_u) = alg.last_estimate().unwrap();
+    let (eps_pos, eps_vel, eps_u) = alg.bookkeeping().unwrap().last_estimate();
     let mut errors = StepErrors {
         e_pos: 0.0,
         e_vel: 0.0,
@@ -78,7 +73,7 @@ pub(super) fn one_step(estimator: EstimatorKind, k: usize, h: f64, grid: &[f64])
         d_u: 0.0,
     };
     if estimator.on_states() {
-        let s = alg.states().unwrap();
+        let s = alg.bookkeeping().unwrap().states().unwrap();
         let e_pos: Vec<f64> = s
             .positions
             .iter()
@@ -98,7 +93,7 @@ pub(super) fn one_step(estimator: EstimatorKind, k: usize, h: f64, grid: &[f64])
     } else {
         // The error of the predicted coupling variables: p^ext(T_{N+1}) against the exact
         // coupling variables (the sources of mass1.Fk, mass2.s1, mass2.v1).
-        let cv = alg.coupling_variables().unwrap();
+        let cv = alg.bookkeeping().unwrap().coupling_variables();
         let mut predicted = alloc::vec![0.0; cv.len()];
         // The history now holds exactly the start points: evaluate P^k at T_{N+1}.
         evaluate(cv.history(), k, h, &mut predicted);
@@ -116,17 +111,6 @@ pub(super) fn one_step(estimator: EstimatorKind, k: usize, h: f64, grid: &[f64])
     errors
 }
 
-/// Least-squares slope of `log e` against `log h`.
-pub(super) fn slope(h: &[f64], e: &[f64]) -> f64 {
-    let x: Vec<f64> = h.iter().map(|v| libm::log(*v)).collect();
-    let y: Vec<f64> = e.iter().map(|v| libm::log(*v)).collect();
-    let n = x.len() as f64;
-    let (mx, my) = (x.iter().sum::<f64>() / n, y.iter().sum::<f64>() / n);
-    let sxy: f64 = x.iter().zip(&y).map(|(a, b)| (a - mx) * (b - my)).sum();
-    let sxx: f64 = x.iter().map(|a| (a - mx) * (a - mx)).sum();
-    sxy / sxx
-}
-
 /// Values below these are rounding (states ≈ 1e-2 m, 10 m/s; forces ≈ 1e3 N, each with
 /// ≈ 1e-16 relative rounding), kept a factor 1000 away from it.
 const FLOOR_POS: f64 = 2e-17;
@@ -134,28 +118,6 @@ const FLOOR_VEL: f64 = 2e-14;
 const FLOOR_U: f64 = 4e-12;
 /// The extrapolated `u` itself carries rounding magnified by the Lagrange weights.
 const FLOOR_PREDICTED_U: f64 = 1e-9;
-
-/// Step sizes: `2e-4 s` (ω·H ≈ 0.2 for the fast mode) halved nine times.
-fn steps() -> Vec<f64> {
-    (0..10).map(|j| 2e-4 / libm::pow(2.0, j as f64)).collect()
-}
-
-/// The slope over the finest four points above `floor` (at least three), or `None` when
-/// f64 cannot resolve the rate.
-fn resolved_slope(h: &[f64], e: &[f64], floor: f64) -> Option<f64> {
-    let valid: Vec<(f64, f64)> = h
-        .iter()
-        .zip(e)
-        .filter(|(_, e)| **e > floor)
-        .map(|(h, e)| (*h, *e))
-        .collect();
-    if valid.len() < 3 {
-        return None;
-    }
-    let tail = &valid[valid.len().saturating_sub(3)..];
-    let (hs, es): (Vec<f64>, Vec<f64>) = tail.iter().copied().unzip();
-    Some(slope(&hs, &es))
-}
 
 /// Measured slopes of one estimator at degree `k` on `grid`: `[(measured, expected)]` for
 /// e and |ε − e| of each group it estimates (None where f64 cannot resolve the rate).
@@ -188,25 +150,10 @@ pub(super) fn slopes(estimator: EstimatorKind, k: usize, grid: &[f64]) -> Vec<(O
 /// at `k = 3` and their estimate at `k = 2`: local slopes 6.54, 6.35, 6.22 before the floor),
 /// or no three points lie above it. The table is printed with `--nocapture`.
 fn check(estimator: EstimatorKind, k_top: usize, resolved: &[&[usize]]) {
-    let mut failures = Vec::new();
-    for (name, grid) in [("uniform", &UNIFORM), ("non-uniform", &NON_UNIFORM)] {
-        for k in 0..=k_top {
-            let measured = slopes(estimator, k, grid);
-            std::println!("{estimator:?} {name} k = {k}: {measured:.2?}");
-            for (column, (slope, expected)) in measured.iter().enumerate() {
-                if !resolved[column].contains(&k) {
-                    continue;
-                }
-                match slope {
-                    Some(s) if (s - expected).abs() <= 0.2 => {}
-                    _ => failures.push(alloc::format!(
-                        "{name} k = {k} column {column}: slope {slope:.3?}, expected {expected}"
-                    )),
-                }
-            }
-        }
-    }
-    assert!(failures.is_empty(), "{estimator:?}: {failures:#?}");
+    let label = alloc::format!("{estimator:?}");
+    check_slopes(&label, k_top, resolved, |k, grid| {
+        slopes(estimator, k, grid)
+    });
 }
 
 #[test]

@@ -3,15 +3,13 @@
 //! unsatisfiable tolerance ends with a message naming t, H, k and the estimator, and the
 //! settings the explicit algorithm cannot run are refused.
 
+use super::support::Script;
 use crate::error::MasterError;
 use crate::master::error_control::{
     ErrorControlSettings, EstimatorKind, GroupTolerance, OrderMode, Tolerances,
 };
 use crate::master::tests::two_mass_with_reference;
-use crate::master::{
-    ErrorControlledCoupling, Observer, Run, RunStats, StepController, StepDecision,
-    StepDiagnostics, StepProposal, SystemView,
-};
+use crate::master::{ErrorControlledCoupling, Observer, Run, RunStats, SystemView};
 use crate::solvers::expm;
 use alloc::boxed::Box;
 use alloc::vec::Vec;
@@ -20,10 +18,10 @@ const T_END: f64 = 2e-3;
 
 /// Every accepted point: time, step, degree, outputs.
 #[derive(Default)]
-struct Points {
+pub(super) struct Points {
     time: Vec<f64>,
     h: Vec<f64>,
-    k: Vec<Option<u32>>,
+    pub(super) k: Vec<Option<u32>>,
     outputs: Vec<Vec<f64>>,
 }
 
@@ -37,7 +35,11 @@ impl Observer for Points {
     }
 }
 
-fn settings(estimator: EstimatorKind, rtol: f64, order: OrderMode) -> ErrorControlSettings {
+pub(super) fn settings(
+    estimator: EstimatorKind,
+    rtol: f64,
+    order: OrderMode,
+) -> ErrorControlSettings {
     // Positions ≈ 1e-2 m, velocities ≈ 10 m/s, forces ≈ 1e3 N.
     ErrorControlSettings {
         estimator,
@@ -52,7 +54,7 @@ fn settings(estimator: EstimatorKind, rtol: f64, order: OrderMode) -> ErrorContr
 }
 
 /// A controlled run from a ramp-up start with first step `h0`.
-fn controlled(
+pub(super) fn controlled(
     s: ErrorControlSettings,
     h0: f64,
 ) -> Result<(Points, RunStats, Vec<f64>), MasterError> {
@@ -86,55 +88,6 @@ fn controlled(
     Ok((points, run.stats(), errors))
 }
 
-/// Proposes exactly the given steps and accepts every attempt.
-struct Script {
-    steps: Vec<f64>,
-    done: usize,
-}
-
-impl StepController for Script {
-    fn name(&self) -> &'static str {
-        "script"
-    }
-    fn t_start(&self) -> f64 {
-        0.0
-    }
-    fn t_stop(&self) -> f64 {
-        T_END
-    }
-    fn nominal_step(&self) -> f64 {
-        self.steps[0]
-    }
-    fn may_reject(&self) -> bool {
-        false
-    }
-    fn variable_steps(&self) -> bool {
-        true
-    }
-    fn propose(&mut self, t: f64) -> StepProposal {
-        let h = self.steps[self.done];
-        StepProposal { h, t_end: t + h }
-    }
-    fn judge(
-        &mut self,
-        t: f64,
-        _p: &StepProposal,
-        h_taken: f64,
-        _d: &StepDiagnostics,
-    ) -> Result<StepDecision, MasterError> {
-        self.done += 1;
-        Ok(StepDecision::Accept {
-            t_next: t + h_taken,
-        })
-    }
-    fn retry(&mut self, _t: f64, _h: f64, _r: &crate::error::RejectReason) -> Option<f64> {
-        None
-    }
-    fn finished(&self, _t: f64) -> bool {
-        self.done == self.steps.len()
-    }
-}
-
 #[test]
 fn a_run_with_rejections_equals_the_replay_of_its_accepted_steps() {
     for estimator in [
@@ -153,6 +106,7 @@ fn a_run_with_rejections_equals_the_replay_of_its_accepted_steps() {
         let script = Script {
             steps: points.h.clone(),
             done: 0,
+            t_stop: T_END,
         };
         let alg = ErrorControlledCoupling::new(loose);
         let mut run = Run::with_controller(sys, Box::new(alg), Box::new(script), None).unwrap();

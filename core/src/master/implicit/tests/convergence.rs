@@ -7,22 +7,15 @@
 
 use super::super::{CorrectorSettings, ImplicitCoupling, InterfaceJacobian};
 use crate::master::error_control::{ErrorControlSettings, EstimatorKind, OrderMode};
+use crate::master::error_controlled::tests::support::{check_slopes, norm, resolved_slope, steps};
 use crate::master::tests::two_mass_with_reference;
 use crate::master::{MacroStepOutcome, MasterAlgorithm, RunStart};
 use crate::solvers::expm;
 use alloc::vec::Vec;
 use nalgebra::DVector;
 
-/// Past step sizes relative to `H` (newest first): uniform, and an irregular grid.
-const UNIFORM: [f64; 8] = [1.0; 8];
-const NON_UNIFORM: [f64; 8] = [0.6, 1.3, 0.8, 1.7, 0.5, 1.1, 0.9, 1.4];
-
 /// `(e, |ε − e|)` per group as 2-norms: positions, velocities, coupling variables.
 type Errors = [(f64, f64); 3];
-
-fn norm(v: impl Iterator<Item = f64>) -> f64 {
-    libm::sqrt(v.map(|x| x * x).sum())
-}
 
 /// The algorithm prepared at `T_N = 0` with an exact history of `k + 1` points on `grid`,
 /// and the exact outputs as a function of time.
@@ -66,7 +59,7 @@ pub(super) fn prepared(
         history: &history,
     };
     alg.prepare(&mut sys, &start).unwrap();
-    assert_eq!(alg.degree(), Some(k));
+    assert_eq!(alg.bookkeeping().map(|b| b.degree()), Some(k));
     (sys, alg, state, outputs)
 }
 
@@ -84,7 +77,7 @@ fn one_step(estimator: EstimatorKind, k: usize, h: f64, grid: &[f64]) -> Errors 
     let out = alg.step(&mut sys, 0.0, h).unwrap();
     assert!(matches!(out, MacroStepOutcome::Accepted { .. }));
     let exact = state(h);
-    let (eps_pos, eps_vel, eps_u) = alg.last_estimate().unwrap();
+    let (eps_pos, eps_vel, eps_u) = alg.bookkeeping().unwrap().last_estimate();
     let mut errors = [(0.0, 0.0); 3];
     let pair = |values: &[f64], exact: &[f64], eps: &[f64]| -> (f64, f64) {
         let e: Vec<f64> = values
@@ -96,14 +89,14 @@ fn one_step(estimator: EstimatorKind, k: usize, h: f64, grid: &[f64]) -> Errors 
         (norm(e.iter().copied()), d)
     };
     if estimator.on_states() {
-        let s = alg.states().unwrap();
+        let s = alg.bookkeeping().unwrap().states().unwrap();
         errors[0] = pair(&s.positions, &[exact[0], exact[2]], eps_pos);
         errors[1] = pair(&s.velocities, &[exact[1], exact[3]], eps_vel);
     } else {
         let (predicted, _, _) = alg.last_corrector().unwrap();
         let y = outputs(h);
         let g = sys.graph();
-        let cv = alg.coupling_variables().unwrap();
+        let cv = alg.bookkeeping().unwrap().coupling_variables();
         let exact_u: Vec<f64> = cv
             .input_indices()
             .iter()
@@ -114,41 +107,10 @@ fn one_step(estimator: EstimatorKind, k: usize, h: f64, grid: &[f64]) -> Errors 
     errors
 }
 
-/// Least-squares slope of `log e` against `log h`.
-pub(super) fn slope(h: &[f64], e: &[f64]) -> f64 {
-    let x: Vec<f64> = h.iter().map(|v| libm::log(*v)).collect();
-    let y: Vec<f64> = e.iter().map(|v| libm::log(*v)).collect();
-    let n = x.len() as f64;
-    let (mx, my) = (x.iter().sum::<f64>() / n, y.iter().sum::<f64>() / n);
-    let sxy: f64 = x.iter().zip(&y).map(|(a, b)| (a - mx) * (b - my)).sum();
-    let sxx: f64 = x.iter().map(|a| (a - mx) * (a - mx)).sum();
-    sxy / sxx
-}
-
 /// Rounding floors (positions ≈ 1e-2 m, velocities ≈ 10 m/s, forces ≈ 1e3 N), a factor
 /// 1000 above rounding; the corrected `u` carries the finite-difference Jacobian's
 /// `√ε_mach` relative error times the predictor's error, hence the higher floor.
 const FLOORS: [f64; 3] = [2e-17, 2e-14, 1e-9];
-
-/// Step sizes: `2e-4 s` halved nine times.
-fn steps() -> Vec<f64> {
-    (0..10).map(|j| 2e-4 / libm::pow(2.0, j as f64)).collect()
-}
-
-/// The slope over the finest three points above `floor`, or `None`.
-fn resolved_slope(h: &[f64], e: &[f64], floor: f64) -> Option<f64> {
-    let valid: Vec<(f64, f64)> = h
-        .iter()
-        .zip(e)
-        .filter(|(_, e)| **e > floor)
-        .map(|(h, e)| (*h, *e))
-        .collect();
-    if valid.len() < 3 {
-        return None;
-    }
-    let (hs, es): (Vec<f64>, Vec<f64>) = valid[valid.len() - 3..].iter().copied().unzip();
-    Some(slope(&hs, &es))
-}
 
 /// `[(measured, expected)]` for e and |ε − e| of each group the estimator estimates.
 fn slopes(estimator: EstimatorKind, k: usize, grid: &[f64]) -> Vec<(Option<f64>, f64)> {
@@ -181,25 +143,10 @@ fn slopes(estimator: EstimatorKind, k: usize, grid: &[f64]) -> Vec<(Option<f64>,
 /// still add 0.15–0.23 before the values reach rounding, and at `k = 4` no three points of
 /// either estimate lie above it); the table is printed with `--nocapture`.
 fn check(estimator: EstimatorKind, k_top: usize, resolved: &[&[usize]]) {
-    let mut failures = Vec::new();
-    for (name, grid) in [("uniform", &UNIFORM), ("non-uniform", &NON_UNIFORM)] {
-        for k in 0..=k_top {
-            let measured = slopes(estimator, k, grid);
-            std::println!("{estimator:?} {name} k = {k}: {measured:.2?}");
-            for (column, (slope, expected)) in measured.iter().enumerate() {
-                if !resolved[column].contains(&k) {
-                    continue;
-                }
-                match slope {
-                    Some(s) if (s - expected).abs() <= 0.2 => {}
-                    _ => failures.push(alloc::format!(
-                        "{name} k = {k} column {column}: slope {slope:.3?}, expected {expected}"
-                    )),
-                }
-            }
-        }
-    }
-    assert!(failures.is_empty(), "{estimator:?}: {failures:#?}");
+    let label = alloc::format!("{estimator:?}");
+    check_slopes(&label, k_top, resolved, |k, grid| {
+        slopes(estimator, k, grid)
+    });
 }
 
 #[test]

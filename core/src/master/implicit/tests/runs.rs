@@ -5,16 +5,14 @@
 //! trace, and the error falls with the tolerance for both implicit estimators.
 
 use super::super::{CorrectorSettings, ImplicitCoupling, InterfaceJacobian};
-use super::convergence::{one_newton_step, prepared, slope};
+use super::convergence::{one_newton_step, prepared};
 use crate::error::{MasterError, RejectReason};
 use crate::master::error_control::{
     ErrorControlSettings, EstimatorKind, GroupTolerance, OrderMode, Tolerances,
 };
+use crate::master::error_controlled::tests::support::{slope, Script};
 use crate::master::tests::two_mass_with_reference;
-use crate::master::{
-    MasterAlgorithm, Observer, Run, RunStats, StepController, StepDecision, StepDiagnostics,
-    StepProposal, SystemView,
-};
+use crate::master::{MasterAlgorithm, Observer, Run, RunStats, SystemView};
 use crate::solvers::expm;
 use alloc::boxed::Box;
 use alloc::vec::Vec;
@@ -188,7 +186,7 @@ fn a_corrector_that_does_not_converge_is_a_rejection_with_a_quarter_step() {
     let h = 2e-4;
     let (mut sys, mut alg, _, _) = prepared(EstimatorKind::ImSLocal, 1, h, &UNIFORM, corrector);
     alg.step(&mut sys, 0.0, h).unwrap();
-    let v = *alg.last_verdict().unwrap();
+    let v = *alg.bookkeeping().unwrap().last_verdict().unwrap();
     assert!(!v.accepted);
     assert_eq!(v.h_next, 0.25 * h);
     assert!(alg.last_corrector().unwrap().2 > 1e-3);
@@ -212,55 +210,6 @@ fn a_corrector_that_does_not_converge_is_a_rejection_with_a_quarter_step() {
     assert!((points.time.last().unwrap() - T_END).abs() < 1e-15);
 }
 
-/// Proposes exactly the given steps and accepts every attempt.
-struct Script {
-    steps: Vec<f64>,
-    done: usize,
-}
-
-impl StepController for Script {
-    fn name(&self) -> &'static str {
-        "script"
-    }
-    fn t_start(&self) -> f64 {
-        0.0
-    }
-    fn t_stop(&self) -> f64 {
-        T_END
-    }
-    fn nominal_step(&self) -> f64 {
-        self.steps[0]
-    }
-    fn may_reject(&self) -> bool {
-        false
-    }
-    fn variable_steps(&self) -> bool {
-        true
-    }
-    fn propose(&mut self, t: f64) -> StepProposal {
-        let h = self.steps[self.done];
-        StepProposal { h, t_end: t + h }
-    }
-    fn judge(
-        &mut self,
-        t: f64,
-        _p: &StepProposal,
-        h_taken: f64,
-        _d: &StepDiagnostics,
-    ) -> Result<StepDecision, MasterError> {
-        self.done += 1;
-        Ok(StepDecision::Accept {
-            t_next: t + h_taken,
-        })
-    }
-    fn retry(&mut self, _t: f64, _h: f64, _r: &RejectReason) -> Option<f64> {
-        None
-    }
-    fn finished(&self, _t: f64) -> bool {
-        self.done == self.steps.len()
-    }
-}
-
 #[test]
 fn a_run_with_rejections_equals_the_replay_of_its_accepted_steps() {
     for estimator in [EstimatorKind::ImMilne, EstimatorKind::ImSLocal] {
@@ -275,6 +224,7 @@ fn a_run_with_rejections_equals_the_replay_of_its_accepted_steps() {
         let script = Script {
             steps: points.h.clone(),
             done: 0,
+            t_stop: T_END,
         };
         let alg = ImplicitCoupling::new(loose, CorrectorSettings::default());
         let mut run = Run::with_controller(sys, Box::new(alg), Box::new(script), None).unwrap();
