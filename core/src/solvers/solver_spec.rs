@@ -20,6 +20,11 @@ pub enum SolverSpec {
     /// the state and the input value at the step start. Only models that list it offer it
     /// (the rotational oscillator slaves of the defect-control example).
     Euler,
+    /// Symplectic Euler with exactly one step per communication step: `v += h·a(x, v, u)`
+    /// with the state and the input value at the step start, then `x += h·v` with the new
+    /// velocity. Only models that list it offer it (the energy benchmarks of
+    /// docs/methods.md §13, whose energy it keeps bounded).
+    SymplecticEuler,
     /// Classical Runge-Kutta 4 with a fixed micro-step (s); the macro-step is divided into
     /// the smallest whole number of micro-steps not longer than this.
     Rk4 {
