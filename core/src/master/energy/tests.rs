@@ -1,0 +1,1 @@
+//! Tests of the energy monitor, correction and multi-rate Jacobi on the double oscillator.

@@ -1,0 +1,1 @@
+//! Tests of energy monitoring, correction and multi-rate Jacobi through whole runs.
