@@ -34,12 +34,19 @@ struct BondState {
 #[derive(Clone, Debug)]
 pub struct EnergyCorrection {
     bonds: Vec<Bond>,
-    settings: CorrectionSettings,
+    pub(super) settings: CorrectionSettings,
     state: Vec<BondState>,
     last_t: Option<f64>,
 }
 
 impl EnergyCorrection {
+    /// Starts bond `b` from the effort `f` and flow `v` of the first point (for tests).
+    #[cfg(test)]
+    pub(super) fn start(&mut self, b: usize, f: f64, v: f64) {
+        self.state[b].f = f;
+        self.state[b].v = v;
+    }
+
     /// A correction of `bonds` with `settings`.
     pub fn new(bonds: Vec<Bond>, settings: CorrectionSettings) -> Self {
         let state = vec![BondState::default(); bonds.len()];
@@ -52,7 +59,7 @@ impl EnergyCorrection {
     }
 
     /// The correction of one bond for the step `h` ahead, from the step `h_last` behind.
-    fn update(&mut self, b: usize, f: f64, v: f64, h_last: f64, h: f64) -> f64 {
+    pub(super) fn update(&mut self, b: usize, f: f64, v: f64, h_last: f64, h: f64) -> f64 {
         let mu = self.bonds[b].mu;
         let CorrectionSettings { nu, cap } = self.settings;
         let s = &mut self.state[b];
