@@ -19,6 +19,8 @@ use alloc::vec::Vec;
 
 mod defects;
 mod energy;
+#[cfg(test)]
+mod energy_tests;
 mod error_control;
 mod implicit;
 #[cfg(test)]
