@@ -85,6 +85,12 @@ pub fn execute(command: Command, limits: &Limits) -> Result<(), Failure> {
             let v = load(&scenario, limits)?;
             return run(&v, file.as_deref(), out);
         }
+        Command::Energy(path) => {
+            let v = load(&path, limits)?;
+            let mut sim = Simulation::new(&v).map_err(|e| e.to_string())?;
+            sim.run_to_end().map_err(|e| e.to_string())?;
+            out.write(&crate::energy::report(&sim)?)?;
+        }
         Command::Stability(path) => out.write(&analysis::stability(&load(&path, limits)?)?)?,
         Command::Map(args) => {
             io::refuse_same_file(&args.scenario, args.out.as_deref())?;

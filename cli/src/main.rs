@@ -8,6 +8,7 @@ mod analysis;
 mod args;
 mod commands;
 mod defects;
+mod energy;
 mod fmus;
 mod io;
 mod link;

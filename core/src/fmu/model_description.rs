@@ -156,6 +156,7 @@ fn capabilities(cs: Node<'_, '_>) -> Result<Capabilities, FmuError> {
         x_linear_time_invariant: false,
         x_provides_midpoint_outputs: false,
         x_exposes_equations: false,
+        x_reports_energy: false,
     };
     if c.can_serialize_fmu_state && !c.can_get_and_set_fmu_state {
         return Err(err(

@@ -12,12 +12,15 @@
 //!   own fixed-step forward-Euler co-simulation wrapper.
 //! - [`rotational_oscillator`]: the two slaves of the defect-control example of seed 003,
 //!   stepped exactly or by one Euler step per communication step, with midpoint samples.
+//! - [`double_oscillator`]: the double linear oscillator of the energy benchmarks (seed
+//!   001), reporting its energy, stepped by symplectic Euler.
 //! - [`registry`]: every model a scenario's `modules[].model` may name, one [`ModelEntry`]
 //!   each (id, summary, parameters, solvers, constructor); [`catalog`] lists them as data.
 
 mod builtin;
 mod contact;
 pub mod contact_oscillator;
+pub mod double_oscillator;
 mod entry;
 pub mod equations;
 mod instance;

@@ -6,6 +6,7 @@
 //! loads them from their archive.
 
 use super::contact_oscillator;
+use super::double_oscillator;
 use super::entry::{ModelArgs, ModelEntry, ModelInfo, ParameterList};
 use super::equations;
 use super::mass_chain;
@@ -22,7 +23,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 /// Every built-in model, in the order the catalog lists them.
-static MODELS: [ModelEntry; 17] = [
+static MODELS: [ModelEntry; 19] = [
     two_mass_oscillator::MASS1_ENTRY,
     two_mass_oscillator::MASS2_ENTRY,
     nonlinear_two_mass::ENTRY,
@@ -40,6 +41,8 @@ static MODELS: [ModelEntry; 17] = [
     reference_fmus::STATE_SPACE_ENTRY,
     rotational_oscillator::TAU2OMEGA_ENTRY,
     rotational_oscillator::OMEGA2TAU_ENTRY,
+    double_oscillator::MASS1_ENTRY,
+    double_oscillator::MASS2_ENTRY,
 ];
 
 /// Every built-in model.

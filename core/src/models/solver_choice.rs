@@ -84,13 +84,13 @@ pub(super) fn exact_or_euler() -> Vec<SolverSpec> {
 pub(super) fn check_settings(solver: &SolverSpec) -> Result<(), ModuleError> {
     match solver {
         // No settings; only the models that list it accept it.
-        SolverSpec::Euler => Ok(()),
+        SolverSpec::Euler | SolverSpec::SymplecticEuler => Ok(()),
         other => integrator_for(other).map(|_| ()),
     }
 }
 
-/// The integrator for a numeric solver; `None` for `Default` and `Exact`. `Euler` is an
-/// error: the models that offer it step themselves.
+/// The integrator for a numeric solver; `None` for `Default` and `Exact`. `Euler` and
+/// `SymplecticEuler` are errors: the models that offer them step themselves.
 pub fn integrator_for(solver: &SolverSpec) -> Result<Option<Integrator>, ModuleError> {
     let named = |what: &str, e: ModuleError| match e.kind {
         ModuleErrorKind::InvalidArgument(m) => ModuleError::invalid(format!("solver {what}{m}")),
@@ -101,6 +101,10 @@ pub fn integrator_for(solver: &SolverSpec) -> Result<Option<Integrator>, ModuleE
         SolverSpec::Euler => Err(ModuleError::invalid(
             "solver `euler` (one forward-Euler step per communication step) is offered only by \
              the RotationalOscillator slaves; use `rk4` or `dopri45`",
+        )),
+        SolverSpec::SymplecticEuler => Err(ModuleError::invalid(
+            "solver `symplectic_euler` (one symplectic-Euler step per communication step) is \
+             offered only by the energy benchmark models; use `rk4` or `dopri45`",
         )),
         SolverSpec::Rk4 { step } => {
             check("step", step, Range::Positive).map_err(|e| named("", e))?;

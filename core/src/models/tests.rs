@@ -93,6 +93,12 @@ fn capability_flags_agree_with_accessors_for_every_builtin_model() {
                 !caps.can_serialize_fmu_state || caps.can_get_and_set_fmu_state,
                 "{ctx}"
             );
+            // `x-reportsEnergy` promises a Float64 output `E` in J (docs/methods.md §13).
+            let energy = m
+                .description()
+                .variable("E")
+                .filter(|v| v.causality == crate::module::Causality::Output && v.unit == "J");
+            assert_eq!(caps.x_reports_energy, energy.is_some(), "{ctx}");
             // A stateless built-in (an algebraic element) exposes its empty state vector:
             // its Jacobian is its D, given by directional derivatives (models/layout.rs).
             let stateless = m.description().states().is_empty();

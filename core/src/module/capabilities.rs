@@ -52,6 +52,10 @@ pub struct Capabilities {
     /// `g(t, x, u)` are available through [`super::ExposedEquations`], so the coupled
     /// equations can be integrated as one system.
     pub x_exposes_equations: bool,
+    /// Extension `x-reportsEnergy`: the module has a `Float64` output named `E` with unit
+    /// `J`, the energy it stores (kinetic plus potential of its own elements), so a run can
+    /// show the system's energy next to the residual power of its bonds (docs/methods.md §13).
+    pub x_reports_energy: bool,
 }
 
 /// One flag as shown in the page and CLI: FMI (or `x-`) name and value.
@@ -131,6 +135,7 @@ impl Capabilities {
                 self.x_provides_midpoint_outputs
             ),
             b("x-exposesEquations", self.x_exposes_equations),
+            b("x-reportsEnergy", self.x_reports_energy),
         ]
     }
 }

@@ -43,7 +43,7 @@ macro_rules! embed {
 }
 
 /// Every preset file (alphabetical; `index.json` gives the order).
-const FILES: [(&str, &str); 33] = embed![
+const FILES: [(&str, &str); 40] = embed![
     "analysis-accuracy-map",
     "analysis-convergence",
     "analysis-rho-versus-step",
@@ -59,6 +59,13 @@ const FILES: [(&str, &str); 33] = embed![
     "defect-controlled",
     "defect-exact-variable-step",
     "defect-fixed-step",
+    "energy-oscillator-corrected",
+    "energy-oscillator-damped",
+    "energy-oscillator-df-fast-foh",
+    "energy-oscillator-drift",
+    "energy-oscillator-light-receiver",
+    "energy-oscillator-multirate-corrected",
+    "energy-oscillator-multirate-zoh",
     "equation-module-mass1",
     "mass-chain-explicit-high-damping",
     "mass-chain-explicit-low-damping",

@@ -21,6 +21,9 @@ use alloc::vec::Vec;
 mod axes;
 mod budget;
 mod defects;
+mod energy;
+#[cfg(test)]
+mod energy_tests;
 mod error_control;
 mod implicit;
 #[cfg(test)]
@@ -44,6 +47,8 @@ pub struct ValidatedScenario {
     pub output_names: Vec<String>,
     /// The budgets it was checked against; analyses of it check theirs against the same.
     pub limits: Limits,
+    /// Bonds, multi-rate steps and energy correction (docs/methods.md §13), if asked for.
+    pub energy: Option<crate::master::energy::EnergyPlan>,
 }
 
 impl Scenario {
@@ -92,6 +97,7 @@ impl Scenario {
         }
         self.check_defects(&descriptions, &graph)?;
         self.check_error_control(&descriptions, &graph)?;
+        let energy = self.energy_plan(&descriptions, &graph)?;
         let grid = self.grid()?;
         let sequence = self.sequence(&graph)?;
         let reference_available = descriptions.iter().all(|(_, d)| {
@@ -139,6 +145,7 @@ impl Scenario {
             reference_available,
             output_names,
             limits: *limits,
+            energy,
         })
     }
 

@@ -1,8 +1,9 @@
 //! A run's CSV: `time`, every output, every reference column (`name:reference`), then the
-//! per-step columns ([`StepColumns`]). Written whole ([`Simulation::to_csv`]) or in pieces
+//! per-step columns ([`StepColumns`]) and the energy columns of bonds. Written whole ([`Simulation::to_csv`]) or in pieces
 //! as the run goes ([`Simulation::csv_header`], [`Simulation::csv_rows`]), so a long run's
 //! CSV need not be held in memory; both give the same bytes.
 
+use super::energy;
 use super::run::{Simulation, StepColumns};
 use crate::scenario::{Algorithm, ValidatedScenario};
 use alloc::string::String;
@@ -22,8 +23,11 @@ impl Simulation {
     /// whose master reports no diagnostics: none), so rows can be written as they come.
     pub fn streaming_columns(v: &ValidatedScenario) -> Option<StepColumns> {
         let m = &v.scenario.master;
-        let plain =
-            m.step_control.is_none() && m.defects.is_none() && m.algorithm != Algorithm::Implicit;
+        // Energy columns are written at the end with the rest of the monitor's view.
+        let plain = m.step_control.is_none()
+            && m.defects.is_none()
+            && m.algorithm != Algorithm::Implicit
+            && v.energy.is_none();
         plain.then(StepColumns::default)
     }
 
@@ -39,6 +43,9 @@ impl Simulation {
         }
         for name in columns.names() {
             let _ = write!(out, ",{name}");
+        }
+        if let Some(m) = self.energy_monitor() {
+            energy::header(&mut out, m, r.signals.iter().any(|s| s.reference.is_some()));
         }
         out.push('\n');
         out
@@ -67,6 +74,9 @@ impl Simulation {
                         let _ = write!(out, ",{v:e}");
                     }
                 }
+            }
+            if let Some(m) = self.energy_monitor() {
+                energy::row(&mut out, m, r, i);
             }
             out.push('\n');
         }

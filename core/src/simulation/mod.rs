@@ -14,6 +14,9 @@
 
 mod build;
 mod csv;
+mod energy;
+#[cfg(test)]
+mod energy_tests;
 #[cfg(test)]
 mod error_control_example1_tests;
 #[cfg(test)]
@@ -31,5 +34,6 @@ mod summary;
 mod reference_tests;
 
 pub use build::build_module;
+pub use energy::EnergySummary;
 pub use run::{Signal, Simulation, SimulationResult, StepColumns};
 pub use summary::summary;

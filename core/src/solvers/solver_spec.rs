@@ -25,6 +25,11 @@ pub enum SolverSpec {
     /// the state and the input value at the step start. Only models that list it offer it
     /// (the rotational oscillator slaves of the defect-control example).
     Euler,
+    /// Symplectic Euler with exactly one step per communication step: `v += h·a(x, v, u)`
+    /// with the state and the input value at the step start, then `x += h·v` with the new
+    /// velocity. Only models that list it offer it (the energy benchmarks of
+    /// docs/methods.md §13, whose energy it keeps bounded).
+    SymplecticEuler,
     /// Classical Runge-Kutta 4 with a fixed micro-step (s); the macro-step is divided into
     /// the smallest whole number of micro-steps not longer than this.
     Rk4 {
@@ -56,6 +61,7 @@ enum StrictSolverSpec {
     Default {},
     Exact {},
     Euler {},
+    SymplecticEuler {},
     Rk4 { step: f64 },
     Dopri45 { rtol: f64, atol: f64 },
     Bdf { rtol: f64, atol: Tolerance },
@@ -67,6 +73,7 @@ impl From<StrictSolverSpec> for SolverSpec {
             StrictSolverSpec::Default {} => SolverSpec::Default,
             StrictSolverSpec::Exact {} => SolverSpec::Exact,
             StrictSolverSpec::Euler {} => SolverSpec::Euler,
+            StrictSolverSpec::SymplecticEuler {} => SolverSpec::SymplecticEuler,
             StrictSolverSpec::Rk4 { step } => SolverSpec::Rk4 { step },
             StrictSolverSpec::Dopri45 { rtol, atol } => SolverSpec::Dopri45 { rtol, atol },
             StrictSolverSpec::Bdf { rtol, atol } => SolverSpec::Bdf { rtol, atol },
