@@ -136,7 +136,9 @@ fn a_one_gib_fmu_is_refused_without_being_read() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(
-        err.contains("the .fmu `fmus/c_spring_damper.fmu` is larger than 268435456 bytes"),
+        err.contains(
+            "fmus/c_spring_damper.fmu: the .fmu file is larger than the limit of 67108864 bytes"
+        ),
         "{err}"
     );
     std::fs::remove_dir_all(&dir).ok();

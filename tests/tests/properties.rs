@@ -28,7 +28,8 @@ fn objects(v: &Value, path: String, out: &mut Vec<String>) {
         Value::Object(m) => {
             out.push(path.clone());
             for (k, child) in m {
-                if k == "parameters" {
+                // Maps keyed by module or parameter names: validation checks their keys.
+                if k == "parameters" || k == "module_steps" {
                     continue;
                 }
                 let p = if path.is_empty() {

@@ -5,7 +5,7 @@
 /// of a whole number (0.3e-3 / 0.1e-3 is 2.9999999999999996, not 3).
 pub const RATIO_TOLERANCE: f64 = 1e-12;
 
-/// μ of a single-rate run with one feedthrough side (seed eq. 11, [30]).
+/// μ of a single-rate run with one feedthrough side (seed eq. 11, after its reference 30).
 pub const MU_SINGLE_RATE: f64 = 0.5;
 
 /// How the fast side holds its input between the slow side's samples.

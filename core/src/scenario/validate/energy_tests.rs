@@ -74,10 +74,8 @@ fn steps_must_be_whole_fractions_of_the_macro_step() {
     assert_eq!(error_at(&slower).0, "master.module_steps.m2");
     let unknown = scenario(BOND, r#", "module_steps": {"m9": 1e-4}"#);
     assert_eq!(error_at(&unknown).0, "master.module_steps.m9");
-    let gs = scenario(
-        BOND,
-        r#", "module_steps": {"m2": 1e-4}, "algorithm": "gauss_seidel""#,
-    );
+    let mut gs = scenario(BOND, r#", "module_steps": {"m2": 1e-4}"#);
+    gs.master.algorithm = scenario::Algorithm::GaussSeidel;
     assert!(gs.validate().is_err());
 }
 
