@@ -12,6 +12,8 @@
 //!   own fixed-step forward-Euler co-simulation wrapper.
 //! - [`rotational_oscillator`]: the two slaves of the defect-control example of seed 003,
 //!   stepped exactly or by one Euler step per communication step, with midpoint samples.
+//! - Energy benchmarks of seed 001 (docs/energy-benchmarks.md), stepped by [`stepped`]
+//!   (one symplectic Euler step per communication step): [`nonlinear_oscillator`].
 //! - [`registry`]: every model a scenario's `modules[].model` may name, one [`ModelEntry`]
 //!   each (id, summary, parameters, solvers, constructor); [`catalog`] lists them as data.
 
@@ -24,6 +26,7 @@ mod instance;
 mod layout;
 mod linear_state_space;
 pub mod mass_chain;
+pub mod nonlinear_oscillator;
 pub mod nonlinear_two_mass;
 mod ode_module;
 mod parameters;
@@ -31,6 +34,7 @@ pub mod reference_fmus;
 mod registry;
 pub mod rotational_oscillator;
 mod solver_choice;
+pub mod stepped;
 pub mod two_mass_oscillator;
 
 #[cfg(test)]

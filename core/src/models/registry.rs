@@ -9,6 +9,7 @@ use super::contact_oscillator;
 use super::entry::{ModelArgs, ModelEntry, ModelInfo, ParameterList};
 use super::equations;
 use super::mass_chain;
+use super::nonlinear_oscillator;
 use super::nonlinear_two_mass;
 use super::reference_fmus;
 use super::rotational_oscillator;
@@ -22,7 +23,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 /// Every built-in model, in the order the catalog lists them.
-static MODELS: [ModelEntry; 17] = [
+static MODELS: [ModelEntry; 19] = [
     two_mass_oscillator::MASS1_ENTRY,
     two_mass_oscillator::MASS2_ENTRY,
     nonlinear_two_mass::ENTRY,
@@ -40,6 +41,8 @@ static MODELS: [ModelEntry; 17] = [
     reference_fmus::STATE_SPACE_ENTRY,
     rotational_oscillator::TAU2OMEGA_ENTRY,
     rotational_oscillator::OMEGA2TAU_ENTRY,
+    nonlinear_oscillator::MASS1_ENTRY,
+    nonlinear_oscillator::MASS2_ENTRY,
 ];
 
 /// Every built-in model.
