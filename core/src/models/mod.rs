@@ -13,7 +13,8 @@
 //! - [`rotational_oscillator`]: the two slaves of the defect-control example of seed 003,
 //!   stepped exactly or by one Euler step per communication step, with midpoint samples.
 //! - Energy benchmarks of seed 001 (docs/energy-benchmarks.md), stepped by [`stepped`]
-//!   (one symplectic Euler step per communication step): [`nonlinear_oscillator`].
+//!   (one symplectic Euler step per communication step): [`multiple_oscillator`],
+//!   [`nonlinear_oscillator`].
 //! - [`registry`]: every model a scenario's `modules[].model` may name, one [`ModelEntry`]
 //!   each (id, summary, parameters, solvers, constructor); [`catalog`] lists them as data.
 
@@ -26,6 +27,7 @@ mod instance;
 mod layout;
 mod linear_state_space;
 pub mod mass_chain;
+pub mod multiple_oscillator;
 pub mod nonlinear_oscillator;
 pub mod nonlinear_two_mass;
 mod ode_module;

@@ -9,6 +9,7 @@ use super::contact_oscillator;
 use super::entry::{ModelArgs, ModelEntry, ModelInfo, ParameterList};
 use super::equations;
 use super::mass_chain;
+use super::multiple_oscillator;
 use super::nonlinear_oscillator;
 use super::nonlinear_two_mass;
 use super::reference_fmus;
@@ -23,7 +24,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 /// Every built-in model, in the order the catalog lists them.
-static MODELS: [ModelEntry; 19] = [
+static MODELS: [ModelEntry; 22] = [
     two_mass_oscillator::MASS1_ENTRY,
     two_mass_oscillator::MASS2_ENTRY,
     nonlinear_two_mass::ENTRY,
@@ -41,6 +42,9 @@ static MODELS: [ModelEntry; 19] = [
     reference_fmus::STATE_SPACE_ENTRY,
     rotational_oscillator::TAU2OMEGA_ENTRY,
     rotational_oscillator::OMEGA2TAU_ENTRY,
+    multiple_oscillator::MASS_ENTRY,
+    multiple_oscillator::TIP2_ENTRY,
+    multiple_oscillator::TIP4_ENTRY,
     nonlinear_oscillator::MASS1_ENTRY,
     nonlinear_oscillator::MASS2_ENTRY,
 ];
