@@ -14,13 +14,14 @@
 //!   stepped exactly or by one Euler step per communication step, with midpoint samples.
 //! - Energy benchmarks of seed 001 (docs/energy-benchmarks.md), stepped by [`stepped`]
 //!   (one symplectic Euler step per communication step): [`multiple_oscillator`],
-//!   [`nonlinear_oscillator`].
+//!   [`nonlinear_oscillator`], [`coupled_pendula`].
 //! - [`registry`]: every model a scenario's `modules[].model` may name, one [`ModelEntry`]
 //!   each (id, summary, parameters, solvers, constructor); [`catalog`] lists them as data.
 
 mod builtin;
 mod contact;
 pub mod contact_oscillator;
+pub mod coupled_pendula;
 mod entry;
 pub mod equations;
 mod instance;

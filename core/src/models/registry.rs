@@ -6,6 +6,7 @@
 //! loads them from their archive.
 
 use super::contact_oscillator;
+use super::coupled_pendula;
 use super::entry::{ModelArgs, ModelEntry, ModelInfo, ParameterList};
 use super::equations;
 use super::mass_chain;
@@ -24,7 +25,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 /// Every built-in model, in the order the catalog lists them.
-static MODELS: [ModelEntry; 22] = [
+static MODELS: [ModelEntry; 24] = [
     two_mass_oscillator::MASS1_ENTRY,
     two_mass_oscillator::MASS2_ENTRY,
     nonlinear_two_mass::ENTRY,
@@ -47,6 +48,8 @@ static MODELS: [ModelEntry; 22] = [
     multiple_oscillator::TIP4_ENTRY,
     nonlinear_oscillator::MASS1_ENTRY,
     nonlinear_oscillator::MASS2_ENTRY,
+    coupled_pendula::PENDULUM1_ENTRY,
+    coupled_pendula::PENDULUM2_ENTRY,
 ];
 
 /// Every built-in model.
