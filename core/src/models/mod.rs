@@ -14,7 +14,7 @@
 //!   stepped exactly or by one Euler step per communication step, with midpoint samples.
 //! - Energy benchmarks of seed 001 (docs/energy-benchmarks.md), stepped by [`stepped`]
 //!   (one symplectic Euler step per communication step): [`multiple_oscillator`],
-//!   [`nonlinear_oscillator`], [`coupled_pendula`].
+//!   [`nonlinear_oscillator`], [`coupled_pendula`], [`hydraulic_crane`].
 //! - [`registry`]: every model a scenario's `modules[].model` may name, one [`ModelEntry`]
 //!   each (id, summary, parameters, solvers, constructor); [`catalog`] lists them as data.
 
@@ -24,6 +24,7 @@ pub mod contact_oscillator;
 pub mod coupled_pendula;
 mod entry;
 pub mod equations;
+pub mod hydraulic_crane;
 mod instance;
 mod layout;
 mod linear_state_space;

@@ -9,6 +9,7 @@ use super::contact_oscillator;
 use super::coupled_pendula;
 use super::entry::{ModelArgs, ModelEntry, ModelInfo, ParameterList};
 use super::equations;
+use super::hydraulic_crane;
 use super::mass_chain;
 use super::multiple_oscillator;
 use super::nonlinear_oscillator;
@@ -25,7 +26,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 /// Every built-in model, in the order the catalog lists them.
-static MODELS: [ModelEntry; 24] = [
+static MODELS: [ModelEntry; 26] = [
     two_mass_oscillator::MASS1_ENTRY,
     two_mass_oscillator::MASS2_ENTRY,
     nonlinear_two_mass::ENTRY,
@@ -50,6 +51,8 @@ static MODELS: [ModelEntry; 24] = [
     nonlinear_oscillator::MASS2_ENTRY,
     coupled_pendula::PENDULUM1_ENTRY,
     coupled_pendula::PENDULUM2_ENTRY,
+    hydraulic_crane::MECHANICS_ENTRY,
+    hydraulic_crane::HYDRAULICS_ENTRY,
 ];
 
 /// Every built-in model.
