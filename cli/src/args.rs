@@ -13,6 +13,8 @@ commands:
   validate SCENARIO.json            check a scenario and report the first problem
   run SCENARIO.json [--out FILE]    run a scenario; write time, every output and the
                                     reference as CSV to FILE (default: standard output)
+  energy SCENARIO.json              run a scenario with power bonds; print mean dP,
+                                    dE(T), E0, E(T) and E(T)/E0 as key=value lines
   stability SCENARIO.json           spectral radius and eigenvalues of the propagation
                                     matrix for the scenario's method and macro-step
   map SCENARIO.json --x PARAM:FROM:TO:N[:log] --y PARAM:FROM:TO:N[:log]
@@ -50,6 +52,8 @@ pub enum Command {
         out: Option<PathBuf>,
     },
     Stability(PathBuf),
+    /// `energy SCENARIO.json` (cli/src/energy.rs).
+    Energy(PathBuf),
     Map(MapArgs),
     Convergence {
         scenario: PathBuf,
@@ -80,6 +84,7 @@ impl Command {
             "preset" => positional(1, "NAME").map(Command::Preset),
             "validate" => positional(1, "SCENARIO.json").map(|p| Command::Validate(p.into())),
             "stability" => positional(1, "SCENARIO.json").map(|p| Command::Stability(p.into())),
+            "energy" => positional(1, "SCENARIO.json").map(|p| Command::Energy(p.into())),
             "map" => MapArgs::parse(&rest).map(Command::Map),
             "run" | "convergence" => {
                 let mut scenario = None;

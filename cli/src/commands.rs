@@ -78,6 +78,13 @@ pub fn execute(command: Command) -> Result<(), String> {
             eprintln!("{}", simulation::summary(&sim));
             Ok(())
         }
+        Command::Energy(path) => {
+            let v = load(&path)?;
+            let mut sim = Simulation::new(&v).map_err(|e| e.to_string())?;
+            sim.run_to_end().map_err(|e| e.to_string())?;
+            print!("{}", crate::energy::report(&sim)?);
+            Ok(())
+        }
         Command::Stability(path) => {
             print!("{}", analysis::stability(&load(&path)?)?);
             Ok(())

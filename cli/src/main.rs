@@ -7,6 +7,7 @@ mod analysis;
 mod args;
 mod commands;
 mod defects;
+mod energy;
 mod fmus;
 mod link;
 

@@ -13,6 +13,8 @@
 //! - [`ErrorControlledCoupling`]: seed 002's explicit coupling with the update step, the
 //!   explicit error estimators and macro-step size and order control, driven through
 //!   [`ErrorStepControl`].
+//! - [`energy`]: seed 001's energy-based monitoring and correction on power bonds, and
+//!   multi-rate Jacobi ([`energy::MultiRateJacobi`]).
 //! - [`error_control`]: seed 002's macro-step size and order control as numbers only
 //!   (Lagrange history polynomials, error constants, WRMS norms, [`MacroStepControl`]).
 
@@ -21,6 +23,7 @@ mod checkpoint;
 pub mod correction_tables;
 mod coupled_system;
 pub mod defect;
+pub mod energy;
 pub mod error_control;
 mod error_controlled;
 mod executor;

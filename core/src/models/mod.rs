@@ -12,8 +12,10 @@
 //!   own fixed-step forward-Euler co-simulation wrapper.
 //! - [`rotational_oscillator`]: the two slaves of the defect-control example of seed 003,
 //!   stepped exactly or by one Euler step per communication step, with midpoint samples.
-//! - Energy benchmarks of seed 001 (docs/energy-benchmarks.md), stepped by [`stepped`]
-//!   (one symplectic Euler step per communication step): [`multiple_oscillator`],
+//! - [`double_oscillator`]: the double linear oscillator of the energy benchmarks (seed
+//!   001), reporting its energy, stepped by symplectic Euler.
+//! - The other energy benchmarks of seed 001 (docs/energy-benchmarks.md), stepped by
+//!   [`stepped`] (one symplectic Euler step per communication step): [`multiple_oscillator`],
 //!   [`nonlinear_oscillator`], [`coupled_pendula`], [`hydraulic_crane`].
 //! - [`registry`]: every model a scenario's `modules[].model` may name, one [`ModelEntry`]
 //!   each (id, summary, parameters, solvers, constructor); [`catalog`] lists them as data.
@@ -22,6 +24,7 @@ mod builtin;
 mod contact;
 pub mod contact_oscillator;
 pub mod coupled_pendula;
+pub mod double_oscillator;
 mod entry;
 pub mod equations;
 pub mod hydraulic_crane;

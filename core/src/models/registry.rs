@@ -7,6 +7,7 @@
 
 use super::contact_oscillator;
 use super::coupled_pendula;
+use super::double_oscillator;
 use super::entry::{ModelArgs, ModelEntry, ModelInfo, ParameterList};
 use super::equations;
 use super::hydraulic_crane;
@@ -26,7 +27,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 /// Every built-in model, in the order the catalog lists them.
-static MODELS: [ModelEntry; 26] = [
+static MODELS: [ModelEntry; 28] = [
     two_mass_oscillator::MASS1_ENTRY,
     two_mass_oscillator::MASS2_ENTRY,
     nonlinear_two_mass::ENTRY,
@@ -44,6 +45,8 @@ static MODELS: [ModelEntry; 26] = [
     reference_fmus::STATE_SPACE_ENTRY,
     rotational_oscillator::TAU2OMEGA_ENTRY,
     rotational_oscillator::OMEGA2TAU_ENTRY,
+    double_oscillator::MASS1_ENTRY,
+    double_oscillator::MASS2_ENTRY,
     multiple_oscillator::MASS_ENTRY,
     multiple_oscillator::TIP2_ENTRY,
     multiple_oscillator::TIP4_ENTRY,

@@ -13,8 +13,10 @@ pub use crate::analysis::sweep::AxisSpec;
 /// The solver choice lives with the solvers; the scenario format names it here.
 pub use crate::solvers::SolverSpec;
 
+mod energy;
 mod error_control;
 mod implicit;
+pub use energy::{BondSpec, CapSpec, EnergyCorrectionSpec};
 pub use error_control::{
     AtolSpec, AtolValue, ErrorControlSpec, EstimatorSpec, GroupAtol, OrderSpec,
 };
@@ -52,6 +54,9 @@ pub struct Scenario {
     /// Stability/accuracy analysis settings (map axes and ranges), if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub analysis: Option<AnalysisSpec>,
+    /// Power bonds monitored for residual power and energy (docs/methods.md §13).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub bonds: Vec<BondSpec>,
 }
 
 fn default_true() -> bool {
@@ -128,6 +133,13 @@ pub struct MasterSpec {
     /// start with `macro_step`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub step_control: Option<StepControlSpec>,
+    /// Multi-rate Jacobi: communication steps (s) of modules faster than `macro_step`, each
+    /// a whole fraction of it (docs/methods.md §13.6).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub module_steps: BTreeMap<String, f64>,
+    /// Energy correction on the scenario's bonds (docs/methods.md §13.5), Jacobi only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub energy_correction: Option<EnergyCorrectionSpec>,
 }
 
 /// Settings of the defect-measuring Jacobi master (docs/methods.md §15).

@@ -18,6 +18,9 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 mod defects;
+mod energy;
+#[cfg(test)]
+mod energy_tests;
 mod error_control;
 mod implicit;
 #[cfg(test)]
@@ -38,6 +41,8 @@ pub struct ValidatedScenario {
     pub reference_available: bool,
     /// Stacked output names, `module.output`.
     pub output_names: Vec<String>,
+    /// Bonds, multi-rate steps and energy correction (docs/methods.md §13), if asked for.
+    pub energy: Option<crate::master::energy::EnergyPlan>,
 }
 
 impl Scenario {
@@ -80,6 +85,7 @@ impl Scenario {
         }
         self.check_defects(&descriptions, &graph)?;
         self.check_error_control(&descriptions, &graph)?;
+        let energy = self.energy_plan(&descriptions, &graph)?;
         let grid = self.grid()?;
         let sequence = self.sequence(&graph)?;
         let reference_available = descriptions.iter().all(|(_, d)| {
@@ -118,6 +124,7 @@ impl Scenario {
             sequence,
             reference_available,
             output_names,
+            energy,
         })
     }
 

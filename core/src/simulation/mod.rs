@@ -13,6 +13,9 @@
 //! [`ModuleFactory`]: crate::analysis::sweep::ModuleFactory
 
 mod build;
+mod energy;
+#[cfg(test)]
+mod energy_tests;
 #[cfg(test)]
 mod error_control_example1_tests;
 #[cfg(test)]
@@ -30,5 +33,6 @@ mod summary;
 mod reference_tests;
 
 pub use build::build_module;
+pub use energy::EnergySummary;
 pub use run::{Signal, Simulation, SimulationResult, StepColumns};
 pub use summary::summary;

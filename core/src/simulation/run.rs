@@ -3,9 +3,11 @@
 //! worker drive.
 
 use super::build_module;
+use super::energy::{self, EnergySummary};
 use super::reference::{reference_for, ReferenceState};
 use crate::analysis::{global_nrmse, Reference};
 use crate::error::CosimError;
+use crate::master::energy::EnergyMonitor;
 use crate::master::{
     jacobian_source_for, CoupledSystem, DefectControl, DefectJacobi, DefectSettings,
     ErrorControlledCoupling, ExplicitCoupling, FixedStep, ImplicitCoupling, Initialisation,
@@ -144,6 +146,8 @@ pub struct Simulation {
     result: SimulationResult,
     total_steps: u32,
     jacobian_source: Option<JacobianSource>,
+    /// δP, δE and E of the scenario's bonds (docs/methods.md §13), if it has any.
+    energy: Option<EnergyMonitor>,
     reference: ReferenceState,
 }
 
@@ -255,13 +259,17 @@ impl Simulation {
             step_sizes: Vec::with_capacity(grid.steps as usize + 1),
             diagnostics: Vec::with_capacity(grid.steps as usize + 1),
         };
-        let algorithm = algorithm.unwrap_or(algorithm_by_settings);
-        let run = Run::with_controller(system, algorithm, controller, history)?;
+        let plan = v.energy.as_ref();
+        let algorithm =
+            energy::algorithm_for(plan, order, algorithm.unwrap_or(algorithm_by_settings));
+        let mut run = Run::with_controller(system, algorithm, controller, history)?;
+        let energy = energy::attach(plan, &mut run);
         Ok(Simulation {
             run,
             result,
             total_steps: grid.steps,
             jacobian_source,
+            energy,
             reference: ReferenceState {
                 reference,
                 note: reference_note,
@@ -274,7 +282,8 @@ impl Simulation {
     /// The reference follows every communication point recorded, also those recorded
     /// before a failure.
     pub fn advance(&mut self, max_steps: u32) -> Result<bool, CosimError> {
-        let done = self.run.advance(max_steps, &mut self.result);
+        let mut observer = energy::Both(&mut self.result, self.energy.as_mut());
+        let done = self.run.advance(max_steps, &mut observer);
         self.reference.follow(&mut self.result);
         Ok(done?)
     }
@@ -305,6 +314,17 @@ impl Simulation {
     /// `finite_differences` or `mixed`); `None` without `master.correction`.
     pub fn jacobian_source(&self) -> Option<&'static str> {
         self.jacobian_source.map(|s| s.as_str())
+    }
+
+    /// Residual power and energy of the bonds and the reported energy (mean δP, δE(T),
+    /// E(T), E0 and the reference energy); `None` for a scenario without bonds.
+    pub fn energy_summary(&self) -> Option<EnergySummary> {
+        energy::summarize(self.energy.as_ref()?, &self.result)
+    }
+
+    /// The energy monitor's points (one per recorded communication point), if any.
+    pub fn energy_monitor(&self) -> Option<&EnergyMonitor> {
+        self.energy.as_ref()
     }
 
     /// Run-wide RMS defects per port so far (docs/methods.md §15.4), when the master
@@ -391,6 +411,9 @@ impl Simulation {
         for name in columns.names() {
             let _ = write!(out, ",{name}");
         }
+        if let Some(m) = &self.energy {
+            energy::header(&mut out, m, r.signals.iter().any(|s| s.reference.is_some()));
+        }
         out.push('\n');
         for (i, t) in r.time.iter().enumerate() {
             let _ = write!(out, "{t:e}");
@@ -410,6 +433,9 @@ impl Simulation {
                         let _ = write!(out, ",{v:e}");
                     }
                 }
+            }
+            if let Some(m) = &self.energy {
+                energy::row(&mut out, m, r, i);
             }
             out.push('\n');
         }

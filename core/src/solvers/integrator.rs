@@ -1,7 +1,7 @@
 //! [`Integrator`]: the integration method of an ODE module, chosen at instantiation.
 
 use super::ode::{IntegrationStats, OdeSystem, SolverError, Workspace};
-use super::{Bdf, Dopri45, Rk4};
+use super::{Bdf, Dopri45, Rk4, SymplecticEuler};
 
 /// One of the built-in integrators.
 #[derive(Clone, Debug, PartialEq)]
@@ -12,6 +12,8 @@ pub enum Integrator {
     Dopri45(Dopri45),
     /// Variable-step, variable-order BDF for stiff modules.
     Bdf(Bdf),
+    /// One symplectic-Euler step per call (mechanical ODEs, positions first).
+    SymplecticEuler(SymplecticEuler),
 }
 
 impl Integrator {
@@ -28,6 +30,7 @@ impl Integrator {
             Integrator::Rk4(m) => m.integrate(sys, t0, t1, x, ws),
             Integrator::Dopri45(m) => m.integrate(sys, t0, t1, x, ws),
             Integrator::Bdf(m) => m.integrate(sys, t0, t1, x, ws),
+            Integrator::SymplecticEuler(m) => m.integrate(sys, t0, t1, x, ws),
         }
     }
 }

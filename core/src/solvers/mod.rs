@@ -19,6 +19,7 @@ mod ode;
 mod polynomial;
 mod rk4;
 mod solver_spec;
+mod symplectic_euler;
 
 pub use bdf::{Bdf, MAX_ORDER as BDF_MAX_ORDER};
 #[cfg(test)]
@@ -34,3 +35,4 @@ pub use ode::{IntegrationStats, OdeSystem, SolverError, Workspace};
 pub use polynomial::TaylorInput;
 pub use rk4::Rk4;
 pub use solver_spec::{SolverSpec, Tolerance};
+pub use symplectic_euler::SymplecticEuler;

@@ -36,6 +36,11 @@ pub trait OdeModel: ParameterSet + Send {
     fn rhs(&self, t: f64, x: &[f64], u: &[f64], dx: &mut [f64]);
     /// `y = g(t, x, u)`.
     fn output(&self, t: f64, x: &[f64], u: &[f64], y: &mut [f64]);
+    /// Whether the output `E` (unit `J`) is the energy the module stores: the module then
+    /// declares `x-reportsEnergy` (docs/methods.md §13).
+    fn reports_energy(&self) -> bool {
+        false
+    }
 }
 
 /// An [`OdeModel`] driven by the polynomial input of the current step.
@@ -98,7 +103,17 @@ impl<M: OdeModel> OdeModule<M> {
             max_output_derivative_order: 1,
             linear_time_invariant: false,
         };
-        let (desc, layout) = describe(&sig)?;
+        let (mut desc, layout) = describe(&sig)?;
+        if model.reports_energy() {
+            let energy = outputs.iter().any(|o| o.name == "E" && o.unit == "J");
+            if !energy {
+                return Err(ModuleError::invalid(alloc::format!(
+                    "{}: x-reportsEnergy needs an output `E` in J",
+                    M::MODEL_ID
+                )));
+            }
+            desc.capabilities.x_reports_energy = true;
+        }
         let (nx, nu, ny) = (layout.nx, layout.nu, layout.ny);
         if let Integrator::Bdf(bdf) = &integrator {
             // Per-state tolerances must match the states (before any step finds out).
