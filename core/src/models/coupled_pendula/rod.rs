@@ -103,9 +103,11 @@ impl Rod {
         x[1] += h * x[3];
     }
 
-    /// Kinetic plus gravity energy (zero height at y = 0).
+    /// Kinetic plus gravity energy, the height counted from the rod's lowest point
+    /// `py − l` (so E ≥ 0 and E/E₀ reads as a fraction).
     pub fn energy(&self, x: &[f64]) -> f64 {
-        0.5 * self.m * (x[2] * x[2] + x[3] * x[3]) + self.m * self.g * x[1]
+        let height = x[1] - (self.py - self.l);
+        0.5 * self.m * (x[2] * x[2] + x[3] * x[3]) + self.m * self.g * height
     }
 
     /// `|r − p| − l`: how far the tip is off its circle.

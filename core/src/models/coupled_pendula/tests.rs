@@ -66,6 +66,11 @@ fn constrained_symplectic_euler_holds_the_rods_and_keeps_the_energy_bounded() {
     let (energies, worst) = monolithic(1e-3, 20_000);
     assert!(worst < 1e-12, "constraint error {worst} m");
     let e0 = energies[0];
+    // m g l (1 − cos θ) of both: 9.81·(4.75·(1 − cos 45°) + 10·(1 − cos 10°)) J.
+    let expected = 9.81
+        * (4.75 * (1.0 - libm::cos(0.25 * core::f64::consts::PI))
+            + 10.0 * (1.0 - libm::cos(core::f64::consts::PI / 18.0)));
+    assert!((e0 - expected).abs() < 1e-12, "{e0}");
     let swing = energies.iter().map(|e| (e - e0).abs()).fold(0.0, f64::max);
     // The motion carries about 16 J (pendulum 1 drops 1.4 m); the integrator swings E by
     // a few hundredths of a joule and does not drift.
