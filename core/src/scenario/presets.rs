@@ -43,7 +43,7 @@ macro_rules! embed {
 }
 
 /// Every preset file (alphabetical; `index.json` gives the order).
-const FILES: [(&str, &str); 33] = embed![
+const FILES: [(&str, &str); 45] = embed![
     "analysis-accuracy-map",
     "analysis-convergence",
     "analysis-rho-versus-step",
@@ -59,6 +59,18 @@ const FILES: [(&str, &str); 33] = embed![
     "defect-controlled",
     "defect-exact-variable-step",
     "defect-fixed-step",
+    "energy-crane-corrected",
+    "energy-crane-uncorrected",
+    "energy-multiple-3",
+    "energy-multiple-5",
+    "energy-nonlinear-damped",
+    "energy-nonlinear-nu-0",
+    "energy-nonlinear-nu-010",
+    "energy-nonlinear-nu-025",
+    "energy-nonlinear-nu-050",
+    "energy-nonlinear-uncorrected",
+    "energy-pendula-corrected",
+    "energy-pendula-uncorrected",
     "equation-module-mass1",
     "mass-chain-explicit-high-damping",
     "mass-chain-explicit-low-damping",
