@@ -43,7 +43,7 @@ macro_rules! embed {
 }
 
 /// Every preset file (alphabetical; `index.json` gives the order).
-const FILES: [(&str, &str); 45] = embed![
+const FILES: [(&str, &str); 52] = embed![
     "analysis-accuracy-map",
     "analysis-convergence",
     "analysis-rho-versus-step",
@@ -69,6 +69,13 @@ const FILES: [(&str, &str); 45] = embed![
     "energy-nonlinear-nu-025",
     "energy-nonlinear-nu-050",
     "energy-nonlinear-uncorrected",
+    "energy-oscillator-corrected",
+    "energy-oscillator-damped",
+    "energy-oscillator-df-fast-foh",
+    "energy-oscillator-drift",
+    "energy-oscillator-light-receiver",
+    "energy-oscillator-multirate-corrected",
+    "energy-oscillator-multirate-zoh",
     "energy-pendula-corrected",
     "energy-pendula-uncorrected",
     "equation-module-mass1",

@@ -178,3 +178,40 @@ fn multi_rate_jacobi_at_ratio_one_is_plain_jacobi() {
     let same = single.sim.to_csv() == multi.sim.to_csv();
     assert!(same, "multi-rate Jacobi at R = 1 differs from Jacobi (ZOH)");
 }
+
+#[test]
+fn the_energy_presets_show_what_they_say() {
+    // (id, E(T)/E0 as the description says, tolerance)
+    for (id, ratio, tol) in [
+        ("energy-oscillator-drift", 1.69, 0.01),
+        ("energy-oscillator-corrected", 0.99, 0.01),
+        ("energy-oscillator-multirate-zoh", 2.25, 0.01),
+        ("energy-oscillator-multirate-corrected", 0.99, 0.01),
+        ("energy-oscillator-df-fast-foh", 1.04, 0.01),
+        ("energy-oscillator-light-receiver", 1.004, 0.001),
+    ] {
+        let s = scenario::preset(id).expect(id);
+        let mut sim = Simulation::new(&s.validate().expect(id)).expect(id);
+        sim.run_to_end().expect(id);
+        let e = sim.energy_summary().expect(id);
+        assert!(
+            libm::fabs(e.e_end / e.e0 - ratio) < tol,
+            "{id}: E(T)/E0 = {}",
+            e.e_end / e.e0
+        );
+        assert!(e.mean_dp > 0.0, "{id}: mean δP {}", e.mean_dp);
+        let e_ref = e.e_ref_end.expect("a reference");
+        assert!(
+            libm::fabs(e_ref / e.e0 - 1.0) < 1e-6,
+            "{id}: E_ref(T)/E0 = {}",
+            e_ref / e.e0
+        );
+    }
+    // Damped: the energy decays, but slower than the reference's, and δP says why.
+    let s = scenario::preset("energy-oscillator-damped").expect("damped");
+    let mut sim = Simulation::new(&s.validate().expect("valid")).expect("builds");
+    sim.run_to_end().expect("runs");
+    let e = sim.energy_summary().expect("monitored");
+    assert!(e.e_end < 0.01 * e.e0 && e.e_end > 2.0 * e.e_ref_end.expect("reference"));
+    assert!(e.mean_dp > 0.0);
+}
