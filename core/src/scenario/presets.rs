@@ -13,6 +13,8 @@ use alloc::vec::Vec;
 use serde::Deserialize;
 
 #[cfg(test)]
+mod energy_benchmarks;
+#[cfg(test)]
 mod tests;
 #[cfg(test)]
 mod what_they_show;
