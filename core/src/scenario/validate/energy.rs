@@ -193,7 +193,7 @@ impl Scenario {
                         None => {
                             let ratio = step_ratio(step(sender), step(receiver)).ok_or_else(|| {
                                 ScenarioError::at(
-                                    format!("master.module_steps"),
+                                    "master.module_steps",
                                     format!("bonds[{b}]: the steps of its two modules are not in a whole ratio R or 1/R"),
                                 )
                             })?;
