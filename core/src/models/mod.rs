@@ -14,19 +14,26 @@
 //!   stepped exactly or by one Euler step per communication step, with midpoint samples.
 //! - [`double_oscillator`]: the double linear oscillator of the energy benchmarks (seed
 //!   001), reporting its energy, stepped by symplectic Euler.
+//! - The other energy benchmarks of seed 001 (docs/energy-benchmarks.md), stepped by
+//!   [`stepped`] (one symplectic Euler step per communication step): [`multiple_oscillator`],
+//!   [`nonlinear_oscillator`], [`coupled_pendula`], [`hydraulic_crane`].
 //! - [`registry`]: every model a scenario's `modules[].model` may name, one [`ModelEntry`]
 //!   each (id, summary, parameters, solvers, constructor); [`catalog`] lists them as data.
 
 mod builtin;
 mod contact;
 pub mod contact_oscillator;
+pub mod coupled_pendula;
 pub mod double_oscillator;
 mod entry;
 pub mod equations;
+pub mod hydraulic_crane;
 mod instance;
 mod layout;
 mod linear_state_space;
 pub mod mass_chain;
+pub mod multiple_oscillator;
+pub mod nonlinear_oscillator;
 pub mod nonlinear_two_mass;
 mod ode_module;
 mod parameters;
@@ -34,6 +41,7 @@ pub mod reference_fmus;
 mod registry;
 pub mod rotational_oscillator;
 mod solver_choice;
+pub mod stepped;
 pub mod two_mass_oscillator;
 
 #[cfg(test)]

@@ -6,10 +6,14 @@
 //! loads them from their archive.
 
 use super::contact_oscillator;
+use super::coupled_pendula;
 use super::double_oscillator;
 use super::entry::{ModelArgs, ModelEntry, ModelInfo, ParameterList};
 use super::equations;
+use super::hydraulic_crane;
 use super::mass_chain;
+use super::multiple_oscillator;
+use super::nonlinear_oscillator;
 use super::nonlinear_two_mass;
 use super::reference_fmus;
 use super::rotational_oscillator;
@@ -23,7 +27,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 /// Every built-in model, in the order the catalog lists them.
-static MODELS: [ModelEntry; 19] = [
+static MODELS: [ModelEntry; 28] = [
     two_mass_oscillator::MASS1_ENTRY,
     two_mass_oscillator::MASS2_ENTRY,
     nonlinear_two_mass::ENTRY,
@@ -43,6 +47,15 @@ static MODELS: [ModelEntry; 19] = [
     rotational_oscillator::OMEGA2TAU_ENTRY,
     double_oscillator::MASS1_ENTRY,
     double_oscillator::MASS2_ENTRY,
+    multiple_oscillator::MASS_ENTRY,
+    multiple_oscillator::TIP2_ENTRY,
+    multiple_oscillator::TIP4_ENTRY,
+    nonlinear_oscillator::MASS1_ENTRY,
+    nonlinear_oscillator::MASS2_ENTRY,
+    coupled_pendula::PENDULUM1_ENTRY,
+    coupled_pendula::PENDULUM2_ENTRY,
+    hydraulic_crane::MECHANICS_ENTRY,
+    hydraulic_crane::HYDRAULICS_ENTRY,
 ];
 
 /// Every built-in model.

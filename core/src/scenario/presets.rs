@@ -13,6 +13,8 @@ use alloc::vec::Vec;
 use serde::Deserialize;
 
 #[cfg(test)]
+mod energy_benchmarks;
+#[cfg(test)]
 mod tests;
 #[cfg(test)]
 mod what_they_show;
@@ -43,7 +45,7 @@ macro_rules! embed {
 }
 
 /// Every preset file (alphabetical; `index.json` gives the order).
-const FILES: [(&str, &str); 40] = embed![
+const FILES: [(&str, &str); 52] = embed![
     "analysis-accuracy-map",
     "analysis-convergence",
     "analysis-rho-versus-step",
@@ -59,6 +61,16 @@ const FILES: [(&str, &str); 40] = embed![
     "defect-controlled",
     "defect-exact-variable-step",
     "defect-fixed-step",
+    "energy-crane-corrected",
+    "energy-crane-uncorrected",
+    "energy-multiple-3",
+    "energy-multiple-5",
+    "energy-nonlinear-damped",
+    "energy-nonlinear-nu-0",
+    "energy-nonlinear-nu-010",
+    "energy-nonlinear-nu-025",
+    "energy-nonlinear-nu-050",
+    "energy-nonlinear-uncorrected",
     "energy-oscillator-corrected",
     "energy-oscillator-damped",
     "energy-oscillator-df-fast-foh",
@@ -66,6 +78,8 @@ const FILES: [(&str, &str); 40] = embed![
     "energy-oscillator-light-receiver",
     "energy-oscillator-multirate-corrected",
     "energy-oscillator-multirate-zoh",
+    "energy-pendula-corrected",
+    "energy-pendula-uncorrected",
     "equation-module-mass1",
     "mass-chain-explicit-high-damping",
     "mass-chain-explicit-low-damping",
