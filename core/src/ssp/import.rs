@@ -1,0 +1,633 @@
+//! `.ssp` into a scenario. One flat system of FMU components: each component becomes a
+//! binary module carrying its FMU (a `data:` URL), each connection a scenario connection,
+//! each Float64 parameter value a module parameter; the default experiment gives the run.
+//! Parameter bindings of a component apply first, then the system's (an enclosing system
+//! overrides its elements), each list in order, later values winning.
+
+use super::values::{parameter_set, supported_version, ParameterValue};
+use super::xml::{children, double, error_at, is, parse_document, refuse, required};
+use super::{PlaygroundSettings, SspError, ANNOTATION_TYPE, NS_SSC, NS_SSD, SSD_ENTRY};
+use crate::fmu::archive::Archive;
+use crate::scenario::{
+    data_url, Algorithm, ConnectionSpec, MasterSpec, ModuleSpec, RunSpec, Scenario, StartUp,
+    BINARY_MODEL, SCHEMA_VERSION,
+};
+use alloc::collections::BTreeMap;
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+use roxmltree::Node;
+
+/// Without a macro-step in the playground's annotation or a `stepSize` in any FMU's
+/// default experiment, the run takes this many macro-steps.
+pub const DEFAULT_STEPS: u32 = 1000;
+
+const FMU_TYPE: &str = "application/x-fmu-sharedlibrary";
+const PARAMETER_SET_TYPE: &str = "application/x-ssp-parameter-set";
+
+/// A declared connector: its kind and unit.
+struct Connector {
+    kind: String,
+    unit: Option<String>,
+}
+
+struct Importer<'a> {
+    archive: Archive<'a>,
+    modules: Vec<ModuleSpec>,
+    connectors: BTreeMap<(String, String), Connector>,
+    /// The FMUs' own default experiments: smallest `stepSize`, largest `stopTime`.
+    fmu_step: Option<f64>,
+    fmu_stop: Option<f64>,
+}
+
+/// The scenario of an `.ssp` archive (its bytes).
+pub fn import(ssp: &[u8]) -> Result<Scenario, SspError> {
+    let archive = Archive::parse(ssp)
+        .map_err(|e| SspError::new("", "", format!("not a readable .ssp archive: {e}")))?;
+    let text = read_text(&archive, SSD_ENTRY, "")?.ok_or_else(|| {
+        SspError::new(
+            "",
+            "",
+            format!("the archive has no `{SSD_ENTRY}` at its root (is it an .ssp?)"),
+        )
+    })?;
+    let doc = parse_document(SSD_ENTRY, &text)?;
+    let root = doc.root_element();
+    if !is(root, NS_SSD, "SystemStructureDescription") {
+        return Err(error_at(
+            SSD_ENTRY,
+            root,
+            "the root must be `ssd:SystemStructureDescription` in the SSP1 namespace",
+        ));
+    }
+    let version = required(SSD_ENTRY, root, "version")?;
+    if !supported_version(version) {
+        return Err(error_at(
+            SSD_ENTRY,
+            root,
+            format!("SSP version `{version}` is not supported (1.0 and 2.0 are)"),
+        ));
+    }
+    let (mut system, mut experiment) = (None, None);
+    for child in children(root) {
+        match child.tag_name().name() {
+            "System" if is(child, NS_SSD, "System") => system = Some(child),
+            "DefaultExperiment" if is(child, NS_SSD, "DefaultExperiment") => {
+                experiment = Some(child)
+            }
+            // Declarations and descriptions: nothing to run.
+            "Enumerations" | "Units" | "MetaData" | "Signature" | "Annotations" => {}
+            _ => return Err(refuse(SSD_ENTRY, child, "unknown content of the SSD")),
+        }
+    }
+    let system = system.ok_or_else(|| error_at(SSD_ENTRY, root, "has no `ssd:System`"))?;
+    let mut importer = Importer {
+        archive,
+        modules: Vec::new(),
+        connectors: BTreeMap::new(),
+        fmu_step: None,
+        fmu_stop: None,
+    };
+    let connections = importer.system(system)?;
+    let (run, settings) = importer.experiment(experiment)?;
+    let master = match settings.master {
+        Some(m) => m,
+        None => default_master(
+            importer
+                .fmu_step
+                .unwrap_or((run.stop - run.start) / f64::from(DEFAULT_STEPS)),
+        ),
+    };
+    Ok(Scenario {
+        schema_version: SCHEMA_VERSION,
+        title: root.attribute("name").unwrap_or_default().to_string(),
+        description: root
+            .attribute("description")
+            .unwrap_or_default()
+            .to_string(),
+        modules: importer.modules,
+        connections,
+        master,
+        run,
+        reference: settings.reference.unwrap_or(false),
+        plot: settings.plot,
+        analysis: settings.analysis,
+        layout: settings.layout,
+        variants: settings.variants,
+    })
+}
+
+fn default_master(macro_step: f64) -> MasterSpec {
+    MasterSpec {
+        algorithm: Algorithm::Jacobi,
+        macro_step,
+        extrapolation_order: 0,
+        sequence: Vec::new(),
+        start_up: StartUp::RampUp,
+        correction: None,
+        defects: None,
+        step_control: None,
+    }
+}
+
+/// An entry of the archive as UTF-8 text; `source` is the path as the SSD wrote it.
+fn read_text(archive: &Archive, source: &str, from: &str) -> Result<Option<String>, SspError> {
+    let name = source.strip_prefix("./").unwrap_or(source);
+    let bytes = archive
+        .read(name)
+        .map_err(|e| SspError::new(from, "", e.to_string()))?;
+    bytes
+        .map(|b| {
+            String::from_utf8(b)
+                .map_err(|_| SspError::new(name, "", "is not UTF-8 text".to_string()))
+        })
+        .transpose()
+}
+
+/// Whether a `source` names a file inside the archive (a relative path, no URI scheme).
+fn inside_archive(source: &str) -> bool {
+    !source.contains(':') && !source.starts_with('/') && !source.split('/').any(|p| p == "..")
+}
+
+impl Importer<'_> {
+    /// The system's elements, bindings and connections.
+    fn system(&mut self, system: Node) -> Result<Vec<ConnectionSpec>, SspError> {
+        let (mut elements, mut bindings, mut connections) = (None, None, None);
+        for child in children(system) {
+            match child.tag_name().name() {
+                "Elements" if is(child, NS_SSD, "Elements") => elements = Some(child),
+                "ParameterBindings" if is(child, NS_SSD, "ParameterBindings") => {
+                    bindings = Some(child)
+                }
+                "Connections" if is(child, NS_SSD, "Connections") => connections = Some(child),
+                // The system's own connectors only matter if a connection uses them
+                // (refused there); geometry and annotations are presentation.
+                "Connectors" | "ElementGeometry" | "SystemGeometry" | "GraphicalElements"
+                | "Annotations" => {}
+                "SignalDictionaries" => {
+                    return Err(refuse(
+                        SSD_ENTRY,
+                        child,
+                        "signal dictionaries have no counterpart in a scenario",
+                    ))
+                }
+                _ => return Err(refuse(SSD_ENTRY, child, "unknown content of a system")),
+            }
+        }
+        for element in elements.into_iter().flat_map(children) {
+            match element.tag_name().name() {
+                "Component" if is(element, NS_SSD, "Component") => self.component(element)?,
+                "System" => {
+                    return Err(refuse(
+                        SSD_ENTRY,
+                        element,
+                        "nested systems: a scenario is one flat system of modules",
+                    ))
+                }
+                "SignalDictionaryReference" => {
+                    return Err(refuse(
+                        SSD_ENTRY,
+                        element,
+                        "signal dictionaries have no counterpart in a scenario",
+                    ))
+                }
+                _ => return Err(refuse(SSD_ENTRY, element, "unknown element of a system")),
+            }
+        }
+        if let Some(b) = bindings {
+            self.bindings(b, None)?;
+        }
+        connections
+            .into_iter()
+            .flat_map(children)
+            .map(|c| self.connection(c))
+            .collect()
+    }
+
+    fn component(&mut self, node: Node) -> Result<(), SspError> {
+        let name = required(SSD_ENTRY, node, "name")?.to_string();
+        if self.modules.iter().any(|m| m.name == name) {
+            return Err(error_at(
+                SSD_ENTRY,
+                node,
+                format!("a second component named `{name}`"),
+            ));
+        }
+        if let Some(t) = node.attribute("type").filter(|t| *t != FMU_TYPE) {
+            return Err(error_at(
+                SSD_ENTRY,
+                node,
+                format!(
+                    "component type `{t}` is not supported: only FMUs ({FMU_TYPE}) become \
+                     modules (a referenced .ssd or .ssp would be a nested system)"
+                ),
+            ));
+        }
+        if let Some(i) = node
+            .attribute("implementation")
+            .filter(|i| !matches!(*i, "any" | "CoSimulation"))
+        {
+            return Err(error_at(
+                SSD_ENTRY,
+                node,
+                format!("implementation `{i}` is not supported: modules run as co-simulation FMUs"),
+            ));
+        }
+        let source = required(SSD_ENTRY, node, "source")?;
+        if !inside_archive(source) {
+            return Err(error_at(
+                SSD_ENTRY,
+                node,
+                format!("source `{source}` must be a relative path inside the archive"),
+            ));
+        }
+        let file = source.strip_prefix("./").unwrap_or(source);
+        let bytes = self
+            .archive
+            .read(file)
+            .map_err(|e| error_at(SSD_ENTRY, node, e.to_string()))?
+            .ok_or_else(|| {
+                error_at(
+                    SSD_ENTRY,
+                    node,
+                    format!("source `{source}` is not in the archive"),
+                )
+            })?;
+        self.note_fmu_experiment(&bytes);
+        self.modules.push(ModuleSpec {
+            name: name.clone(),
+            model: BINARY_MODEL.into(),
+            parameters: BTreeMap::new(),
+            solver: Default::default(),
+            source: Some(data_url(&bytes)),
+        });
+        let mut bindings = None;
+        for child in children(node) {
+            match child.tag_name().name() {
+                "Connectors" if is(child, NS_SSD, "Connectors") => {
+                    for c in children(child) {
+                        self.connector(&name, c)?;
+                    }
+                }
+                "ParameterBindings" if is(child, NS_SSD, "ParameterBindings") => {
+                    bindings = Some(child)
+                }
+                "ElementGeometry" | "Annotations" => {}
+                _ => return Err(refuse(SSD_ENTRY, child, "unknown content of a component")),
+            }
+        }
+        match bindings {
+            Some(b) => self.bindings(b, Some(&name)),
+            None => Ok(()),
+        }
+    }
+
+    /// Reads `stepSize` and `stopTime` of the FMU's own default experiment; a broken FMU
+    /// is left to the scenario's validation, which names the module.
+    fn note_fmu_experiment(&mut self, fmu: &[u8]) {
+        let Some(xml) = Archive::parse(fmu)
+            .ok()
+            .and_then(|a| a.read("modelDescription.xml").ok().flatten())
+            .and_then(|b| String::from_utf8(b).ok())
+        else {
+            return;
+        };
+        let Ok(doc) = roxmltree::Document::parse(&xml) else {
+            return;
+        };
+        let Some(exp) = children(doc.root_element()).find(|n| n.has_tag_name("DefaultExperiment"))
+        else {
+            return;
+        };
+        let number = |a: &str| exp.attribute(a).and_then(|v| v.trim().parse::<f64>().ok());
+        if let Some(h) = number("stepSize").filter(|h| *h > 0.0 && h.is_finite()) {
+            self.fmu_step = Some(self.fmu_step.map_or(h, |s| s.min(h)));
+        }
+        if let Some(t) = number("stopTime").filter(|t| t.is_finite()) {
+            self.fmu_stop = Some(self.fmu_stop.map_or(t, |s| s.max(t)));
+        }
+    }
+
+    fn connector(&mut self, component: &str, node: Node) -> Result<(), SspError> {
+        if !is(node, NS_SSD, "Connector") {
+            return Err(refuse(
+                SSD_ENTRY,
+                node,
+                "`ssd:Connectors` lists `ssd:Connector`s",
+            ));
+        }
+        let name = required(SSD_ENTRY, node, "name")?;
+        let kind = required(SSD_ENTRY, node, "kind")?;
+        if !matches!(kind, "input" | "output" | "parameter") {
+            return Err(error_at(
+                SSD_ENTRY,
+                node,
+                format!(
+                    "connector `{name}` of kind `{kind}` is not supported: modules have inputs, \
+                     outputs and parameters"
+                ),
+            ));
+        }
+        let mut unit = None;
+        for child in children(node) {
+            let local = child.tag_name().name();
+            if is(child, NS_SSC, "Real") || is(child, NS_SSC, "Float64") {
+                unit = child.attribute("unit").map(String::from);
+            } else if matches!(local, "ConnectorGeometry" | "Annotations" | "Description") {
+            } else if child.tag_name().namespace() == Some(NS_SSC) {
+                return Err(refuse(
+                    SSD_ENTRY,
+                    child,
+                    &format!(
+                        "connector `{name}` is of type {local}; connections carry Float64 \
+                         (ssc:Real or ssc:Float64)"
+                    ),
+                ));
+            } else {
+                return Err(refuse(SSD_ENTRY, child, "unknown content of a connector"));
+            }
+        }
+        self.connectors.insert(
+            (component.to_string(), name.to_string()),
+            Connector {
+                kind: kind.to_string(),
+                unit,
+            },
+        );
+        Ok(())
+    }
+
+    /// Applies the bindings of a component (`target`) or of the system (`None`: names are
+    /// `component.variable`).
+    fn bindings(&mut self, node: Node, target: Option<&str>) -> Result<(), SspError> {
+        for b in children(node) {
+            if !is(b, NS_SSD, "ParameterBinding") {
+                return Err(refuse(
+                    SSD_ENTRY,
+                    b,
+                    "`ssd:ParameterBindings` lists bindings",
+                ));
+            }
+            for (value, at) in self.binding_values(b)? {
+                self.apply(value, target, &at, b)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The values of one binding, each with the file it came from.
+    fn binding_values(&self, b: Node) -> Result<Vec<(ParameterValue, String)>, SspError> {
+        if let Some(t) = b.attribute("type").filter(|t| *t != PARAMETER_SET_TYPE) {
+            return Err(error_at(
+                SSD_ENTRY,
+                b,
+                format!("parameter binding type `{t}` is not supported ({PARAMETER_SET_TYPE} is)"),
+            ));
+        }
+        if let Some(base) = b.attribute("sourceBase").filter(|s| *s != "SSD") {
+            return Err(error_at(
+                SSD_ENTRY,
+                b,
+                format!(
+                    "sourceBase `{base}` is not supported: parameter sets are read from the \
+                     archive (sourceBase SSD), not from inside a component"
+                ),
+            ));
+        }
+        let prefix = b.attribute("prefix").unwrap_or_default();
+        let mut inline = Vec::new();
+        for child in children(b) {
+            match child.tag_name().name() {
+                "ParameterValues" if is(child, NS_SSD, "ParameterValues") => inline.push(child),
+                "ParameterMapping" => {
+                    return Err(refuse(
+                        SSD_ENTRY,
+                        child,
+                        "parameter mappings: bind the values to the variables' own names",
+                    ))
+                }
+                "Annotations" => {}
+                _ => return Err(refuse(SSD_ENTRY, child, "unknown content of a binding")),
+            }
+        }
+        let with_prefix = |values: Vec<ParameterValue>, file: &str| {
+            values
+                .into_iter()
+                .map(|mut v| {
+                    v.name = format!("{prefix}{}", v.name);
+                    (v, file.to_string())
+                })
+                .collect::<Vec<_>>()
+        };
+        match (b.attribute("source"), inline.as_slice()) {
+            (Some(_), [_, ..]) => Err(error_at(
+                SSD_ENTRY,
+                b,
+                "a binding has either `source` or inline `ssd:ParameterValues`, not both",
+            )),
+            (Some(source), []) => {
+                if !inside_archive(source) {
+                    return Err(error_at(
+                        SSD_ENTRY,
+                        b,
+                        format!("source `{source}` must be a relative path inside the archive"),
+                    ));
+                }
+                let file = source.strip_prefix("./").unwrap_or(source);
+                let text = read_text(&self.archive, source, SSD_ENTRY)?.ok_or_else(|| {
+                    error_at(
+                        SSD_ENTRY,
+                        b,
+                        format!("source `{source}` is not in the archive"),
+                    )
+                })?;
+                let doc = parse_document(file, &text)?;
+                Ok(with_prefix(parameter_set(file, doc.root_element())?, file))
+            }
+            (None, values) => {
+                let mut out = Vec::new();
+                for v in values {
+                    let set = children(*v)
+                        .next()
+                        .ok_or_else(|| error_at(SSD_ENTRY, *v, "needs an `ssv:ParameterSet`"))?;
+                    out.extend(with_prefix(parameter_set(SSD_ENTRY, set)?, SSD_ENTRY));
+                }
+                Ok(out)
+            }
+        }
+    }
+
+    fn apply(
+        &mut self,
+        value: ParameterValue,
+        target: Option<&str>,
+        file: &str,
+        binding: Node,
+    ) -> Result<(), SspError> {
+        let (component, variable) = match target {
+            Some(c) => (c.to_string(), value.name.clone()),
+            None => match value.name.split_once('.') {
+                Some((c, v)) => (c.to_string(), v.to_string()),
+                None => {
+                    return Err(error_at(
+                        file,
+                        binding,
+                        format!(
+                            "parameter `{}` names no component: a system's parameters are \
+                             `component.variable` (system-level parameters have no place in a \
+                             scenario)",
+                            value.name
+                        ),
+                    ))
+                }
+            },
+        };
+        let Some(module) = self.modules.iter_mut().find(|m| m.name == component) else {
+            return Err(error_at(
+                file,
+                binding,
+                format!(
+                    "parameter `{}`: there is no component `{component}`",
+                    value.name
+                ),
+            ));
+        };
+        module.parameters.insert(variable, value.value);
+        Ok(())
+    }
+
+    fn connection(&self, node: Node) -> Result<ConnectionSpec, SspError> {
+        if !is(node, NS_SSD, "Connection") {
+            return Err(refuse(
+                SSD_ENTRY,
+                node,
+                "`ssd:Connections` lists connections",
+            ));
+        }
+        for child in children(node) {
+            match child.tag_name().name() {
+                "ConnectionGeometry" | "Annotations" => {}
+                "LinearTransformation"
+                | "BooleanMappingTransformation"
+                | "IntegerMappingTransformation"
+                | "EnumerationMappingTransformation" => {
+                    return Err(refuse(
+                        SSD_ENTRY,
+                        child,
+                        "transformations and unit conversions on a connection: a scenario \
+                         passes each output unchanged",
+                    ))
+                }
+                _ => return Err(refuse(SSD_ENTRY, child, "unknown content of a connection")),
+            }
+        }
+        let end = |element: &str, connector: &str| -> Result<(String, String), SspError> {
+            let Some(e) = node.attribute(element) else {
+                return Err(error_at(
+                    SSD_ENTRY,
+                    node,
+                    format!(
+                        "a connection without `{element}` uses the system's own connector; a \
+                         scenario has no system inputs or outputs"
+                    ),
+                ));
+            };
+            if !self.modules.iter().any(|m| m.name == e) {
+                return Err(error_at(
+                    SSD_ENTRY,
+                    node,
+                    format!("`{element}` = `{e}` names no component"),
+                ));
+            }
+            Ok((
+                e.to_string(),
+                required(SSD_ENTRY, node, connector)?.to_string(),
+            ))
+        };
+        let mut from = end("startElement", "startConnector")?;
+        let mut to = end("endElement", "endConnector")?;
+        let kind = |k: &(String, String)| self.connectors.get(k).map(|c| c.kind.as_str());
+        if kind(&from) == Some("parameter") || kind(&to) == Some("parameter") {
+            return Err(error_at(
+                SSD_ENTRY,
+                node,
+                "connections of parameters are not supported: connections join outputs to inputs",
+            ));
+        }
+        // SSP connections are undirected in the XML; the declared kinds say which end feeds.
+        if kind(&from) == Some("input") && kind(&to) == Some("output") {
+            core::mem::swap(&mut from, &mut to);
+        }
+        let unit = |k: &(String, String)| self.connectors.get(k).and_then(|c| c.unit.clone());
+        if let (Some(a), Some(b)) = (unit(&from), unit(&to)) {
+            if a != b && node.attribute("suppressUnitConversion") != Some("true") {
+                return Err(error_at(
+                    SSD_ENTRY,
+                    node,
+                    format!(
+                        "connecting `{}` in {a} to `{}` in {b} needs a unit conversion, which a \
+                         scenario does not do",
+                        qualified_port(&from),
+                        qualified_port(&to)
+                    ),
+                ));
+            }
+        }
+        Ok(ConnectionSpec {
+            from: qualified_port(&from),
+            to: qualified_port(&to),
+        })
+    }
+
+    /// The run interval and the playground's settings from `ssd:DefaultExperiment`.
+    fn experiment(&self, node: Option<Node>) -> Result<(RunSpec, PlaygroundSettings), SspError> {
+        let mut settings = PlaygroundSettings::default();
+        let (mut start, mut stop) = (None, None);
+        if let Some(exp) = node {
+            start = double(SSD_ENTRY, exp, "startTime")?;
+            stop = double(SSD_ENTRY, exp, "stopTime")?;
+            for a in children(exp).filter(|n| n.tag_name().name() == "Annotations") {
+                for ann in children(a) {
+                    if is(ann, NS_SSC, "Annotation")
+                        && ann.attribute("type") == Some(ANNOTATION_TYPE)
+                    {
+                        settings = playground_settings(ann)?;
+                    }
+                }
+            }
+        }
+        let stop = stop.or(self.fmu_stop).ok_or_else(|| {
+            SspError::new(
+                SSD_ENTRY,
+                "/ssd:SystemStructureDescription",
+                "no stop time: add <ssd:DefaultExperiment stopTime=\"…\"/>",
+            )
+        })?;
+        Ok((
+            RunSpec {
+                start: start.unwrap_or(0.0),
+                stop,
+            },
+            settings,
+        ))
+    }
+}
+
+fn qualified_port((module, variable): &(String, String)) -> String {
+    format!("{module}.{variable}")
+}
+
+/// The JSON text of the element inside the playground's annotation.
+fn playground_settings(ann: Node) -> Result<PlaygroundSettings, SspError> {
+    let text: String = children(ann)
+        .flat_map(|e| e.children())
+        .filter_map(|n| n.text())
+        .collect();
+    serde_json::from_str(text.trim()).map_err(|e| {
+        error_at(
+            SSD_ENTRY,
+            ann,
+            format!("the {ANNOTATION_TYPE} annotation is not valid settings JSON: {e}"),
+        )
+    })
+}
