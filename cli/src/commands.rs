@@ -52,6 +52,7 @@ pub fn execute(command: Command) -> Result<(), String> {
             Ok(())
         }
         Command::Link(link) => crate::link::execute(link),
+        Command::Ssp(ssp) => crate::ssp::execute(ssp),
         Command::Defects(args) => {
             let (csv, report) = crate::defects::run(&args)?;
             write_out(args.out.as_deref(), &csv)?;
@@ -115,6 +116,10 @@ fn write_out(out: Option<&Path>, text: &str) -> Result<(), String> {
 }
 
 fn load(path: &Path) -> Result<scenario::ValidatedScenario, String> {
+    if crate::ssp::is_ssp(path) {
+        let s = crate::ssp::read_ssp(path)?;
+        return s.validate().map_err(|e| format!("{}: {e}", path.display()));
+    }
     let text = if path.as_os_str() == "-" {
         let mut s = String::new();
         std::io::stdin()

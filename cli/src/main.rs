@@ -9,6 +9,7 @@ mod commands;
 mod defects;
 mod fmus;
 mod link;
+mod ssp;
 
 use std::process::ExitCode;
 
