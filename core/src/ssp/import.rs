@@ -1,10 +1,9 @@
 //! `.ssp` into a scenario. One flat system of FMU components: each component becomes a
 //! binary module carrying its FMU (a `data:` URL), each connection a scenario connection,
 //! each Float64 parameter value a module parameter; the default experiment gives the run.
-//! Parameter bindings of a component apply first, then the system's (an enclosing system
-//! overrides its elements), each list in order, later values winning.
+//! Parameter bindings are read in `values.rs`.
 
-use super::values::{parameter_set, supported_version, ParameterValue};
+use super::values::supported_version;
 use super::xml::{children, double, error_at, is, parse_document, refuse, required};
 use super::{PlaygroundSettings, SspError, ANNOTATION_TYPE, NS_SSC, NS_SSD, SSD_ENTRY};
 use crate::fmu::archive::Archive;
@@ -23,7 +22,6 @@ use roxmltree::Node;
 pub const DEFAULT_STEPS: u32 = 1000;
 
 const FMU_TYPE: &str = "application/x-fmu-sharedlibrary";
-const PARAMETER_SET_TYPE: &str = "application/x-ssp-parameter-set";
 
 /// A declared connector: its kind and unit.
 struct Connector {
@@ -31,9 +29,9 @@ struct Connector {
     unit: Option<String>,
 }
 
-struct Importer<'a> {
-    archive: Archive<'a>,
-    modules: Vec<ModuleSpec>,
+pub(super) struct Importer<'a> {
+    pub(super) archive: Archive<'a>,
+    pub(super) modules: Vec<ModuleSpec>,
     connectors: BTreeMap<(String, String), Connector>,
     /// The FMUs' own default experiments: smallest `stepSize`, largest `stopTime`.
     fmu_step: Option<f64>,
@@ -131,7 +129,11 @@ fn default_master(macro_step: f64) -> MasterSpec {
 }
 
 /// An entry of the archive as UTF-8 text; `source` is the path as the SSD wrote it.
-fn read_text(archive: &Archive, source: &str, from: &str) -> Result<Option<String>, SspError> {
+pub(super) fn read_text(
+    archive: &Archive,
+    source: &str,
+    from: &str,
+) -> Result<Option<String>, SspError> {
     let name = source.strip_prefix("./").unwrap_or(source);
     let bytes = archive
         .read(name)
@@ -145,7 +147,7 @@ fn read_text(archive: &Archive, source: &str, from: &str) -> Result<Option<Strin
 }
 
 /// Whether a `source` names a file inside the archive (a relative path, no URI scheme).
-fn inside_archive(source: &str) -> bool {
+pub(super) fn inside_archive(source: &str) -> bool {
     !source.contains(':') && !source.starts_with('/') && !source.split('/').any(|p| p == "..")
 }
 
@@ -354,145 +356,6 @@ impl Importer<'_> {
                 unit,
             },
         );
-        Ok(())
-    }
-
-    /// Applies the bindings of a component (`target`) or of the system (`None`: names are
-    /// `component.variable`).
-    fn bindings(&mut self, node: Node, target: Option<&str>) -> Result<(), SspError> {
-        for b in children(node) {
-            if !is(b, NS_SSD, "ParameterBinding") {
-                return Err(refuse(
-                    SSD_ENTRY,
-                    b,
-                    "`ssd:ParameterBindings` lists bindings",
-                ));
-            }
-            for (value, at) in self.binding_values(b)? {
-                self.apply(value, target, &at, b)?;
-            }
-        }
-        Ok(())
-    }
-
-    /// The values of one binding, each with the file it came from.
-    fn binding_values(&self, b: Node) -> Result<Vec<(ParameterValue, String)>, SspError> {
-        if let Some(t) = b.attribute("type").filter(|t| *t != PARAMETER_SET_TYPE) {
-            return Err(error_at(
-                SSD_ENTRY,
-                b,
-                format!("parameter binding type `{t}` is not supported ({PARAMETER_SET_TYPE} is)"),
-            ));
-        }
-        if let Some(base) = b.attribute("sourceBase").filter(|s| *s != "SSD") {
-            return Err(error_at(
-                SSD_ENTRY,
-                b,
-                format!(
-                    "sourceBase `{base}` is not supported: parameter sets are read from the \
-                     archive (sourceBase SSD), not from inside a component"
-                ),
-            ));
-        }
-        let prefix = b.attribute("prefix").unwrap_or_default();
-        let mut inline = Vec::new();
-        for child in children(b) {
-            match child.tag_name().name() {
-                "ParameterValues" if is(child, NS_SSD, "ParameterValues") => inline.push(child),
-                "ParameterMapping" => {
-                    return Err(refuse(
-                        SSD_ENTRY,
-                        child,
-                        "parameter mappings: bind the values to the variables' own names",
-                    ))
-                }
-                "Annotations" => {}
-                _ => return Err(refuse(SSD_ENTRY, child, "unknown content of a binding")),
-            }
-        }
-        let with_prefix = |values: Vec<ParameterValue>, file: &str| {
-            values
-                .into_iter()
-                .map(|mut v| {
-                    v.name = format!("{prefix}{}", v.name);
-                    (v, file.to_string())
-                })
-                .collect::<Vec<_>>()
-        };
-        match (b.attribute("source"), inline.as_slice()) {
-            (Some(_), [_, ..]) => Err(error_at(
-                SSD_ENTRY,
-                b,
-                "a binding has either `source` or inline `ssd:ParameterValues`, not both",
-            )),
-            (Some(source), []) => {
-                if !inside_archive(source) {
-                    return Err(error_at(
-                        SSD_ENTRY,
-                        b,
-                        format!("source `{source}` must be a relative path inside the archive"),
-                    ));
-                }
-                let file = source.strip_prefix("./").unwrap_or(source);
-                let text = read_text(&self.archive, source, SSD_ENTRY)?.ok_or_else(|| {
-                    error_at(
-                        SSD_ENTRY,
-                        b,
-                        format!("source `{source}` is not in the archive"),
-                    )
-                })?;
-                let doc = parse_document(file, &text)?;
-                Ok(with_prefix(parameter_set(file, doc.root_element())?, file))
-            }
-            (None, values) => {
-                let mut out = Vec::new();
-                for v in values {
-                    let set = children(*v)
-                        .next()
-                        .ok_or_else(|| error_at(SSD_ENTRY, *v, "needs an `ssv:ParameterSet`"))?;
-                    out.extend(with_prefix(parameter_set(SSD_ENTRY, set)?, SSD_ENTRY));
-                }
-                Ok(out)
-            }
-        }
-    }
-
-    fn apply(
-        &mut self,
-        value: ParameterValue,
-        target: Option<&str>,
-        file: &str,
-        binding: Node,
-    ) -> Result<(), SspError> {
-        let (component, variable) = match target {
-            Some(c) => (c.to_string(), value.name.clone()),
-            None => match value.name.split_once('.') {
-                Some((c, v)) => (c.to_string(), v.to_string()),
-                None => {
-                    return Err(error_at(
-                        file,
-                        binding,
-                        format!(
-                            "parameter `{}` names no component: a system's parameters are \
-                             `component.variable` (system-level parameters have no place in a \
-                             scenario)",
-                            value.name
-                        ),
-                    ))
-                }
-            },
-        };
-        let Some(module) = self.modules.iter_mut().find(|m| m.name == component) else {
-            return Err(error_at(
-                file,
-                binding,
-                format!(
-                    "parameter `{}`: there is no component `{component}`",
-                    value.name
-                ),
-            ));
-        };
-        module.parameters.insert(variable, value.value);
         Ok(())
     }
 
