@@ -286,3 +286,52 @@ fn archives_and_documents_that_are_not_ssp_are_refused() {
     let e = refused("\"macro_step\": 1e-4", "\"macro_stp\": 1e-4");
     assert!(e.message.contains("macro_stp"), "{e}");
 }
+
+/// The Rust example FMU with `<DefaultExperiment>` added to its model description.
+fn with_default_experiment(fmu: &[u8], experiment: &str) -> Vec<u8> {
+    let a = crate::fmu::archive::Archive::parse(fmu).unwrap();
+    let names: Vec<String> = a.names().map(String::from).collect();
+    let files: Vec<(String, Vec<u8>)> = names
+        .iter()
+        .map(|n| {
+            let mut b = a.read(n).unwrap().unwrap();
+            if n == "modelDescription.xml" {
+                let text = String::from_utf8(b).unwrap();
+                b = text
+                    .replace(
+                        "<ModelVariables>",
+                        &[experiment, "<ModelVariables>"].concat(),
+                    )
+                    .into_bytes();
+            }
+            (n.clone(), b)
+        })
+        .collect();
+    let entries: Vec<(&str, &[u8])> = files.iter().map(|(n, b)| (n.as_str(), &b[..])).collect();
+    write_stored(&entries)
+}
+
+#[test]
+fn without_a_default_experiment_the_fmus_own_step_and_stop_apply() {
+    let rust = with_default_experiment(
+        RUST_FMU,
+        r#"<DefaultExperiment stopTime="0.004" stepSize="2e-5"/>"#,
+    );
+    let text = ssd(
+        PARAMETERS,
+        ELEMENTS,
+        CONNECTIONS,
+        "</ssd:SystemStructureDescription>",
+    );
+    let zip = write_stored(&[
+        (SSD_ENTRY, text.as_bytes()),
+        ("resources/rust_oscillator.fmu", &rust),
+        ("resources/c_spring_damper.fmu", C_FMU),
+        ("resources/masses.ssv", SSV.as_bytes()),
+    ]);
+    let s = import(&zip).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!((s.run.start, s.run.stop), (0.0, 0.004));
+    assert_eq!(s.master.macro_step, 2e-5);
+    let v = s.validate().unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(v.grid.steps, 200);
+}
