@@ -38,9 +38,14 @@ commands:
                                     (or `URL#s1.…` with --base)
   link decode LINK                  print the scenario a link carries, as JSON; LINK
                                     may be a whole URL, `#s1.…`, `s1.…` or `-`
+  ssp import SYSTEM.ssp             print the scenario of an SSP system (SSP 1.0/2.0:
+                                    FMUs, connections, parameter sets) as JSON
+  ssp export SCENARIO.json --out SYSTEM.ssp
+                                    write a scenario of binary modules as an .ssp
   --version                         print the version
 
-SCENARIO.json may be `-` for standard input.
+SCENARIO.json may be `-` for standard input; `run`, `validate` and the analyses also
+take an SSP system (a file ending in .ssp).
 
 limits (any command; work beyond them is refused before it starts, see docs/limits.md):
   --max-memory-mb N                 recorded outputs of a run, in MiB (default 2048)
@@ -100,6 +105,8 @@ pub enum Command {
     Defects(crate::defects::DefectsArgs),
     /// `link encode|decode` (cli/src/link.rs).
     Link(crate::link::LinkCommand),
+    /// `ssp import|export` (cli/src/ssp.rs).
+    Ssp(crate::ssp::SspCommand),
     Help,
     /// `--version`: the program name and version.
     Version,
@@ -155,6 +162,7 @@ impl Command {
             }
             "defects" => crate::defects::DefectsArgs::parse(&rest).map(Command::Defects),
             "link" => crate::link::parse(&rest).map(Command::Link),
+            "ssp" => crate::ssp::parse(&rest).map(Command::Ssp),
             "help" | "--help" | "-h" => Ok(Command::Help),
             "--version" | "-V" | "version" if rest.is_empty() => Ok(Command::Version),
             other => Err(format!("unknown command `{other}`")),

@@ -67,6 +67,7 @@ pub fn execute(command: Command, limits: &Limits) -> Result<(), Failure> {
             ))?;
         }
         Command::Link(link) => crate::link::execute(link, &mut out)?,
+        Command::Ssp(ssp) => crate::ssp::execute(ssp, &mut out)?,
         Command::Defects(args) => {
             let (csv, report) = crate::defects::run(&args)?;
             write_out(args.out.as_deref(), &csv)?;
@@ -190,6 +191,12 @@ fn write_out(out: Option<&Path>, text: &str) -> Result<(), Failure> {
 }
 
 fn load(path: &Path, limits: &Limits) -> Result<scenario::ValidatedScenario, Failure> {
+    if crate::ssp::is_ssp(path) {
+        let s = crate::ssp::read_ssp(path)?;
+        return Ok(s
+            .validate_within(limits)
+            .map_err(|e| format!("{}: {e}", path.display()))?);
+    }
     let text = io::read_text(path, scenario::MAX_SCENARIO_BYTES, "scenario")?;
     let mut s = scenario::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?;
     crate::fmus::embed(&mut s, path).map_err(|e| format!("{}: {e}", path.display()))?;

@@ -46,6 +46,8 @@ pub mod module;
 pub mod scenario;
 pub mod simulation;
 pub mod solvers;
+#[cfg(feature = "binary-modules")]
+pub mod ssp;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
 pub mod time;

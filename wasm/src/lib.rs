@@ -2,7 +2,8 @@
 //!
 //! Bindings only, no numerics: [`simulation::JsSimulation`] wraps the core's `Simulation`
 //! (the one stateful object a worker holds), [`scenario`] has the stateless functions
-//! (presets, validation, model catalog), [`link`] encodes and decodes shared links,
+//! (presets, validation, model catalog), [`link`] encodes and decodes shared links, [`ssp`]
+//! opens SSP systems,
 //! [`error`] turns core errors and panics into JS errors. Every export returns a `Result` or a plain value; none panics on user input.
 
 pub mod analysis;
@@ -12,6 +13,7 @@ pub mod link;
 pub mod models;
 pub mod scenario;
 pub mod simulation;
+pub mod ssp;
 
 use wasm_bindgen::prelude::*;
 

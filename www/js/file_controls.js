@@ -1,5 +1,5 @@
 // Files and links: Copy link, Save JSON, the scenario and CSV downloads, opening a .json
-// (button or drop) and adding a .fmu as a module.
+// or an .ssp (button or drop) and adding a .fmu as a module.
 
 import { shareLink } from './share.js';
 import { initFileOpen } from './files.js';
@@ -42,6 +42,18 @@ export function bindFileControls(page) {
       }
     },
     onError: (message) => messages.show(message, { source: 'validation', path: null }),
+    onSsp: async (bytes, fileName) => {
+      if (client.busy) client.cancel();
+      const reply = await client.request('importSsp', { bytes });
+      if (reply.message) {
+        messages.show(`${fileName}: ${reply.message}`, { source: 'validation', path: null });
+        return;
+      }
+      if (openScenarioText(page, reply.value, fileName)) {
+        store.set({ address: '' });
+        ui.status.textContent = `Opened the SSP system ${fileName}. Press Run.`;
+      }
+    },
     fmuButton: ui.addFmu, fmuInput: ui.fmuInput,
     onFmu: (bytes, fileName) => {
       if (client.busy) client.cancel();

@@ -18,10 +18,11 @@ export const REPLY = 'reply';
  *   csv {}                   -> value: CSV text of the run held, or null
  *   encodeLink {scenario}    -> value: link fragment `s1.…`
  *   decodeLink {link}        -> value: scenario JSON text
+ *   importSsp {bytes}        -> value: scenario JSON text of an .ssp (Uint8Array)
  *   defectStudy {experiment, slaves, init} -> value: the study's JSON text
  *   modulePorts {scenario}   -> value: [{name, model, inputs, outputs, error}] (the diagram's blocks)
  */
-export const SIM_REQUESTS = ['validate', 'csv', 'encodeLink', 'decodeLink', 'defectStudy', 'modulePorts'];
+export const SIM_REQUESTS = ['validate', 'csv', 'encodeLink', 'decodeLink', 'importSsp', 'defectStudy', 'modulePorts'];
 
 /**
  * The run stream of the simulation worker.

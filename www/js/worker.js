@@ -153,6 +153,7 @@ const REQUESTS = {
   csv: () => (sim ? sim.toCsv() : null),
   encodeLink: (msg) => wasm.encodeLink(String(msg.scenario)),
   decodeLink: (msg) => wasm.decodeLink(String(msg.link)),
+  importSsp: (msg) => wasm.importSsp(msg.bytes),
   modulePorts: (msg) => wasm.modulePorts(String(msg.scenario)),
   defectStudy: (msg) => wasm.defectStudy(String(msg.experiment), String(msg.slaves), String(msg.init)),
 };

@@ -25,7 +25,7 @@ const LAYERS: [&[&str]; 11] = [
     &["master"],
     &["analysis"],
     &["scenario"],
-    &["simulation"],
+    &["simulation", "ssp"],
     &["lib"],
 ];
 
