@@ -6,6 +6,7 @@ use cosim_core::scenario;
 use cosim_core::simulation::{self, Simulation};
 use std::io::{Read, Write};
 use std::path::Path;
+use std::time::Instant;
 
 pub fn execute(command: Command) -> Result<(), String> {
     match command {
@@ -63,10 +64,18 @@ pub fn execute(command: Command) -> Result<(), String> {
             }
             Ok(())
         }
-        Command::Run { scenario, out } => {
+        Command::Run {
+            scenario,
+            out,
+            threads,
+        } => {
             let v = load(&scenario)?;
-            let mut sim = Simulation::new(&v).map_err(|e| e.to_string())?;
-            sim.run_to_end().map_err(|e| e.to_string())?;
+            let executor: Option<Box<dyn cosim_core::master::Executor>> = match threads {
+                Some(n) => Some(Box::new(crate::parallel::ThreadPoolExecutor::new(n)?)),
+                None => None,
+            };
+            let mut sim = Simulation::with_executor(&v, executor).map_err(|e| e.to_string())?;
+            run_with_progress(&mut sim)?;
             let csv = sim.to_csv();
             match out {
                 Some(file) => std::fs::write(&file, csv)
@@ -100,6 +109,30 @@ pub fn execute(command: Command) -> Result<(), String> {
             Ok(())
         }
     }
+}
+
+/// Runs to the end in chunks; a run longer than two seconds reports its progress on
+/// standard error every two seconds (short runs print nothing extra).
+fn run_with_progress(sim: &mut Simulation) -> Result<(), String> {
+    let start = Instant::now();
+    let mut last = start;
+    let mut printed = false;
+    while !sim.advance(16).map_err(|e| e.to_string())? {
+        if last.elapsed().as_secs_f64() >= 2.0 {
+            last = Instant::now();
+            printed = true;
+            eprint!(
+                "\rprogress {:5.1} %, {} macro-steps, {:.0} s",
+                100.0 * sim.progress(),
+                sim.steps_done(),
+                start.elapsed().as_secs_f64()
+            );
+        }
+    }
+    if printed {
+        eprintln!();
+    }
+    Ok(())
 }
 
 /// Writes `text` to `out`, or to standard output.

@@ -9,6 +9,7 @@ mod commands;
 mod defects;
 mod fmus;
 mod link;
+mod parallel;
 
 use std::process::ExitCode;
 

@@ -26,7 +26,7 @@ fn spring_slopes(k: [f64; 4], dx: f64, dv: f64) -> (f64, f64) {
 impl Segment {
     /// Writes `∂f/∂z` at `z` into `jac` (zeroed, `kl = 3`, `ku = 2`). The inputs and the
     /// impulses do not depend on the states.
-    pub(super) fn write_jacobian(&self, z: &[f64], jac: &mut BandMatrix) {
+    pub fn write_jacobian(&self, z: &[f64], jac: &mut BandMatrix) {
         let n = self.masses.len();
         let k = self.coefficients();
         let inv_m = 1.0 / self.m;
@@ -65,5 +65,21 @@ impl Segment {
             jac.add(last + 1, last, -kx * inv_m);
             jac.add(last + 1, last + 1, -kv * inv_m);
         }
+    }
+}
+
+/// The whole chain as one system (both ends at walls, no inputs): what the monolithic
+/// reference of a `chain` scenario integrates.
+impl Segment {
+    /// A segment from parameters by name, checked and drawn.
+    pub fn from_parameters(
+        map: &alloc::collections::BTreeMap<alloc::string::String, f64>,
+    ) -> Result<Self, crate::module::ModuleError> {
+        <Self as crate::models::parameters::ParameterSet>::from_map(map)
+    }
+
+    /// `dz = f(t, z)` of a segment without inputs (the whole chain).
+    pub fn derivatives(&self, t: f64, z: &[f64], dz: &mut [f64]) {
+        crate::models::ode_module::OdeModel::rhs(self, t, z, &[], dz);
     }
 }
