@@ -226,7 +226,27 @@ export class ScenarioEditor {
     ref.addEventListener('change', () => { s.reference = ref.checked; this.onChange(); });
     const refField = el('div', { className: 'field check' }, [ref, el('label', { htmlFor: refId, text: 'Compute the monolithic reference' })]);
     const stepControl = stepControlFields(this, m, this.stepStash, () => this.renderMaster());
-    this.masterRoot.append(grid, seq, stepControl, refField);
+    this.masterRoot.append(grid, seq, stepControl, refField, this.correctionFields(m));
+  }
+
+  /** Model-based correction on/off, and its α when on (the settings are kept while off). */
+  correctionFields(m) {
+    const id = `f${++uid}`;
+    const box = el('input', { id, type: 'checkbox', checked: !!m.correction, dataset: { path: 'master.correction' } });
+    box.addEventListener('change', () => {
+      if (box.checked) m.correction = this.correctionStash ?? { alpha: 1, jacobians: 'auto' };
+      else { this.correctionStash = m.correction; delete m.correction; }
+      this.renderMaster();
+      this.onChange();
+    });
+    const wrap = el('div', { className: 'grid correction' }, [
+      el('div', { className: 'field check' }, [box, el('label', { htmlFor: id, text: 'Model-based correction' })]),
+    ]);
+    if (m.correction) {
+      wrap.append(this.numberField({ label: 'Correction α', unit: '', path: 'master.correction.alpha', value: m.correction.alpha ?? 1,
+        set: (v) => { m.correction.alpha = v; } }));
+    }
+    return wrap;
   }
 
   renderModules() {

@@ -1,22 +1,29 @@
-// Page controller: wires the preset picker, the scenario editor, the raw JSON view, the
-// Run/Cancel controls and the plots to the simulation worker. All numerics happen in the
-// worker's wasm core; this file only moves data and shows it.
+// Page controller: creates the store (store.js) and the views that render from it, and
+// wires them to the simulation worker. All numerics happen in the worker's wasm core;
+// the page only moves data and shows it. Seams: scenario_views.js (heading, picker, JSON
+// view, address), opening.js (presets, links, files), run_controller.js (runs),
+// file_controls.js (links, downloads, file open), validation.js.
 
+import { Store } from './store.js';
 import { ScenarioEditor } from './editor.js';
 import { SimulationWorker } from './run_client.js';
 import { TimeResponsePlots } from './plots/time_response.js';
 import { VariableStepView } from './variable_steps.js';
 import { initTheme } from './theme.js';
-import { readHash, setHash, shareLink } from './share.js';
-import { initFileOpen } from './files.js';
-import { withBinaryModule } from './fmu_upload.js';
-import { binarySources, confirmExternal, embedBinarySources, externalUrls } from './external.js';
-import { downloadBlob } from './plots/export.js';
-import { fillPicker, presetMatching } from './picker.js';
+import { fillPicker } from './picker.js';
 import { AnalysisPanel } from './analysis/panel.js';
 import { DefectStudyView } from './analysis/defect_study_view.js';
-import { RunSummary, failureNote } from './run_summary.js';
-import { MessageArea, pathOf } from './message.js';
+import { RunSummary } from './run_summary.js';
+import { MessageArea } from './message.js';
+import { Validator } from './validation.js';
+import { CUSTOM, bindScenarioViews, scenarioEdited, setScenario } from './scenario_views.js';
+import { loadPreset, openFromAddress } from './opening.js';
+import { runAndWait, runHandlers, startRun } from './run_controller.js';
+import { bindPins } from './pins_view.js';
+import { LiveSliders } from './sliders.js';
+import { History } from './history.js';
+import { bindDiagram } from './diagram/diagram_panel.js';
+import { bindFileControls } from './file_controls.js';
 
 const $ = (id) => document.getElementById(id);
 const ui = {
@@ -33,189 +40,89 @@ const ui = {
   externalDialog: $('external-dialog'), externalList: $('external-list'),
 };
 
-/** Label of the picker entry for a scenario that is not (or no longer) a preset. */
-const CUSTOM = '';
+const store = new Store({
+  presets: [], presetId: null, scenario: null, edited: false, jsonDirty: false, address: null,
+  lastResult: null, lastError: null, signals: [], pins: [], validation: null,
+});
 
-const state = {
-  presets: [],
-  scenario: null,
-  jsonDirty: false,     // the JSON view holds edits not yet applied to the form
-  lastResult: null,
-  runSource: 'form',    // where the running scenario came from: 'form' | 'json'
-  validateId: 0,
-  validateSource: 'form',
-  csvUrl: null,
-  presetId: null,       // the preset the editor started from, if any
-  lastError: null,      // {kind, message, run} of the last run that failed
-};
-
-let resolveReady;
-const ready = new Promise((r) => { resolveReady = r; });
-
-const plots = new TimeResponsePlots($('plots'));
-const stepView = new VariableStepView($('macro-steps'));
-const summary = new RunSummary({
+/** Everything the page's modules share: the store, the elements, the views, the worker. */
+const page = { store, ui };
+page.plots = new TimeResponsePlots($('plots'));
+page.stepView = new VariableStepView($('macro-steps'));
+page.summary = new RunSummary({
   globalError: $('global-error'), jacobians: $('jacobians'), jacobiansItem: $('jacobians-item'),
   steps: $('steps'), events: $('events'), rejected: $('rejected'), elapsed: $('elapsed'),
   stepsLabel: $('steps-label'), stepSize: $('step-size'), stepSizeItem: $('step-size-item'),
   rmsDefects: $('rms-defects'),
 });
-const editor = new ScenarioEditor({
+page.editor = new ScenarioEditor({
   masterRoot: $('master-fields'), modulesRoot: $('module-fields'), connectionList: $('connection-list'),
   plotRoot: $('plot-checkboxes'), onChange: (opts) => onEdit(opts),
 });
 // The analysis section reads the scenario and writes back only its `analysis` field.
-const analysis = new AnalysisPanel({
-  getScenario: () => state.scenario,
+page.analysis = new AnalysisPanel({
+  getScenario: () => store.state.scenario,
   onChange: (spec) => {
-    if (!state.scenario) return;
-    if (spec) state.scenario.analysis = spec; else delete state.scenario.analysis;
-    if (!state.jsonDirty) writeJson();
+    const scenario = store.state.scenario;
+    if (!scenario) return;
+    if (spec) scenario.analysis = spec; else delete scenario.analysis;
+    scenarioEdited(store, 'analysis');
+  },
+  // The stability map's ΔT slider, released: the scenario takes the macro-step, the map follows.
+  onMacroStep: (h) => {
+    store.state.scenario.master.macro_step = h;
+    scenarioEdited(store, 'form');
+    page.editor.setScenario(store.state.scenario);
+    page.analysis.compute({ progressive: true });
   },
 });
+page.messages = new MessageArea(
+  { box: ui.message, text: ui.messageText, note: ui.messageNote, goto: ui.messageGoto }, page.editor);
+page.validator = new Validator(page);
+page.startRun = (opts) => startRun(page, opts);
+page.runAndWait = (opts) => runAndWait(page, opts);
 
-// ----- messages ---------------------------------------------------------------------------
+let resolveReady;
+const ready = new Promise((r) => { resolveReady = r; });
 
-const messages = new MessageArea(
-  { box: ui.message, text: ui.messageText, note: ui.messageNote, goto: ui.messageGoto }, editor);
-const showMessage = (text, opts) => messages.show(text, opts);
-const clearMessage = () => messages.clear();
+page.client = new SimulationWorker(runHandlers(page, (msg, restarted) => {
+  if (restarted) return;
+  store.set({ presets: Array.isArray(msg.presets) ? msg.presets : [] });
+  page.editor.setCatalog(msg.catalog);
+  page.onCatalog?.();
+  ui.version.textContent = msg.version;
+  fillPicker(ui.preset, store.state.presets, CUSTOM);
+  ui.preset.disabled = false;
+  ui.run.disabled = false;
+  ui.status.textContent = 'Ready.';
+  // The default preset first, so the page is complete even if the address fails to open.
+  loadPreset(page, store.state.presets[0]?.id, { updateHash: false });
+  openFromAddress(page).finally(resolveReady);
+}));
 
-// ----- scenario state ----------------------------------------------------------------------
-
-function setScenario(scenario, { keepJsonText = false, edited = true } = {}) {
-  state.scenario = scenario;
-  editor.setScenario(scenario);
-  ui.title.textContent = typeof scenario.title === 'string' ? scenario.title : '';
-  ui.description.textContent = typeof scenario.description === 'string' ? scenario.description : '';
-  document.title = ui.title.textContent ? `${ui.title.textContent} · Cosim Playground` : 'Cosim Playground';
-  ui.edited.hidden = !edited;
-  hideShareBox();
-  showTryNext();
-  if (!keepJsonText) writeJson();
-  analysis.setScenario(scenario);
-}
-
-/** A link shown for an earlier state of the scenario would share the wrong thing. */
-function hideShareBox() {
-  ui.shareBox.hidden = true;
-  ui.shareLink.value = '';
-}
-
-/** "Try this next" of the preset the scenario came from (presets only; links carry none). */
-function showTryNext() {
-  const p = state.presets.find((x) => x.id === state.presetId);
-  ui.tryNext.textContent = p?.tryNext ?? '';
-  ui.tryNextBox.hidden = !p?.tryNext;
-}
-
-/** Shows `id` in the picker, or the "custom scenario" entry. */
-function selectInPicker(id) {
-  state.presetId = id;
-  ui.preset.value = id ?? CUSTOM;
-}
-
-function writeJson() {
-  ui.json.value = JSON.stringify(state.scenario, null, 2);
-  ui.json.removeAttribute('aria-invalid');
-  state.jsonDirty = false;
-}
-
-function loadPreset(id, { updateHash = true } = {}) {
-  const p = state.presets.find((x) => x.id === id) ?? state.presets[0];
-  if (!p) return;
-  selectInPicker(p.id);
-  clearMessage();
-  setScenario(JSON.parse(p.scenario), { edited: false });
-  if (updateHash) setHash(`preset=${encodeURIComponent(p.id)}`);
-  validateSoon();
-}
-
-/**
- * Opens scenario JSON text from a link or a file: into the editor when it is an object
- * (the core then validates it and names the field of any problem), otherwise only into
- * the JSON view with the message. Returns true when the form holds the scenario.
- */
-function openScenarioText(text, source) {
-  ui.json.value = text;
-  let parsed = null;
-  try { parsed = JSON.parse(text); } catch { /* reported by the core below */ }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-    state.jsonDirty = true;
-    ui.jsonDetails.open = true;
-    ui.json.setAttribute('aria-invalid', 'true');
-    state.validateSource = 'json';
-    state.validateId = client.validate(text);
-    ui.status.textContent = `${source}: not a scenario (the JSON view shows the text).`;
-    return false;
-  }
-  clearMessage();
-  selectInPicker(presetMatching(state.presets, parsed));
-  setScenario(parsed, { keepJsonText: true, edited: false });
-  state.jsonDirty = false;
-  ui.json.removeAttribute('aria-invalid');
-  state.validateSource = 'json';
-  state.validateId = client.validate(text);
-  return true;
-}
-
-/** Opens what the address names (a shared link or a preset) and runs it; false if nothing. */
-async function openFromAddress() {
-  const want = readHash();
-  if (!want) return false;
-  if (want.kind === 'preset') {
-    if (!state.presets.some((p) => p.id === want.id)) {
-      showMessage(`The address asks for a preset \`${want.id}\`, which this version does not have; showing the default.`, { source: 'run', path: null });
-      return false;
-    }
-    loadPreset(want.id, { updateHash: false });
-    startRun();
-    return true;
-  }
-  ui.status.textContent = 'Opening the shared scenario…';
-  const reply = await client.request('decodeLink', { link: want.link });
-  if (reply.message) {
-    showMessage(`This link cannot be opened: ${reply.message.replace(/^the link (is|has)\b/, 'it $1')}`, { source: 'run', path: null });
-    ui.status.textContent = 'Ready.';
-    return false;
-  }
-  if (openScenarioText(reply.value, 'Link')) startRun();
-  return true;
-}
-
-let validateTimer = 0;
-function validateSoon(source = 'form', text = null) {
-  clearTimeout(validateTimer);
-  validateTimer = setTimeout(() => {
-    state.validateSource = source;
-    state.validateId = client.validate(text ?? JSON.stringify(state.scenario));
-  }, 250);
-}
+bindScenarioViews(page);
+page.history = new History(store);
+page.diagram = bindDiagram(page, page.history);
+bindFileControls(page);
+bindPins(page);
+page.sliders = new LiveSliders(page, { root: $('live'), choice: $('slider-choice'), add: $('slider-add'), list: $('slider-list') });
 
 function onEdit(opts = {}) {
   if (opts.plotOnly) {
-    plots.choose(chosenOutputs());
+    page.plots.choose(Array.isArray(store.state.scenario?.plot) ? store.state.scenario.plot : []);
     return;
   }
-  if (!state.jsonDirty) writeJson();
-  ui.edited.hidden = false;
-  hideShareBox();
-  const bad = editor.firstInvalid();
+  scenarioEdited(store, 'form');
+  const bad = page.editor.firstInvalid();
   if (bad) {
-    showMessage(bad.message, { path: bad.path, source: 'form' });
+    page.messages.show(bad.message, { path: bad.path, source: 'form' });
     return;
   }
-  if (messages.source === 'form') clearMessage();
-  validateSoon();
+  if (page.messages.source === 'form') page.messages.clear();
+  page.validator.soon();
 }
 
-function chosenOutputs() {
-  return Array.isArray(state.scenario?.plot) ? state.scenario.plot : [];
-}
-
-// ----- raw JSON view -------------------------------------------------------------------------
-
-ui.json.addEventListener('input', () => { state.jsonDirty = true; });
+// ----- raw JSON view: Apply and Revert ------------------------------------------------------
 
 ui.applyJson.addEventListener('click', () => {
   const text = ui.json.value;
@@ -225,257 +132,36 @@ ui.applyJson.addEventListener('click', () => {
   } catch {
     // The core's parser names line and column; ask it for the message.
     ui.json.setAttribute('aria-invalid', 'true');
-    state.validateSource = 'json';
-    state.validateId = client.validate(text);
+    page.validator.now(text, 'json');
     return;
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
     ui.json.setAttribute('aria-invalid', 'true');
-    showMessage('Scenario JSON: expected an object { "schema_version": 1, "modules": [...], ... }', { source: 'validation', path: null });
+    page.messages.show('Scenario JSON: expected an object { "schema_version": 1, "modules": [...], ... }', { source: 'validation', path: null });
     return;
   }
-  clearMessage();
-  setScenario(parsed);
-  validateSoon();
+  page.messages.clear();
+  setScenario(store, parsed, { from: 'json' });
+  page.validator.soon();
 });
 
-ui.resetJson.addEventListener('click', () => { writeJson(); clearMessage(); });
+ui.resetJson.addEventListener('click', () => { page.writeJson(); page.messages.clear(); });
 
-// ----- running -------------------------------------------------------------------------------
+// ----- run bar and page-wide controls --------------------------------------------------------
 
-function setRunning(running) {
-  ui.run.disabled = running;
-  ui.cancel.disabled = !running;
-  ui.preset.disabled = running;
-  document.body.classList.toggle('running', running);
-}
-
-ui.run.addEventListener('click', () => startRun());
-
-/** Runs the form's scenario, or the JSON view's text when it holds unapplied edits. */
-async function startRun() {
-  if (client.busy) return;
-  let text;
-  if (state.jsonDirty) {
-    text = ui.json.value;
-    state.runSource = 'json';
-    try {
-      const parsed = JSON.parse(text);
-      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) setScenario(parsed, { keepJsonText: true });
-    } catch { /* sent as written: the core reports where the JSON breaks */ }
-  } else {
-    const bad = editor.firstInvalid();
-    if (bad) {
-      showMessage(bad.message, { path: bad.path, source: 'form' });
-      document.body.dataset.runState = 'invalid';
-      return;
-    }
-    text = JSON.stringify(state.scenario);
-    state.runSource = 'form';
-  }
-  // Nothing is fetched from another site unless the person agrees first.
-  let doc = null;
-  try { doc = JSON.parse(text); } catch { /* the core reports it */ }
-  const urls = doc ? externalUrls(doc) : [];
-  if (urls.length) {
-    document.body.dataset.runState = 'confirming';
-    if (!(await confirmExternal(ui.externalDialog, ui.externalList, urls))) {
-      ui.status.textContent = 'Not run: loading the external files was declined.';
-      document.body.dataset.runState = 'declined';
-      return;
-    }
-    delete document.body.dataset.runState;
-  }
-  if (doc && binarySources(doc).length) {
-    ui.status.textContent = 'Fetching module archives…';
-    try {
-      text = JSON.stringify(await embedBinarySources(doc));
-    } catch (e) {
-      showMessage(e.message, { source: 'run' });
-      ui.status.textContent = 'Failed.';
-      document.body.dataset.runState = 'error';
-      return;
-    }
-  }
-  clearTimeout(validateTimer);
-  clearMessage();
-  stepView.starting(doc);
-  ui.progress.value = 0;
-  ui.status.textContent = 'Starting…';
-  summary.starting();
-  setRunning(true);
-  client.run(text);
-}
-
+ui.run.addEventListener('click', () => page.startRun());
 ui.cancel.addEventListener('click', () => {
   ui.status.textContent = 'Cancelling…';
-  client.cancel();
+  page.client.cancel();
 });
-
-ui.downloadScenario.addEventListener('click', () => {
-  const blob = new Blob([JSON.stringify(state.scenario, null, 2)], { type: 'application/json' });
-  const url = URL.createObjectURL(blob);
-  ui.downloadScenario.href = url;
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-});
-
-/** The scenario as a .json file named after its preset (or "scenario"). */
-function saveScenario() {
-  const text = state.jsonDirty ? ui.json.value : JSON.stringify(state.scenario, null, 2);
-  downloadBlob(new Blob([text], { type: 'application/json' }), `${state.presetId ?? 'scenario'}.json`);
-}
-ui.saveFile.addEventListener('click', saveScenario);
-ui.shareDownload.addEventListener('click', saveScenario);
-
-ui.copyLink.addEventListener('click', async () => {
-  const text = state.jsonDirty ? ui.json.value : JSON.stringify(state.scenario);
-  const r = await shareLink(client, text, {
-    box: ui.shareBox, note: ui.shareNote, field: ui.shareField, input: ui.shareLink, download: ui.shareDownload,
-  });
-  if (r.message) showMessage(`No link: ${r.message}`, { source: 'validation' });
-});
-
-initFileOpen({
-  button: ui.openFile, input: ui.fileInput, overlay: ui.dropOverlay,
-  onText: (text, name) => {
-    if (client.busy) client.cancel();
-    if (openScenarioText(text, name)) {
-      setHash('');
-      ui.status.textContent = `Opened ${name}. Press Run.`;
-    }
-  },
-  onError: (message) => showMessage(message, { source: 'validation', path: null }),
-  fmuButton: ui.addFmu, fmuInput: ui.fmuInput,
-  onFmu: (bytes, fileName) => {
-    if (client.busy) client.cancel();
-    const [next, name] = withBinaryModule(state.scenario, bytes, fileName);
-    clearMessage();
-    selectInPicker(null);
-    setScenario(next);
-    // Connections are edited as JSON; validation names what is still unconnected.
-    ui.jsonDetails.open = true;
-    validateSoon();
-    ui.status.textContent = `Added module ${name} from ${fileName}: connect it in the JSON view.`;
-  },
-});
-
-ui.downloadCsv.addEventListener('click', (e) => {
-  if (state.lastResult?.csv == null) {
-    e.preventDefault();
-    client.requestCsv();
-  }
-});
-
-function setCsv(text) {
-  if (state.csvUrl) URL.revokeObjectURL(state.csvUrl);
-  state.csvUrl = text == null ? null : URL.createObjectURL(new Blob([text], { type: 'text/csv' }));
-  ui.downloadCsv.href = state.csvUrl ?? '#';
-  ui.downloadCsv.hidden = false;
-}
-
-const client = new SimulationWorker({
-  ready(msg, restarted) {
-    if (restarted) return;
-    state.presets = Array.isArray(msg.presets) ? msg.presets : [];
-    editor.setCatalog(msg.catalog);
-    ui.version.textContent = msg.version;
-    fillPicker(ui.preset, state.presets, CUSTOM);
-    ui.preset.disabled = false;
-    ui.run.disabled = false;
-    ui.status.textContent = 'Ready.';
-    // The default preset first, so the page is complete even if the address fails to open.
-    loadPreset(state.presets[0]?.id, { updateHash: false });
-    openFromAddress().finally(resolveReady);
-  },
-  started(msg) {
-    plots.setSignals(msg.signals, chosenOutputs());
-    plots.reset(msg.totalSteps + 1);
-    editor.setOutputs(msg.signals.map((s) => s.name));
-    state.signals = msg.signals;
-    // Model-based correction: whether its Jacobians are the modules' directional
-    // derivatives or finite differences (core: Simulation::jacobian_source).
-    summary.started(msg);
-    stepView.started(msg);
-    ui.status.textContent = stepView.status({ stepsDone: 0, totalSteps: msg.totalSteps, time: null });
-  },
-  progress(msg) {
-    plots.append(msg.columns);
-    ui.progress.value = stepView.progressOf(msg);
-    ui.status.textContent = stepView.status(msg);
-  },
-  result(msg) {
-    plots.setAll(msg.columns);
-    const signals = state.signals ?? [];
-    const n = signals.length;
-    let k = 1 + n;
-    state.lastResult = {
-      time: msg.columns[0],
-      signals: signals.map((s, j) => ({
-        name: s.name, unit: s.unit, cosim: msg.columns[1 + j], reference: s.hasReference ? msg.columns[k++] : null,
-      })),
-      globalNrmse: msg.globalNrmse, csv: msg.csv, stepsDone: msg.stepsDone, totalSteps: msg.totalSteps,
-    };
-    const steps = stepView.finished(msg, k);
-    Object.assign(state.lastResult, { steps: VariableStepView.named(steps), rmsDefects: msg.rmsDefects ?? [], stats: msg.stats });
-    setRunning(false);
-    ui.progress.value = 1;
-    summary.finished(msg, steps ? steps[0] : null);
-    ui.status.textContent = 'Done.';
-    setCsv(msg.csv);
-    document.body.dataset.runState = 'done';
-  },
-  cancelled(msg) {
-    setRunning(false);
-    ui.status.textContent = msg.restarted ? 'Cancelled (the worker was restarted).' : 'Cancelled.';
-    summary.clear();
-    document.body.dataset.runState = 'cancelled';
-  },
-  error(msg) {
-    setRunning(false);
-    ui.status.textContent = 'Failed.';
-    // Messages from before kinds existed (or a stand-in worker) are settings unless fatal.
-    const kind = msg.kind ?? (msg.fatal ? 'internal' : 'scenario');
-    state.lastError = { kind, message: msg.message, run: msg.run ?? null };
-    if (msg.run) summary.failed(msg.run); else summary.clear();
-    if (kind === 'scenario') {
-      // Bad settings: point at the field, or at the JSON view the scenario came from.
-      const fromJson = state.runSource === 'json';
-      const path = pathOf(msg.message);
-      const text = fromJson && !path ? `Scenario JSON: ${msg.message}` : msg.message;
-      if (fromJson) ui.json.setAttribute('aria-invalid', 'true');
-      showMessage(text, { source: 'run', kind });
-    } else {
-      // The settings were accepted: no field to point at; the partial plot stays.
-      showMessage(msg.message, { source: 'run', kind, path: null, note: failureNote(kind, msg.run) });
-    }
-    document.body.dataset.runState = 'error';
-  },
-  validated(msg) {
-    if (msg.id !== state.validateId) return;
-    if (msg.message) {
-      const fromJson = state.validateSource === 'json';
-      const text = fromJson && !pathOf(msg.message) ? `Scenario JSON: ${msg.message}` : msg.message;
-      showMessage(text, { source: 'validation' });
-    } else if (messages.source === 'validation') {
-      clearMessage();
-    }
-  },
-  csv(msg) {
-    if (msg.csv == null) return;
-    setCsv(msg.csv);
-    if (state.lastResult) state.lastResult.csv = msg.csv;
-    ui.downloadCsv.click();
-  },
-});
-
-ui.preset.addEventListener('change', () => loadPreset(ui.preset.value));
-new DefectStudyView(client);
+ui.preset.addEventListener('change', () => loadPreset(page, ui.preset.value));
+new DefectStudyView(page.client);
 // A link pasted into the address bar of an open page.
-window.addEventListener('hashchange', () => { if (!client.busy) openFromAddress(); });
+window.addEventListener('hashchange', () => { if (!page.client.busy) openFromAddress(page); });
 initTheme($('theme'));
 // On a phone the description would push Run half a screen down: start it collapsed.
 if (window.matchMedia('(max-width: 640px)').matches) ui.about.open = false;
-ui.showDifference.addEventListener('change', () => plots.setShowDifference(ui.showDifference.checked));
+ui.showDifference.addEventListener('change', () => page.plots.setShowDifference(ui.showDifference.checked));
 
 // Enter in a settings field runs the scenario, as submitting a form would.
 $('scenario-form').addEventListener('keydown', (e) => {
@@ -488,13 +174,17 @@ $('scenario-form').addEventListener('keydown', (e) => {
 // Read-only hooks for the end-to-end tests.
 window.cosimPlayground = {
   ready,
-  get lastResult() { return state.lastResult; },
-  get lastError() { return state.lastError; },
-  get scenario() { return state.scenario; },
-  get busy() { return client.busy; },
-  plotted: () => plots.plotted(),
-  stepsPlotted: () => stepView.plotted(),
-  svgOf: (name) => plots.svgOf(name),
-  restartWorker: () => client.restart(),
-  get presetId() { return state.presetId; },
+  store,
+  get lastResult() { return store.state.lastResult; },
+  get lastError() { return store.state.lastError; },
+  get scenario() { return store.state.scenario; },
+  get busy() { return page.client.busy; },
+  plotted: () => page.plots.plotted(),
+  stepsPlotted: () => page.stepView.plotted(),
+  svgOf: (name) => page.plots.svgOf(name),
+  restartWorker: () => page.client.restart(),
+  get presetId() { return store.state.presetId; },
+  history: () => ({ undo: page.history.undos.length, redo: page.history.redos.length }),
+  get runsFinished() { return page.runsFinished ?? 0; },
+  get workerResults() { return page.client.resultsSeen ?? 0; },
 };

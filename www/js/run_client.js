@@ -1,8 +1,10 @@
-// Page side of the worker protocol (see worker.js): starts the module worker, tags each
+// Page side of the simulation worker's protocol (protocol.js): starts the module worker, tags each
 // run with an id, drops replies from runs that are no longer current, and on Cancel
 // terminates and replaces a worker that does not answer within a grace period.
 // The wasm binary is fetched and compiled once, here, and the compiled module is handed
 // to every worker this page starts (a replaced worker does not fetch it again).
+
+import { CANCEL, INIT, READY, REPLY, RUN } from './protocol.js';
 
 /** How long a cancelled run may take to reach its next chunk boundary, in ms. */
 const CANCEL_GRACE_MS = 750;
@@ -22,8 +24,8 @@ export const compiledCore = (async () => {
 
 export class SimulationWorker {
   /**
-   * @param {object} on handlers: ready({presets, catalog, version}, restarted), started(msg),
-   *   progress(msg), result(msg), cancelled({restarted}), error(msg), validated(msg), csv(msg)
+   * @param {object} on handlers of the run stream: ready({presets, catalog, version}, restarted),
+   *   started(msg), progress(msg), result(msg), cancelled({restarted}), error(msg)
    */
   constructor(on) {
     this.on = on;
@@ -42,7 +44,7 @@ export class SimulationWorker {
     this.worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
     this.worker.onmessage = (e) => this.receive(e.data, restarted);
     const worker = this.worker;
-    compiledCore.then((module) => worker.postMessage({ type: 'init', module }));
+    compiledCore.then((module) => worker.postMessage({ type: INIT, module }));
     this.worker.onerror = (e) => {
       e.preventDefault?.();
       this.finish();
@@ -57,19 +59,19 @@ export class SimulationWorker {
   run(scenarioText) {
     const id = this.nextId++;
     this.current = id;
-    this.worker.postMessage({ type: 'run', id, scenario: scenarioText });
+    this.worker.postMessage({ type: RUN, id, scenario: scenarioText });
     return id;
   }
 
-  validate(scenarioText) {
-    const id = this.nextId++;
-    this.worker.postMessage({ type: 'validate', id, scenario: scenarioText });
-    return id;
+  /** The core's first complaint about `scenarioText`, or null when it is valid. */
+  async validate(scenarioText) {
+    const r = await this.request('validate', { scenario: scenarioText });
+    return r.message ?? null;
   }
 
   /**
-   * A stateless question for the worker ('encodeLink' {scenario} or 'decodeLink' {link});
-   * resolves with the reply {id, value} or {id, message} (an error), whichever comes.
+   * A stateless question for the worker (protocol.js SIM_REQUESTS); resolves with the
+   * reply {id, value} or {id, message} (an error), whichever comes.
    */
   request(type, payload) {
     const id = this.nextId++;
@@ -79,15 +81,12 @@ export class SimulationWorker {
     });
   }
 
-  requestCsv() {
-    this.worker.postMessage({ type: 'csv', id: this.nextId++ });
-  }
 
   /** Asks the worker to stop; replaces it if it does not stop in time. */
   cancel() {
     if (this.current === null) return;
     const id = this.current;
-    this.worker.postMessage({ type: 'cancel', id });
+    this.worker.postMessage({ type: CANCEL, id });
     clearTimeout(this.cancelTimer);
     this.cancelTimer = setTimeout(() => {
       if (this.current !== id) return;
@@ -112,16 +111,10 @@ export class SimulationWorker {
 
   receive(msg, restarted) {
     switch (msg.type) {
-      case 'ready':
+      case READY:
         this.on.ready(msg, restarted);
         return;
-      case 'validated':
-        this.on.validated?.(msg);
-        return;
-      case 'csv':
-        this.on.csv?.(msg);
-        return;
-      case 'reply': {
+      case REPLY: {
         const resolve = this.pending.get(msg.id);
         this.pending.delete(msg.id);
         resolve?.(msg);
@@ -130,6 +123,8 @@ export class SimulationWorker {
       default:
         break;
     }
+    // Every run the worker finished, current or not (tests: superseded runs never finish).
+    if (msg.type === 'result') this.resultsSeen = (this.resultsSeen ?? 0) + 1;
     // Everything else belongs to a run; replies for runs no longer current are dropped.
     if (msg.id !== null && msg.id !== this.current) return;
     switch (msg.type) {

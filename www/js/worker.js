@@ -2,23 +2,8 @@
 // JsSimulation at a time and runs it in chunks of macro-steps (~30 ms each), posting
 // progress with transferred Float64Array columns so the page never blocks.
 //
-// Protocol (every message is tagged by `type`; `id` ties replies to a run):
-//   page -> worker: {type:'run', id, scenario: string}, {type:'cancel', id},
-//                   {type:'validate', id, scenario}, {type:'csv', id},
-//                   {type:'init', module?: WebAssembly.Module} (first; see loadCore),
-//                   {type:'encodeLink', id, scenario}, {type:'decodeLink', id, link},
-//                   {type:'defectStudy', id, experiment, slaves, init} (seed 003's E3–E6 sweeps)
-//   worker -> page: {type:'ready', presets, catalog, version}
-//                   {type:'started', id, signals:[{name, unit, hasReference}], totalSteps,
-//                    jacobianSource (model-based correction: where its Jacobians come from, else null),
-//                    variableSteps (a step controller varies the macro-step)}
-//                   {type:'progress', id, stepsDone, totalSteps, columns, progress (fraction of the
-//                    interval done), time (last communication point, s, or null)}
-//                   {type:'result', id, stepsDone, totalSteps, columns, globalNrmse, csv, elapsedMs, stats,
-//                    variableSteps, rmsDefects: [{name, value}] (defect runs: run-wide RMS per port)}
-//                   {type:'cancelled', id}, {type:'validated', id, message|null}, {type:'csv', id, csv}
-//                   {type:'error', id, message, fatal, kind, run}
-//                   {type:'reply', id, value} | {type:'reply', id, message} (link and study requests)
+// Protocol: protocol.js (the run stream, and validate / csv / encodeLink / decodeLink /
+// defectStudy answered with one 'reply' each).
 // Column layout (as the CSV): time, one co-simulation column per signal, then one
 // reference column per signal that has a reference, then for a variable-step run the five
 // step columns H, k, iterations, error, defect (NaN where a step reported nothing).
@@ -30,6 +15,7 @@
 // elapsedMs, variableSteps}, and a last 'progress' with the rows recorded before the failure precedes it.
 
 import init, * as wasm from '../pkg/cosim_wasm.js';
+import { CANCEL, INIT, READY, RUN, replyTo } from './protocol.js';
 
 /** Target wall time of one chunk of macro-steps, in ms. */
 const CHUNK_MS = 30;
@@ -39,6 +25,7 @@ const CSV_INLINE_MAX_ROWS = 200_000;
 let sim = null;       // the one JsSimulation
 let runId = null;     // id of the run in progress, or null
 let cancelled = false;
+let newestRun = null; // id of the last 'run' received: older queued runs are skipped
 
 // Between chunks the loop yields so that a queued 'cancel' is handled before the next
 // chunk. Browsers run it after one MessageChannel hop (no setTimeout 4 ms clamp); Node's
@@ -63,10 +50,6 @@ function describe(err) {
   if (err instanceof WebAssembly.RuntimeError) return { message: `internal error: ${err.message}`, fatal: true, kind: 'internal' };
   const kind = KINDS.includes(err?.kind) ? err.kind : 'internal';
   return { message: err instanceof Error ? err.message : String(err), fatal: false, kind };
-}
-
-function postError(id, err) {
-  postMessage({ type: 'error', id, ...describe(err), run: null });
 }
 
 function statsOf(s) {
@@ -116,6 +99,8 @@ function transferables(columns) {
 }
 
 async function run(id, scenarioText) {
+  // Superseded while queued (a slider moved again): never started.
+  if (id !== newestRun) { postMessage({ type: 'cancelled', id }); return; }
   freeSim();
   runId = id;
   cancelled = false;
@@ -162,41 +147,30 @@ async function run(id, scenarioText) {
   }
 }
 
+/** The stateless requests (protocol.js SIM_REQUESTS): what each computes. */
+const REQUESTS = {
+  validate: (msg) => { wasm.validate(String(msg.scenario)); return null; },
+  csv: () => (sim ? sim.toCsv() : null),
+  encodeLink: (msg) => wasm.encodeLink(String(msg.scenario)),
+  decodeLink: (msg) => wasm.decodeLink(String(msg.link)),
+  modulePorts: (msg) => wasm.modulePorts(String(msg.scenario)),
+  defectStudy: (msg) => wasm.defectStudy(String(msg.experiment), String(msg.slaves), String(msg.init)),
+};
+
 function handle(msg) {
-  switch (msg?.type) {
-    case 'run':
-      // A new run replaces one in progress: the old loop sees `cancelled` at its next yield.
-      if (runId !== null) { cancelled = true; }
-      queue = queue.then(() => run(msg.id, String(msg.scenario)));
-      break;
-    case 'cancel':
-      if (runId !== null && (msg.id === undefined || msg.id === runId)) cancelled = true;
-      else postMessage({ type: 'cancelled', id: msg.id });
-      break;
-    case 'validate':
-      try { wasm.validate(String(msg.scenario)); postMessage({ type: 'validated', id: msg.id, message: null }); }
-      catch (err) { postMessage({ type: 'validated', id: msg.id, message: describe(err).message }); }
-      break;
-    case 'csv':
-      try { postMessage({ type: 'csv', id: msg.id, csv: sim ? sim.toCsv() : null }); }
-      catch (err) { postError(msg.id, err); }
-      break;
-    case 'encodeLink':
-      try { postMessage({ type: 'reply', id: msg.id, value: wasm.encodeLink(String(msg.scenario)) }); }
-      catch (err) { postMessage({ type: 'reply', id: msg.id, message: describe(err).message }); }
-      break;
-    case 'defectStudy':
-      try { postMessage({ type: 'reply', id: msg.id, value: wasm.defectStudy(String(msg.experiment), String(msg.slaves), String(msg.init)) }); }
-      catch (err) { postMessage({ type: 'reply', id: msg.id, message: describe(err).message }); }
-      break;
-    case 'decodeLink':
-      try { postMessage({ type: 'reply', id: msg.id, value: wasm.decodeLink(String(msg.link)) }); }
-      catch (err) { postMessage({ type: 'reply', id: msg.id, message: describe(err).message }); }
-      break;
-    case 'init':
-      break; // already initialised (a second init is harmless)
-    default:
-      postMessage({ type: 'error', id: msg?.id ?? null, message: `unknown message type ${msg?.type}`, fatal: false, kind: 'internal', run: null });
+  const type = msg?.type;
+  if (type === RUN) {
+    // A new run replaces one in progress: the old loop sees `cancelled` at its next yield.
+    if (runId !== null) { cancelled = true; }
+    newestRun = msg.id;
+    queue = queue.then(() => run(msg.id, String(msg.scenario)));
+  } else if (type === CANCEL) {
+    if (runId !== null && (msg.id === undefined || msg.id === runId)) cancelled = true;
+    else postMessage({ type: 'cancelled', id: msg.id });
+  } else if (Object.hasOwn(REQUESTS, type)) {
+    postMessage(replyTo(msg.id, () => REQUESTS[type](msg), (err) => describe(err).message));
+  } else if (type !== INIT) { // a second init is harmless
+    postMessage({ type: 'error', id: msg?.id ?? null, message: `unknown message type ${type}`, fatal: false, kind: 'internal', run: null });
   }
 }
 
@@ -207,7 +181,7 @@ const pending = [];
 let receiveInit = null;
 const initMessage = new Promise((resolve) => { receiveInit = resolve; });
 self.onmessage = (e) => {
-  if (!ready && e.data?.type === 'init') receiveInit(e.data);
+  if (!ready && e.data?.type === INIT) receiveInit(e.data);
   else if (ready) handle(e.data);
   else pending.push(e.data);
 };
@@ -233,7 +207,7 @@ try {
   await loadCore();
   const presets = wasm.presets();
   const catalog = typeof wasm.catalog === 'function' ? wasm.catalog() : [];
-  postMessage({ type: 'ready', presets, catalog, version: wasm.coreVersion() });
+  postMessage({ type: READY, presets, catalog, version: wasm.coreVersion() });
   ready = true;
   for (const m of pending.splice(0)) handle(m);
 } catch (err) {

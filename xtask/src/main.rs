@@ -3,7 +3,7 @@
 //! Commands:
 //! - `setup [--c-toolchain]`: install what is missing (wasm32 std, wasm-bindgen-cli,
 //!   Chromium, npm packages); fast when everything is present.
-//! - `wasm`: build the page's wasm package into `www/pkg` and vendor uPlot into `www/vendor`.
+//! - `wasm`: build the page's wasm package into `www/pkg` and vendor uPlot and dagre into `www/vendor`.
 //! - `fmus`: build the example binary modules into `.fmu` files (also part of `wasm`).
 //! - `serve [--port N] [--no-build]`: setup + wasm, then serve `www/` on 127.0.0.1.
 //! - `test [--no-setup]`: every check CI runs (`.ci/run` calls this).
@@ -29,7 +29,7 @@ const USAGE: &str = "usage: cargo xtask <command>
 
 commands:
   setup [--c-toolchain]      install missing tools (wasm32 std, wasm-bindgen-cli, chromium, npm packages)
-  wasm                       build www/pkg (wasm-bindgen --target web) and www/vendor (uPlot)
+  wasm                       build www/pkg (wasm-bindgen --target web) and www/vendor (uPlot, dagre)
   fmus                       build the example binary modules (examples/fmus) into www/fmus/*.fmu
   serve [--port N] [--no-build]
                              setup + wasm, then serve www/ at http://127.0.0.1:N/ (default 8080)

@@ -1,5 +1,5 @@
 //! `cargo xtask wasm`: builds cosim-wasm for wasm32, runs wasm-bindgen into `www/pkg`,
-//! copies uPlot into `www/vendor`, and reports the gzipped size of the .wasm.
+//! copies uPlot and dagre into `www/vendor`, and reports the gzipped size of the .wasm.
 use crate::setup::{Toolchain, WasmRoute};
 use crate::shell::{self, repo_root, run, section, which, Result};
 use std::fs;
@@ -106,9 +106,18 @@ pub fn build(tc: &Toolchain) -> Result<WasmSize> {
 }
 
 /// Files copied from node_modules into www/vendor (gitignored), so the page has no CDN.
-const VENDORED: [(&str, &str); 2] = [
+const VENDORED: [(&str, &str); 4] = [
     ("node_modules/uplot/dist/uPlot.esm.js", "uPlot.esm.js"),
     ("node_modules/uplot/dist/uPlot.min.css", "uPlot.min.css"),
+    // The system diagram's automatic layout (an ES module with no imports).
+    (
+        "node_modules/@dagrejs/dagre/dist/dagre.esm.js",
+        "dagre.esm.js",
+    ),
+    (
+        "node_modules/@dagrejs/dagre/dist/dagre.esm.js.LEGAL.txt",
+        "dagre.esm.js.LEGAL.txt",
+    ),
 ];
 
 fn vendor() -> Result<()> {
@@ -120,7 +129,7 @@ fn vendor() -> Result<()> {
             format!("copying {from} (run `cargo xtask setup` for npm packages): {e}")
         })?;
     }
-    println!("wasm: copied uPlot into www/vendor/");
+    println!("wasm: copied uPlot and dagre into www/vendor/");
     Ok(())
 }
 

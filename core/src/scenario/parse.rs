@@ -130,4 +130,21 @@ mod tests {
         let s = parse(MINIMAL).unwrap();
         assert_eq!(parse(&to_json(&s)).unwrap(), s);
     }
+
+    #[test]
+    fn layout_and_variants_round_trip_and_are_omitted_when_empty() {
+        assert!(!to_json(&parse(MINIMAL).unwrap()).contains("layout"));
+        assert!(!to_json(&parse(MINIMAL).unwrap()).contains("variants"));
+        let doc = MINIMAL.replace(
+            "\"run\"",
+            r#""layout":{"a":[10,20.5]},"variants":[{"label":"order 1","patch":{"master":{"extrapolation_order":1}}}],"run""#,
+        );
+        let s = parse(&doc).expect("parses");
+        assert_eq!(s.layout.get("a"), Some(&[10.0, 20.5]));
+        assert_eq!(s.variants[0].label, "order 1");
+        assert_eq!(s.variants[0].patch["master"]["extrapolation_order"], 1);
+        assert_eq!(parse(&to_json(&s)).unwrap(), s);
+        let e = parse(&doc.replace("\"patch\"", "\"ptach\"")).unwrap_err();
+        assert!(e.message.contains("ptach"), "{e}");
+    }
 }

@@ -60,6 +60,27 @@ pub struct Scenario {
     /// Stability/accuracy analysis settings (map axes and ranges), if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub analysis: Option<AnalysisSpec>,
+    /// Where the page's diagram draws each module: name -> `[x, y]` of its block's top
+    /// left corner, in diagram units. Presentation only: no run reads it.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub layout: BTreeMap<String, [f64; 2]>,
+    /// Runs the page compares with this one ("pinned runs"), each as a label and the
+    /// fields it changes (a JSON merge patch of this scenario). Presentation only: a run
+    /// of this scenario ignores them; the page runs each variant as its own scenario.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub variants: Vec<VariantSpec>,
+}
+
+/// One pinned variant of a scenario (see [`Scenario::variants`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VariantSpec {
+    /// What the page's legend calls it, e.g. `order 0`.
+    #[serde(default)]
+    pub label: String,
+    /// The changed fields as a JSON merge patch (RFC 7396) of the scenario.
+    #[serde(default)]
+    pub patch: serde_json::Value,
 }
 
 fn default_true() -> bool {

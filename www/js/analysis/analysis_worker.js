@@ -2,19 +2,13 @@
 // once is passed in 'init') and answers one request at a time. The page runs several of
 // these (tile_pool.js) and stops them by terminating them, so no cancel message exists.
 //
-// Protocol:
-//   page -> worker: {type:'init', module?}
-//                   {type:'rows', id, key, scenario, x, y, metric, start, end}
-//                   {type:'call', id, fn, args}   fn: sweep | stabilityCrossings | convergence |
-//                                                     stability | analysisParameters
-//   worker -> page: {type:'ready'} | {type:'error', id:null, message} (load failure)
-//                   {type:'done', id, value} | {type:'failed', id, message}
-// 'rows' builds the JsParameterMap once per map `key` and replies {start, end, values:
-// Float64Array, status: Uint8Array, failures: (string|null)[]} with transferred buffers.
+// Protocol: protocol.js ('rows' and 'call', each answered with one 'reply'). 'rows' builds
+// the JsParameterMap once per map `key` and transfers the tile's buffers.
 
 import init, * as wasm from '../../pkg/cosim_wasm.js';
+import { ANALYSIS_CALLS, INIT, READY, reply } from '../protocol.js';
 
-const CALLS = new Set(['sweep', 'stabilityCrossings', 'convergence', 'stability', 'analysisParameters']);
+const CALLS = new Set(ANALYSIS_CALLS);
 let map = null;
 let mapKey = null;
 
@@ -41,14 +35,14 @@ function handle(msg) {
   try {
     if (msg.type === 'rows') {
       const { value, transfer } = rows(msg);
-      postMessage({ type: 'done', id: msg.id, value }, transfer);
+      postMessage(reply(msg.id, { value }), transfer);
     } else if (msg.type === 'call' && CALLS.has(msg.fn)) {
-      postMessage({ type: 'done', id: msg.id, value: wasm[msg.fn](...msg.args) });
+      postMessage(reply(msg.id, { value: wasm[msg.fn](...msg.args) }));
     } else {
-      postMessage({ type: 'failed', id: msg.id, message: `unknown request ${msg.type} ${msg.fn ?? ''}` });
+      postMessage(reply(msg.id, { message: `unknown request ${msg.type} ${msg.fn ?? ''}` }));
     }
   } catch (err) {
-    postMessage({ type: 'failed', id: msg.id, message: message(err) });
+    postMessage(reply(msg.id, { message: message(err) }));
   }
 }
 
@@ -56,11 +50,11 @@ const pending = [];
 let ready = false;
 self.onmessage = async (e) => {
   const msg = e.data;
-  if (msg?.type === 'init') {
+  if (msg?.type === INIT) {
     try {
       await init(msg.module instanceof WebAssembly.Module ? { module_or_path: msg.module } : undefined);
       ready = true;
-      postMessage({ type: 'ready' });
+      postMessage({ type: READY });
       for (const m of pending.splice(0)) handle(m);
     } catch (err) {
       postMessage({ type: 'error', id: null, message: `could not load the simulation core: ${message(err)}` });

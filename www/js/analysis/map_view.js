@@ -40,7 +40,7 @@ export class MapView {
    * A new map: `x`/`y` are {values: Float64Array, log, title, name, unit}; `metric` {name,
    * symbol, level, levelLabel, kind: 'diverging'|'sequential'}.
    */
-  start({ x, y, metric }) {
+  start({ x, y, metric }, prior = null) {
     const n = x.values.length * y.values.length;
     this.data = {
       x, y, metric,
@@ -49,9 +49,29 @@ export class MapView {
       failures: new Map(),
       done: 0,
     };
+    if (prior) this.fillFrom(prior);
     this.overlays = [];
     this.canvas.setAttribute('aria-label', `${metric.symbol} over ${x.name} and ${y.name}`);
     this.redraw();
+  }
+
+  /**
+   * Refining: until its tiles arrive, each cell shows the nearest cell of the coarser map
+   * `prior` (same axes, fewer points), so the picture sharpens instead of starting blank.
+   */
+  fillFrom(prior) {
+    const d = this.data;
+    const nx = d.x.values.length, ny = d.y.values.length;
+    const px = prior.x.values.length, py = prior.y.values.length;
+    const near = (i, n, m) => (n > 1 ? Math.round((i * (m - 1)) / (n - 1)) : 0);
+    for (let j = 0; j < ny; j++) {
+      const pj = near(j, ny, py);
+      for (let i = 0; i < nx; i++) {
+        const k = pj * px + near(i, nx, px);
+        d.values[j * nx + i] = prior.values[k];
+        d.status[j * nx + i] = prior.status[k];
+      }
+    }
   }
 
   addTile(t) {

@@ -7,6 +7,7 @@
 
 import { Cancelled, TilePool } from './tile_pool.js';
 import { MapView } from './map_view.js';
+import { StepSlider } from './step_slider.js';
 import { LineView, ORDER_COLOURS } from './sweeps.js';
 import { fmt } from './heatmap.js';
 import { downloadBlob } from '../plots/export.js';
@@ -26,6 +27,9 @@ const METRICS = {
   eg: { symbol: 'e_g', level: 0.01, levelLabel: 'e_g = 0.01 (1 % accurate)', kind: 'sequential' },
 };
 
+/** Points per axis a map opened from a preset or link is refined to: 256 on a desktop, 128 on a phone. */
+export const refinedPoints = () => (window.matchMedia('(max-width: 640px)').matches ? 128 : 256);
+
 const DEFAULT_STEPS = Array.from({ length: 15 }, (_, i) => 10 ** (-(10 + i) / 4));
 const $ = (id) => document.getElementById(id);
 /** A number for a text field: exact, in exponent form when that is shorter (1e10, 3.1622776601683795e-4). */
@@ -40,7 +44,7 @@ export class AnalysisPanel {
    * `getScenario()`: the page's current scenario (edits included); `onChange(spec|null)`:
    * the user changed the analysis settings.
    */
-  constructor({ getScenario, onChange }) {
+  constructor({ getScenario, onChange, onMacroStep }) {
     this.getScenario = getScenario;
     this.onChange = onChange;
     this.pool = new TilePool();
@@ -79,6 +83,8 @@ export class AnalysisPanel {
     this.ui.cancel.addEventListener('click', () => this.cancel());
     this.ui.png.addEventListener('click', () => this.exportPng());
     this.ui.csv.addEventListener('click', () => this.exportCsv());
+    this.stepSlider = new StepSlider(this, { field: $('analysis-dt-field'), input: $('analysis-dt'), output: $('analysis-dt-value'),
+      onRelease: (h) => onMacroStep?.(h) });
     this.setView('time_response');
     // Read-only hook for the end-to-end tests.
     window.cosimAnalysis = this;
@@ -93,7 +99,7 @@ export class AnalysisPanel {
   // ----- scenario in/out -------------------------------------------------------------------
 
   /** A scenario was loaded or edited: refresh the pickers, apply `analysis` if present. */
-  async setScenario(scenario) {
+  async setScenario(scenario, { compute = true } = {}) {
     this.loaded = scenario;
     const text = JSON.stringify(scenario);
     try { this.parameters = await this.pool.call('analysisParameters', text); } catch { this.parameters = []; }
@@ -101,11 +107,9 @@ export class AnalysisPanel {
     this.fillPickers();
     this.applySpec(scenario.analysis ?? null);
     document.body.dataset.analysisReady = 'true';
-    // A shared link that names an analysis view opens with that figure computed (once, on
-    // the page's first scenario; presets wait for Compute).
-    const first = !this.openedOnce;
-    this.openedOnce = true;
-    if (first && this.view !== 'time_response' && /^#s\d+\./.test(location.hash)) this.compute();
+    // A preset, link or file that names an analysis view opens with its figure computing:
+    // maps coarse first, then refined (progressive).
+    if (compute && this.view !== 'time_response') this.compute({ progressive: true });
   }
 
   get scenario() {
@@ -199,13 +203,15 @@ export class AnalysisPanel {
     this.ui.stepsLabel.textContent = view === 'convergence' ? 'Macro-steps ΔT (s)' : 'Macro-steps ΔT for the contours (s)';
     this.ui.compute.disabled = this.running || view === 'time_response';
     document.body.dataset.analysisView = view;
+    this.stepSlider?.sync(view, this.scenario);
   }
 
   // ----- computing -------------------------------------------------------------------------
 
   setRunning(on, text) {
     this.running = on;
-    this.ui.compute.disabled = on || this.view === 'time_response';
+    // An automatic (progressive) computation may be superseded by Compute.
+    this.ui.compute.disabled = (on && !this.auto) || this.view === 'time_response';
     this.ui.cancel.disabled = !on;
     if (text !== undefined) this.ui.status.textContent = text;
     document.body.dataset.analysisState = on ? 'running' : 'idle';
@@ -233,15 +239,33 @@ export class AnalysisPanel {
     return { name: short, unit, title: unit ? `${short} (${unit})` : short };
   }
 
-  async compute() {
-    if (!this.scenario || this.running || this.view === 'time_response') return;
+  /**
+   * Computes the view. `progressive` (on opening): a map is drawn at most 64 x 48 first,
+   * then refined to REFINED_POINTS per axis; Compute (or a new scenario) supersedes it.
+   */
+  async compute({ progressive = false } = {}) {
+    if (!this.scenario || this.view === 'time_response') return;
+    if (this.running) {
+      if (!this.auto) return;
+      this.superseded = true;
+      this.pool.cancel();
+      await this.computing;
+    }
+    this.auto = progressive;
+    this.computing = this.computeNow(progressive);
+    return this.computing;
+  }
+
+  async computeNow(progressive) {
     this.onChange(this.spec());
     this.setRunning(true, 'Computing…');
     this.progress(0, 1);
     const t0 = performance.now();
+    this.timings = { start: t0, coarse: null, full: null };
     try {
       const v = VIEWS[this.view];
-      if (v.axes === 2) await this.computeMap();
+      if (v.axes === 2 && progressive) await this.computeProgressive();
+      else if (v.axes === 2) await this.computeMap();
       else if (v.axes === 1) await this.computeSweep();
       else await this.computeConvergence();
       const s = ((performance.now() - t0) / 1000).toFixed(2);
@@ -249,17 +273,39 @@ export class AnalysisPanel {
       document.body.dataset.analysisState = 'done';
     } catch (err) {
       const cancelled = err instanceof Cancelled;
+      if (cancelled && this.superseded) { this.superseded = false; this.running = false; return; }
       this.setRunning(false, cancelled ? 'Cancelled.' : `Failed: ${err.message}`);
       document.body.dataset.analysisState = cancelled ? 'cancelled' : 'error';
+    } finally {
+      this.auto = false;
     }
+  }
+
+  /** A map at most 64 x 48 first, then at the refined size, drawn over the coarse one. */
+  async computeProgressive() {
+    const x = this.axisSpec(this.axes.x), y = this.axisSpec(this.axes.y);
+    const coarse = { x: { ...x, points: Math.min(x.points, 64) }, y: { ...y, points: Math.min(y.points, 48) } };
+    await this.computeMap(coarse);
+    this.timings.coarse = performance.now() - this.timings.start;
+    this.timings.coarseSize = [coarse.x.points, coarse.y.points];
+    const n = refinedPoints();
+    if (x.points >= n && y.points >= n && coarse.x.points === x.points && coarse.y.points === y.points) return;
+    const fine = { x: { ...x, points: Math.max(x.points, n) }, y: { ...y, points: Math.max(y.points, n) } };
+    this.ui.status.textContent = `Refining to ${fine.x.points} × ${fine.y.points}…`;
+    await this.computeMap(fine, { refine: true });
+    this.timings.full = performance.now() - this.timings.start;
+    // The fields and the scenario's analysis spec now describe the map shown.
+    this.axes.x.points.value = fine.x.points;
+    this.axes.y.points.value = fine.y.points;
+    this.onChange(this.spec());
   }
 
   rowsPerTile(ny) {
     return Math.max(1, Math.min(8, Math.floor(ny / (this.pool.size * 6))));
   }
 
-  async computeMap() {
-    const x = this.axisSpec(this.axes.x), y = this.axisSpec(this.axes.y);
+  async computeMap(axes = null, { refine = false } = {}) {
+    const x = axes?.x ?? this.axisSpec(this.axes.x), y = axes?.y ?? this.axisSpec(this.axes.y);
     const metricName = VIEWS[this.view].metric;
     const json = this.scenarioText();
     // The core's sampling (Axis::new): from·(to/from)^(i/(n−1)) on log axes, even steps otherwise.
@@ -287,7 +333,7 @@ export class AnalysisPanel {
       x: { ...lx, values: Float64Array.from(values(x)), log: x.log },
       y: { ...ly, values: Float64Array.from(values(y)), log: y.log },
       metric: METRICS[metricName],
-    });
+    }, refine ? view.data : null);
     view.dim = overlays.length > 0;
     const total = y.points * (1 + overlays.length);
     let done = 0;

@@ -4,6 +4,7 @@
 // is queued or running; the next request starts fresh workers.
 
 import { compiledCore } from '../run_client.js';
+import { INIT, READY, REPLY } from '../protocol.js';
 
 /** Workers used for maps: the machine's logical cores, at most 8, at least 1. */
 export function defaultPoolSize() {
@@ -41,22 +42,22 @@ export class TilePool {
       job?.reject(new Error(`an analysis worker failed: ${e.message || 'unknown error'}`));
       this.pump();
     };
-    compiledCore.then((module) => worker.postMessage({ type: 'init', module }));
+    compiledCore.then((module) => worker.postMessage({ type: INIT, module }));
     this.workers.push(slot);
     return slot;
   }
 
   receive(slot, msg) {
-    if (msg.type === 'ready') return;
+    if (msg.type === READY) return;
     const job = slot.job;
     if (msg.type === 'error' && msg.id === null) {
       slot.job = null;
       job?.reject(new Error(msg.message));
       return;
     }
-    if (!job || msg.id !== job.msg.id) return;
+    if (msg.type !== REPLY || !job || msg.id !== job.msg.id) return;
     slot.job = null;
-    if (msg.type === 'done') job.resolve(msg.value);
+    if (!('message' in msg)) job.resolve(msg.value);
     else job.reject(new Error(msg.message));
     this.pump();
   }

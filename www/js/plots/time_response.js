@@ -5,6 +5,7 @@
 import uPlot from '../../vendor/uPlot.esm.js';
 import { cssColor, currentTheme, onThemeChange } from '../theme.js';
 import { chartPng, downloadBlob, figureSvg, fileStem } from './export.js';
+import { joinTables, pinStyle } from './pin_styles.js';
 
 /** Series colours per theme (contrast ≥ 4.5:1 on the panel background of each). */
 const PALETTE = {
@@ -36,6 +37,8 @@ export class TimeResponsePlots {
     this.lastDraw = 0;
     this.showDifference = false;
     this.chosen = [];
+    this.pins = [];        // pinned runs drawn over the current one: {label, time, signals}
+    this.hideCurrent = false; // the current run is itself pinned: draw it once, as its pin
     this.resize = new ResizeObserver(() => this.fit());
     this.resize.observe(container);
     // New colours: rebuild the charts (uPlot reads axis and series colours at creation).
@@ -66,7 +69,10 @@ export class TimeResponsePlots {
     const want = new Set(chosen);
     const colors = this.colors();
     const axis = { stroke: colors.muted, grid: { stroke: colors.grid }, ticks: { stroke: colors.grid } };
-    this.signals.forEach((s, index) => {
+    // Pins restored after a reload, before any run: charts of the pins' outputs.
+    const pinsOnly = this.signals.length === 0 && this.pins.length > 0;
+    const signals = pinsOnly ? this.pins[0].signals.map((x) => ({ name: x.name, unit: x.unit, hasReference: !!x.reference })) : this.signals;
+    signals.forEach((s, index) => {
       if (want.size && !want.has(s.name)) return;
       const figure = document.createElement('figure');
       figure.className = 'chart';
@@ -97,14 +103,21 @@ export class TimeResponsePlots {
         axes.push({ scale: 'diff', side: 1, size: 64, label: `difference (${s.unit || '1'})`, grid: { show: false },
           ticks: { stroke: colors.grid }, stroke: colors.difference, values: (u, vals) => vals.map(tick) });
       }
+      const pinned = this.pinSeriesOf(s.name);
+      const current = !pinsOnly && !(this.hideCurrent && pinned.length);
+      if (!current) series.splice(1, 1);
+      series.push(...pinned.map((p) => ({ label: p.label, stroke: p.style.color, dash: p.style.dash, width: p.style.width,
+        spanGaps: true, value: (u, v) => (v == null ? '–' : v.toPrecision(6)) })));
+      if (pinned.length) for (const x of series.slice(1)) x.spanGaps = true;
+      const layout = { index, hasReference: s.hasReference, difference, pinned, current, pinsOnly };
       const plot = new uPlot({
         width: this.width(), height: this.height(),
         scales: { x: { time: false } },
         series,
         axes,
         cursor: { drag: { x: true, y: false } },
-      }, this.dataFor(index, s.hasReference, difference), figure);
-      this.charts.push({ name: s.name, unit: s.unit, index, hasReference: s.hasReference, difference, figure, plot });
+      }, this.chartData(layout), figure);
+      this.charts.push({ name: s.name, unit: s.unit, ...layout, figure, plot });
     });
   }
 
@@ -229,7 +242,43 @@ export class TimeResponsePlots {
 
   draw() {
     this.lastDraw = performance.now();
-    for (const c of this.charts) c.plot.setData(this.dataFor(c.index, c.hasReference, c.difference));
+    for (const c of this.charts) c.plot.setData(this.chartData(c));
+  }
+
+  /** Pinned runs to draw (pins.js), with their legend labels; rebuilds the charts. */
+  setPins(pins, hideCurrent) {
+    this.pins = pins;
+    this.hideCurrent = hideCurrent;
+    this.choose(this.chosen);
+    this.schedule();
+  }
+
+  /** The pins that recorded output `name`: [{label, style, time, values}]. */
+  pinSeriesOf(name) {
+    const out = [];
+    this.pins.forEach((p, k) => {
+      const sig = p.signals.find((x) => x.name === name);
+      if (sig) out.push({ label: p.label, style: pinStyle(k, currentTheme()), time: p.time, values: sig.cosim, reference: sig.reference });
+    });
+    return out;
+  }
+
+  /**
+   * A chart's data: the current run's columns (without its co-simulation when it is drawn
+   * as a pin), then each pin's co-simulation, joined on their time points.
+   */
+  chartData(c) {
+    if (c.pinsOnly) {
+      // No run yet (pins restored after a reload): the first pin's reference stands in.
+      const p = c.pinned[0];
+      return joinTables(uPlot, [c.hasReference ? [p.time, p.reference] : [p.time], ...c.pinned.map((q) => [q.time, q.values])]);
+    }
+    const base = this.dataFor(c.index, c.hasReference, c.difference);
+    if (!c.pinned?.length) return base;
+    const table = c.current ? base : [base[0], ...base.slice(2)];
+    // Before the run's first rows arrive only the pins are drawn.
+    if (!table[0].length) return joinTables(uPlot, c.pinned.map((q) => [q.time, ...table.slice(1).map(() => new Array(q.time.length).fill(null)), q.values]).slice(0, 1).concat(c.pinned.slice(1).map((q) => [q.time, q.values])));
+    return joinTables(uPlot, [table, ...c.pinned.map((p) => [p.time, p.values])]);
   }
 
   /** The arrays the charts hold (uPlot's own data), for tests: [{name, time, cosim, reference}]. */
@@ -237,9 +286,11 @@ export class TimeResponsePlots {
     if (this.frame > 0) { cancelAnimationFrame(this.frame); this.frame = 0; }
     this.draw();
     return this.charts.map((c) => {
-      const [time, cosim, reference, difference] = c.plot.data;
       const list = (a) => (a ? Array.from(a) : null);
-      return { name: c.name, time: list(time), cosim: list(cosim), reference: list(reference), difference: list(difference) };
+      const series = c.plot.series.slice(1).map((x, i) => ({ label: x.label, values: list(c.plot.data[i + 1]) }));
+      const of = (label) => series.find((x) => x.label === label)?.values ?? null;
+      return { name: c.name, time: list(c.plot.data[0]), cosim: of('co-simulation'), reference: of('reference'),
+        difference: of('co-sim − reference'), series };
     });
   }
 
