@@ -114,7 +114,7 @@ fn topics_are_contiguous_and_the_default_is_the_two_mass_oscillator() {
             seen.push(p.topic);
         }
     }
-    assert_eq!(seen.len(), 8, "{seen:?}");
+    assert_eq!(seen.len(), 9, "{seen:?}");
 }
 
 #[test]
