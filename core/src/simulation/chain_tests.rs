@@ -106,3 +106,16 @@ fn a_chain_run_records_its_plot_and_its_coupling_body_error_falls_with_h() {
         "eqn 36 errors {coarse} then {fine}"
     );
 }
+
+#[test]
+fn the_reference_of_a_chain_longer_than_a_segment_builds_and_steps() {
+    let s = parse(&chain(5000, 5, "", 1e-8, 1e-7)).expect("parses");
+    let spec: ChainSpec = s.chain.expect("chain");
+    let names = [String::from("c2.lambda"), String::from("s3.x_first")];
+    let mut r = ChainReference::new(&spec, &names, 0.0).expect("5,000 masses in one band");
+    assert_eq!(r.states().len(), 10_000);
+    let y = r.advance_to(1e-8).expect("steps").to_vec();
+    // s3.x_first is mass 2,001 (state 4,000).
+    assert_eq!(y[1], r.states()[4000]);
+    assert!(y[0].is_finite());
+}

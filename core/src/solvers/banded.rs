@@ -186,14 +186,16 @@ mod tests {
     use super::*;
     use nalgebra::{DMatrix, DVector};
 
-    /// A banded matrix with entries from a fixed formula, some small diagonals so that
-    /// pivoting happens.
+    /// A banded matrix with entries from a fixed formula: every third diagonal entry small,
+    /// so that pivoting happens, the others dominant, so that the matrix stays well
+    /// conditioned (a triangular band with only tiny diagonals is singular in f64).
     fn sample(n: usize, kl: usize, ku: usize) -> BandMatrix {
         let mut m = BandMatrix::zeros(n, kl, ku);
         for i in 0..n {
             for j in i.saturating_sub(kl)..=(i + ku).min(n - 1) {
                 let v = libm::sin(1.0 + 3.0 * i as f64 + 7.0 * j as f64);
-                m.set(i, j, if i == j { 0.01 * v } else { v });
+                let diagonal = if i % 3 == 0 { 0.2 * v } else { 2.0 + v };
+                m.set(i, j, if i == j { diagonal } else { v });
             }
         }
         m

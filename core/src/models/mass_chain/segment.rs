@@ -177,7 +177,15 @@ impl Segment {
                 )))
             }
         };
-        whole("n", self.n, 1.0, MAX_SEGMENT)?;
+        // The whole chain as one banded segment (the monolithic reference) may be as long
+        // as the chain: its memory and work grow linearly; dense segments stay small.
+        let whole_chain = self.first == 1.0 && self.n == self.total && self.banded == 1.0;
+        whole(
+            "n",
+            self.n,
+            1.0,
+            if whole_chain { MAX_CHAIN } else { MAX_SEGMENT },
+        )?;
         whole("total", self.total, 1.0, MAX_CHAIN)?;
         whole("first", self.first, 1.0, self.total - self.n + 1.0)?;
         whole("seed", self.seed, 0.0, 9_007_199_254_740_992.0)?;
