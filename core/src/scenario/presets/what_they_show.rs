@@ -2,7 +2,8 @@
 //! reference, the Reference FMU presets run to their end (Stair terminates at 9 s),
 //! Dahlquist lags on its fixed internal step, Feedthrough is one macro-step late under
 //! Jacobi only, the analysis presets open their view (the ρ-against-ΔT axis finds the
-//! FOH stability window), and the defect presets are the defect study's E1 and E2, and the chain presets fit the page.
+//! FOH stability window), the defect presets are the defect study's E1 and E2, and the
+//! chain presets fit the page.
 
 use super::*;
 use crate::analysis::sweep::{stability_crossings, LinearAnalysis};
