@@ -1,8 +1,8 @@
 // Chains in the page (issue 17, item 4): the 10^4-mass preset co-simulates in the worker
 // with progress and cancel while the page answers clicks and typing; its charts are the
 // watched masses and the coupling forces, with H(t) and k(t); the form edits the chain
-// (watched masses, cuts) and a chain above the page's limit is refused with the limit and
-// the CLI command that runs it.
+// (watched masses, cuts); a chain above the page's limit is refused with the limit and the
+// CLI command that runs it; the whole 10^4-mass chain integrates as the reference.
 
 import test from 'node:test';
 import assert from 'node:assert/strict';
@@ -103,6 +103,23 @@ test('a chain above the page limit is refused with the limit and the CLI command
     assert.match(text, /cosim run chain\.json --threads N/);
     assert.equal(await page.getAttribute(field('chain.masses'), 'aria-invalid'), 'true', 'the masses field is marked');
     assert.equal(await page.evaluate(() => window.cosimPlayground.busy), false);
+  } finally {
+    await browser.close();
+  }
+});
+
+test('the whole 10,000-mass chain as its reference runs in the page and gives eqn 36', async () => {
+  const browser = await launch();
+  try {
+    const page = await openPage(browser.context);
+    await page.selectOption('#preset', 'chain-10000-masses');
+    await page.check(field('reference'));
+    await page.fill(field('run.stop'), '2e-7');
+    assert.equal(await runAndWait(page, 300_000), 'done', await page.textContent('#message-text'));
+    const result = await page.evaluate(() => window.cosimPlayground.lastResult);
+    assert.ok(result.signals.every((s) => s.reference !== null), 'every recorded output has a reference');
+    assert.ok(Number.isFinite(result.couplingBodyError), `eqn 36 ${result.couplingBodyError}`);
+    assert.deepEqual(page.problems, []);
   } finally {
     await browser.close();
   }
