@@ -12,8 +12,13 @@ commands:
   preset NAME                       print a built-in scenario as JSON
   models                            list the built-in models with their parameters
   validate SCENARIO.json            check a scenario and report the first problem
-  run SCENARIO.json [--out FILE]    run a scenario; write time, every output and the
-                                    reference as CSV to FILE (default: standard output)
+  run SCENARIO.json [--out FILE] [--threads N]
+                                    run a scenario; write time, every output and the
+                                    reference as CSV to FILE (default: standard output);
+                                    a `chain` scenario writes its watched masses, cut
+                                    forces, coupling-body states, H and k. --threads N
+                                    steps the modules of a fixed-step Jacobi sweep on N
+                                    threads (default 1; same bytes for every N)
   energy SCENARIO.json              run a scenario with power bonds; print mean dP,
                                     dE(T), E0, E(T) and E(T)/E0 as key=value lines
   stability SCENARIO.json           spectral radius and eigenvalues of the propagation
@@ -92,6 +97,8 @@ pub enum Command {
     Run {
         scenario: PathBuf,
         out: Option<PathBuf>,
+        /// `--threads N`; `None`: one after the other.
+        threads: Option<usize>,
     },
     Stability(PathBuf),
     /// `energy SCENARIO.json` (cli/src/energy.rs).
@@ -135,9 +142,18 @@ impl Command {
             "run" | "convergence" => {
                 let mut scenario = None;
                 let mut out = None;
+                let mut threads = None;
                 let mut i = 0;
                 while i < rest.len() {
                     match rest[i] {
+                        "--threads" if cmd == "run" => {
+                            let v = rest.get(i + 1).ok_or("--threads needs a number")?;
+                            let n: usize = v.parse().ok().filter(|n| *n >= 1).ok_or_else(|| {
+                                format!("--threads `{v}`: expected a whole number ≥ 1")
+                            })?;
+                            threads = Some(n);
+                            i += 2;
+                        }
                         "--out" | "-o" => {
                             let f = rest.get(i + 1).ok_or("--out needs a file name")?;
                             out = Some(PathBuf::from(f));
@@ -155,7 +171,11 @@ impl Command {
                 }
                 let scenario = scenario.ok_or(format!("`{cmd}` needs a SCENARIO.json"))?;
                 if cmd == "run" {
-                    Ok(Command::Run { scenario, out })
+                    Ok(Command::Run {
+                        scenario,
+                        out,
+                        threads,
+                    })
                 } else {
                     Ok(Command::Convergence { scenario, out })
                 }
@@ -189,16 +209,21 @@ mod tests {
             parse("run s.json --out r.csv"),
             Ok(Command::Run {
                 scenario: "s.json".into(),
-                out: Some("r.csv".into())
+                out: Some("r.csv".into()),
+                threads: None
             })
         );
         assert_eq!(
-            parse("run s.json"),
+            parse("run s.json --threads 3"),
             Ok(Command::Run {
                 scenario: "s.json".into(),
-                out: None
+                out: None,
+                threads: Some(3)
             })
         );
+        assert!(parse("run s.json --threads 0")
+            .unwrap_err()
+            .contains("--threads"));
     }
 
     #[test]

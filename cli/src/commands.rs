@@ -81,10 +81,15 @@ pub fn execute(command: Command, limits: &Limits) -> Result<(), Failure> {
         Command::Run {
             scenario,
             out: file,
+            threads,
         } => {
             io::refuse_same_file(&scenario, file.as_deref())?;
             let v = load(&scenario, limits)?;
-            return run(&v, file.as_deref(), out);
+            let executor: Option<Box<dyn cosim_core::master::Executor>> = match threads {
+                Some(n) => Some(Box::new(crate::parallel::ThreadPoolExecutor::new(n)?)),
+                None => None,
+            };
+            return run(&v, executor, file.as_deref(), out);
         }
         Command::Energy(path) => {
             let v = load(&path, limits)?;
@@ -125,10 +130,11 @@ pub fn execute(command: Command, limits: &Limits) -> Result<(), Failure> {
 /// every row computed so far. Progress goes to standard error when it is a terminal.
 fn run(
     v: &scenario::ValidatedScenario,
+    executor: Option<Box<dyn cosim_core::master::Executor>>,
     file: Option<&Path>,
     stdout: Output,
 ) -> Result<(), Failure> {
-    let mut sim = Simulation::new(v).map_err(|e| e.to_string())?;
+    let mut sim = Simulation::with_executor(v, executor).map_err(|e| e.to_string())?;
     let mut out = match file {
         Some(_) => Output::to(file)?,
         None => stdout,

@@ -12,6 +12,7 @@ mod energy;
 mod fmus;
 mod io;
 mod link;
+mod parallel;
 mod ssp;
 
 use std::process::ExitCode;

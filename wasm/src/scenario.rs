@@ -39,8 +39,17 @@ pub fn presets() -> Result<JsValue, JsError> {
 /// Parses and validates a scenario document without running it; the error names the field.
 #[wasm_bindgen]
 pub fn validate(scenario_json: &str) -> Result<(), JsError> {
-    scenario::parse(scenario_json)
-        .and_then(|s| s.validate_within(&cosim_core::limits::Limits::PAGE))
-        .map(|_| ())
-        .map_err(to_js)
+    validate_for_page(scenario_json).map(|_| ()).map_err(to_js)
+}
+
+/// Parses and validates as the page runs it: a `chain` above the page's limit is refused
+/// with the CLI command that runs it, before anything grows with the chain.
+pub(crate) fn validate_for_page(
+    scenario_json: &str,
+) -> Result<scenario::ValidatedScenario, cosim_core::error::ScenarioError> {
+    let parsed = scenario::parse(scenario_json)?;
+    if let Some(chain) = &parsed.chain {
+        chain.check_for_page()?;
+    }
+    parsed.validate_within(&cosim_core::limits::Limits::PAGE)
 }

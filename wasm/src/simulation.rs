@@ -13,7 +13,7 @@
 //! failure, the time reached and the counters can still be read.
 
 use crate::error::to_js_with_kind;
-use cosim_core::scenario;
+use crate::scenario::validate_for_page;
 use cosim_core::simulation::{Simulation, StepColumns};
 use js_sys::{Array, Float64Array};
 use wasm_bindgen::prelude::*;
@@ -31,9 +31,7 @@ impl JsSimulation {
     /// Errors name the JSON path of the field to fix (e.g. `modules[1].parameters.ck: ...`).
     #[wasm_bindgen(constructor)]
     pub fn new(scenario_json: &str) -> Result<JsSimulation, JsValue> {
-        let validated = scenario::parse(scenario_json)
-            .and_then(|s| s.validate_within(&cosim_core::limits::Limits::PAGE))
-            .map_err(to_js_with_kind)?;
+        let validated = validate_for_page(scenario_json).map_err(to_js_with_kind)?;
         let sim = Simulation::new(&validated).map_err(to_js_with_kind)?;
         Ok(JsSimulation { sim, rows_taken: 0 })
     }
@@ -174,6 +172,13 @@ impl JsSimulation {
     #[wasm_bindgen(js_name = globalNrmse)]
     pub fn global_nrmse(&self) -> Option<f64> {
         self.sim.global_nrmse()
+    }
+
+    /// Seed 002's global error (eqn 36) over a chain's coupling-body states;
+    /// `undefined` for other scenarios or without a reference.
+    #[wasm_bindgen(js_name = couplingBodyError)]
+    pub fn coupling_body_error(&self) -> Option<f64> {
+        cosim_core::simulation::coupling_body_error(&self.sim)
     }
 
     /// Where the model-based corrector's Jacobians come from (`directional_derivatives`,

@@ -6,6 +6,7 @@
 
 import { EQUATIONS_MODEL, equationSourceField, markSourceLine, clearSourceLine } from './equation_source.js';
 import { stepControlFields, stepMethodOf } from './step_control_form.js';
+import { chainFieldset, isChain } from './chain_form.js';
 
 const ALGORITHMS = [['jacobi', 'Jacobi (parallel)'], ['gauss_seidel', 'Gauss-Seidel']];
 const START_UPS = [['ramp_up', 'Ramp up'], ['exact_history', 'Exact history']];
@@ -252,6 +253,7 @@ export class ScenarioEditor {
   renderModules() {
     const modules = Array.isArray(this.scenario.modules) ? this.scenario.modules : [];
     this.modulesRoot.replaceChildren();
+    if (isChain(this.scenario)) this.modulesRoot.append(chainFieldset(this, this.scenario.chain));
     modules.forEach((mod, i) => this.modulesRoot.append(this.moduleFieldset(mod, i)));
   }
 
@@ -328,6 +330,8 @@ export class ScenarioEditor {
   renderPlotChoice() {
     const s = this.scenario;
     if (!s) return;
+    // A chain's plot is its watched masses and recorded cuts (the chain's own fields).
+    if (isChain(s)) { this.plotRoot.replaceChildren(el('small', { className: 'hint', text: 'Set by the chain’s watched masses and recorded cuts.' })); return; }
     const chosen = Array.isArray(s.plot) ? s.plot : [];
     const fromConnections = (Array.isArray(s.connections) ? s.connections : []).map((c) => c?.from).filter(Boolean);
     const known = this.outputs.length ? this.outputs : fromConnections;

@@ -30,7 +30,7 @@ export const SIM_REQUESTS = ['validate', 'csv', 'encodeLink', 'decodeLink', 'imp
  *   worker -> page:
  *   {type:'started', id, signals:[{name, unit, hasReference}], totalSteps, jacobianSource, variableSteps}
  *   {type:'progress', id, stepsDone, totalSteps, columns, progress, time}
- *   {type:'result', id, stepsDone, totalSteps, columns, globalNrmse, csv, elapsedMs, stats, variableSteps, rmsDefects}
+ *   {type:'result', id, stepsDone, totalSteps, columns, globalNrmse, couplingBodyError, csv, elapsedMs, stats, variableSteps, rmsDefects}
  *   {type:'cancelled', id}
  *   {type:'error', id, message, fatal, kind, run}   (id null: the worker itself failed)
  * READY from the simulation worker carries {presets, catalog, version}.

@@ -7,6 +7,7 @@ import { VariableStepView } from './variable_steps.js';
 import { failureNote } from './run_summary.js';
 import { pathOf } from './message.js';
 import { setScenario } from './scenario_views.js';
+import { chainPlotOutputs, isChain } from './chain_form.js';
 
 function setRunning(ui, running) {
   ui.run.disabled = running;
@@ -102,11 +103,13 @@ export function runHandlers(page, onReady) {
     page.runEnded = null;
     resolve?.(state);
   };
-  const chosenOutputs = () => (Array.isArray(store.state.scenario?.plot) ? store.state.scenario.plot : []);
+  // A chain records its plot itself (the scenario's plot stays empty): chain_form.js picks the charts.
+  const chosenOutputs = (signals) => (isChain(store.state.scenario) ? chainPlotOutputs(signals)
+    : Array.isArray(store.state.scenario?.plot) ? store.state.scenario.plot : []);
   return {
     ready: onReady,
     started(msg) {
-      page.plots.setSignals(msg.signals, chosenOutputs());
+      page.plots.setSignals(msg.signals, chosenOutputs(msg.signals));
       page.plots.reset(msg.totalSteps + 1);
       page.editor.setOutputs(msg.signals.map((s) => s.name));
       store.set({ signals: msg.signals });
@@ -130,7 +133,7 @@ export function runHandlers(page, onReady) {
         signals: signals.map((s, j) => ({
           name: s.name, unit: s.unit, cosim: msg.columns[1 + j], reference: s.hasReference ? msg.columns[k++] : null,
         })),
-        globalNrmse: msg.globalNrmse, csv: msg.csv, stepsDone: msg.stepsDone, totalSteps: msg.totalSteps,
+        globalNrmse: msg.globalNrmse, couplingBodyError: msg.couplingBodyError ?? null, csv: msg.csv, stepsDone: msg.stepsDone, totalSteps: msg.totalSteps,
         elapsedMs: msg.elapsedMs, scenario: page.runScenario,
       };
       const steps = page.stepView.finished(msg, k);

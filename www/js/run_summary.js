@@ -106,7 +106,9 @@ export class RunSummary {
    * (the mean, min and max shown) and msg.rmsDefects fills the defect table.
    */
   finished(msg, hColumn = null) {
-    this.ui.globalError.textContent = formatError(msg.globalNrmse);
+    // A chain also reports seed 002's eqn 36 over its coupling-body states.
+    const chain = msg.couplingBodyError == null ? '' : `; coupling bodies (eqn 36) ${formatError(msg.couplingBodyError)}`;
+    this.ui.globalError.textContent = formatError(msg.globalNrmse) + chain;
     const steps = msg.variableSteps && msg.stats ? msg.stats.accepted : msg.stepsDone;
     this.ui.steps.textContent = steps.toLocaleString('en');
     this.counters(msg.stats);

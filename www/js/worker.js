@@ -134,7 +134,7 @@ async function run(id, scenarioText) {
     const csv = rows <= CSV_INLINE_MAX_ROWS ? sim.toCsv() : null;
     postMessage({
       type: 'result', id, stepsDone: sim.stepsDone, totalSteps: sim.totalSteps, columns,
-      globalNrmse: globalNrmse ?? null, csv, elapsedMs: performance.now() - t0, stats: statsOf(sim),
+      globalNrmse: globalNrmse ?? null, couplingBodyError: sim.couplingBodyError() ?? null, csv, elapsedMs: performance.now() - t0, stats: statsOf(sim),
       variableSteps: sim.variableSteps, rmsDefects: rmsDefectsOf(sim),
     }, transferables(columns));
   } catch (err) {

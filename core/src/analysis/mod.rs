@@ -34,5 +34,5 @@ pub use linear_block::{block_diag, LinearBlock};
 pub use monolithic::MonolithicReference;
 pub use nrmse::global_nrmse;
 pub use propagation::{reference_matrix, Layout, PropagationMatrix, PropagationMethod};
-pub use reference::{Reference, ReferenceError};
+pub use reference::{CustomReference, Reference, ReferenceError};
 pub use spectral::{spectral_radius, spectrum, Spectrum, STABILITY_TOLERANCE};

@@ -4,6 +4,7 @@
 //! (`simulation/`).
 
 mod binary;
+mod chain;
 mod link;
 mod parse;
 mod presets;
@@ -16,6 +17,10 @@ pub(crate) use binary::load as load_binary;
 #[cfg(feature = "binary-modules")]
 pub use binary::{data_url, fmu_bytes};
 pub use binary::{is_embedded, BINARY_MODEL};
+pub use chain::{
+    CHAIN_PARAMETERS, DEFAULT_RECORDED_CUTS, MAX_CHAIN_MASSES, MAX_SEGMENT_MASSES,
+    PAGE_CHAIN_MASSES,
+};
 pub use link::{
     decode_link, decode_link_json, encode_link, LINK_VERSION, MAX_LINK_CHARS, MAX_LINK_JSON_BYTES,
 };

@@ -45,13 +45,15 @@ macro_rules! embed {
 }
 
 /// Every preset file (alphabetical; `index.json` gives the order).
-const FILES: [(&str, &str); 52] = embed![
+const FILES: [(&str, &str); 54] = embed![
     "analysis-accuracy-map",
     "analysis-convergence",
     "analysis-rho-versus-step",
     "analysis-stability-map",
     "binary-c-spring-damper",
     "binary-rust-oscillator",
+    "chain-1000-masses",
+    "chain-10000-masses",
     "contact-oscillator-ex-local",
     "contact-oscillator-ex-milne",
     "contact-oscillator-ex-s-local",

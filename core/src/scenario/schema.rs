@@ -16,6 +16,7 @@ pub use crate::solvers::SolverSpec;
 mod energy;
 mod error_control;
 mod implicit;
+pub use super::chain::ChainSpec;
 pub use energy::{BondSpec, CapSpec, EnergyCorrectionSpec};
 pub use error_control::{
     AtolSpec, AtolValue, ErrorControlSpec, EstimatorSpec, GroupAtol, OrderSpec,
@@ -37,10 +38,17 @@ pub struct Scenario {
     /// What the scenario shows (plain text, never HTML).
     #[serde(default)]
     pub description: String,
-    /// Module instances, in the order that defines the stacked input/output vectors.
+    /// Module instances, in the order that defines the stacked input/output vectors
+    /// (empty with `chain`, which writes them).
+    #[serde(default)]
     pub modules: Vec<ModuleSpec>,
-    /// Connections `to = from`, one per input.
+    /// Connections `to = from`, one per input (empty with `chain`).
+    #[serde(default)]
     pub connections: Vec<ConnectionSpec>,
+    /// A mass chain named by its size (docs/methods.md §16.1): validation expands it into
+    /// `modules`, `connections` and the recorded outputs (`plot`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chain: Option<ChainSpec>,
     /// Master algorithm and its settings.
     pub master: MasterSpec,
     /// Simulated interval.

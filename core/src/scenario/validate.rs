@@ -59,7 +59,31 @@ impl Scenario {
     }
 
     /// Checks the scenario, refusing runs beyond `limits` before anything is allocated.
+    /// A `chain` is checked, then expanded (its modules, connections and recorded outputs
+    /// are those of the [`ValidatedScenario`]'s scenario).
     pub fn validate_within(&self, limits: &Limits) -> Result<ValidatedScenario, ScenarioError> {
+        let Some(chain) = &self.chain else {
+            return self.validate_modules(limits);
+        };
+        chain.check()?;
+        for (field, empty) in [
+            ("modules", self.modules.is_empty()),
+            ("connections", self.connections.is_empty()),
+            ("plot", self.plot.is_empty()),
+        ] {
+            if !empty {
+                return Err(ScenarioError::at(
+                    field,
+                    "a scenario with `chain` leaves this empty: the chain generator writes it",
+                ));
+            }
+        }
+        let mut expanded = self.clone();
+        (expanded.modules, expanded.connections, expanded.plot) = chain.expand();
+        expanded.validate_modules(limits)
+    }
+
+    fn validate_modules(&self, limits: &Limits) -> Result<ValidatedScenario, ScenarioError> {
         let (descriptions, settable) = self.module_descriptions()?;
         let graph = self.coupling_graph(&descriptions)?;
         let m = &self.master;

@@ -13,6 +13,9 @@
 //! [`ModuleFactory`]: crate::analysis::sweep::ModuleFactory
 
 mod build;
+mod chain_reference;
+#[cfg(test)]
+mod chain_tests;
 mod csv;
 mod energy;
 #[cfg(test)]
@@ -34,6 +37,7 @@ mod summary;
 mod reference_tests;
 
 pub use build::build_module;
+pub use chain_reference::{ChainReference, CHAIN_REFERENCE_ATOL, CHAIN_REFERENCE_RTOL};
 pub use energy::EnergySummary;
 pub use run::{Signal, Simulation, SimulationResult, StepColumns};
-pub use summary::summary;
+pub use summary::{coupling_body_error, summary};

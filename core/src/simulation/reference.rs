@@ -98,6 +98,9 @@ pub(super) fn reference_for(
     if !s.reference {
         return Ok((None, None, None));
     }
+    if let Some(chain) = &s.chain {
+        return Ok(super::chain_reference::for_chain(chain, v));
+    }
     match integrated(v, system) {
         Ok(r) => Ok((Some(Reference::Integrated(r)), None, None)),
         Err(why) => Ok((None, None, Some(why))),

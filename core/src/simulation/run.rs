@@ -10,9 +10,10 @@ use crate::error::CosimError;
 use crate::master::energy::EnergyMonitor;
 use crate::master::{
     jacobian_source_for, CoupledSystem, DefectControl, DefectJacobi, DefectSettings,
-    ErrorControlledCoupling, ExplicitCoupling, FixedStep, ImplicitCoupling, Initialisation,
-    JacobianRequest, JacobianSource, MasterAlgorithm, ModelBasedCorrection, Monitored, Observer,
-    Run, RunDefects, RunStats, Scheme, StepController, StepDiagnostics, SystemView,
+    ErrorControlledCoupling, Executor, ExplicitCoupling, FixedStep, ImplicitCoupling,
+    Initialisation, JacobianRequest, JacobianSource, MasterAlgorithm, ModelBasedCorrection,
+    Monitored, Observer, Run, RunDefects, RunStats, Scheme, StepController, StepDiagnostics,
+    SystemView,
 };
 use crate::scenario::{
     self, Algorithm, DefectInitialisation, DefectsSpec, MonitoredDefects, StepControlSpec,
@@ -51,6 +52,9 @@ pub struct SimulationResult {
     /// What the algorithm reported about the step that ended at each point (default at
     /// the start): error estimate, iterations, order, defect.
     pub diagnostics: Vec<StepDiagnostics>,
+    /// Stacked output index of each signal; empty: every output, in order (a `chain`
+    /// scenario records only its `plot`).
+    pub recorded: Vec<usize>,
 }
 
 impl Observer for SimulationResult {
@@ -60,8 +64,15 @@ impl Observer for SimulationResult {
 
     fn on_macro_step(&mut self, view: &SystemView<'_>) {
         self.time.push(view.t);
-        for (s, &y) in self.signals.iter_mut().zip(view.outputs()) {
-            s.cosim.push(y);
+        let outputs = view.outputs();
+        if self.recorded.is_empty() {
+            for (s, &y) in self.signals.iter_mut().zip(outputs) {
+                s.cosim.push(y);
+            }
+        } else {
+            for (s, &i) in self.signals.iter_mut().zip(&self.recorded) {
+                s.cosim.push(outputs[i]);
+            }
         }
         self.step_sizes.push(view.h);
         self.diagnostics.push(view.diagnostics);
@@ -157,6 +168,16 @@ impl Simulation {
     /// scenario's step control: the fixed macro-step grid, or `master.step_control`
     /// (`defect`: [`DefectControl`] from `macro_step` on). Nothing is stepped yet.
     pub fn new(v: &ValidatedScenario) -> Result<Self, CosimError> {
+        Self::with_executor(v, None)
+    }
+
+    /// As [`Self::new`]; a fixed-step Jacobi master (no corrector, no defects) steps the
+    /// modules of each sweep with `executor` (e.g. on threads, docs/methods.md §16.3). The
+    /// other masters step one module after the other. The numbers are the same either way.
+    pub fn with_executor(
+        v: &ValidatedScenario,
+        executor: Option<Box<dyn Executor>>,
+    ) -> Result<Self, CosimError> {
         let s = &v.scenario;
         match &s.master.step_control {
             Some(StepControlSpec::Defect { tol }) => {
@@ -175,7 +196,18 @@ impl Simulation {
                 let c = alg.step_controller(s.run.start, s.run.stop, s.master.macro_step);
                 Self::build(v, |_| Box::new(c), Some(Box::new(alg)))
             }
-            None => Self::with_controller(v, |grid| Box::new(FixedStep::new(grid))),
+            None => {
+                let fixed = |grid| Box::new(FixedStep::new(grid)) as Box<dyn StepController>;
+                let plain = s.master.correction.is_none() && s.master.defects.is_none();
+                match executor {
+                    Some(e) if plain && s.master.algorithm == Algorithm::Jacobi => {
+                        let order = s.master.extrapolation_order;
+                        let alg = ExplicitCoupling::new(Scheme::Jacobi, order).with_executor(e);
+                        Self::build(v, fixed, Some(Box::new(alg)))
+                    }
+                    _ => Self::with_controller(v, fixed),
+                }
+            }
         }
     }
 
@@ -213,9 +245,24 @@ impl Simulation {
         let (reference, history, reference_note) = reference_for(v, &mut system)?;
         let names = system.graph().output_names();
         let units = system.graph().output_units();
+        // A chain records only its plot (thousands of outputs otherwise).
+        let mut recorded: Vec<usize> = match s.chain {
+            Some(_) => s
+                .plot
+                .iter()
+                .filter_map(|p| system.graph().output_index(p))
+                .collect(),
+            None => Vec::new(),
+        };
+        recorded.sort_unstable();
+        recorded.dedup();
+        let keep = |i: &usize| recorded.is_empty() || recorded.binary_search(i).is_ok();
         let signals = names
             .into_iter()
             .zip(units)
+            .enumerate()
+            .filter(|(i, _)| keep(i))
+            .map(|(_, p)| p)
             .map(|(name, unit)| Signal {
                 name,
                 unit,
@@ -257,6 +304,7 @@ impl Simulation {
             signals,
             step_sizes: Vec::with_capacity(grid.steps as usize + 1),
             diagnostics: Vec::with_capacity(grid.steps as usize + 1),
+            recorded,
         };
         let plan = v.energy.as_ref();
         let algorithm =

@@ -6,8 +6,10 @@
 //! - [`TaylorInput`]: polynomial inputs `u(t0 + s) = Σ u^(k) s^k / k!`.
 //! - [`Rk4`], [`Dopri45`], [`Bdf`] (stiff): integrators over an [`OdeSystem`], writing into caller buffers
 //!   with a reusable [`Workspace`]; [`SolverSpec`] chooses one as a scenario writes it.
+//! - [`BandMatrix`]: banded LU with partial pivoting for the stiff solvers' Newton matrix.
 //! - [`FD_REL_STEP`]: the relative step of central finite differences.
 
+mod banded;
 mod bdf;
 mod discretize;
 mod dopri45;
@@ -21,6 +23,7 @@ mod rk4;
 mod solver_spec;
 mod symplectic_euler;
 
+pub use banded::{BandLu, BandMatrix};
 pub use bdf::{Bdf, MAX_ORDER as BDF_MAX_ORDER};
 #[cfg(test)]
 pub(crate) use discretize::scalar_gamma;

@@ -11,6 +11,15 @@ pub trait OdeSystem {
     fn dim(&self) -> usize;
     /// Writes `f(t, x)` into `dx` (both of length [`OdeSystem::dim`]).
     fn rhs(&mut self, t: f64, x: &[f64], dx: &mut [f64]);
+    /// `(kl, ku)` when `∂f/∂x` is banded and [`OdeSystem::banded_jacobian`] writes it
+    /// analytically; stiff solvers then factorise in the band ([`super::BandMatrix`]).
+    /// `None` (the default): dense finite differences.
+    fn band(&self) -> Option<(usize, usize)> {
+        None
+    }
+    /// Writes `∂f/∂x` at `(t, x)` into `jac` (zeroed by the caller, bandwidths from
+    /// [`OdeSystem::band`]). Called only when `band` is `Some`.
+    fn banded_jacobian(&mut self, _t: f64, _x: &[f64], _jac: &mut super::BandMatrix) {}
 }
 
 /// Counters of one `integrate` call.

@@ -113,6 +113,7 @@ pub fn import(ssp: &[u8]) -> Result<Scenario, SspError> {
         layout: settings.layout,
         variants: settings.variants,
         bonds: settings.bonds,
+        chain: None,
     })
 }
 

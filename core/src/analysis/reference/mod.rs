@@ -28,4 +28,4 @@ pub use integrator::{
     STIFF_REFERENCE_RTOL,
 };
 pub use linear::SampledLinearReference;
-pub use sampled::Reference;
+pub use sampled::{CustomReference, Reference};

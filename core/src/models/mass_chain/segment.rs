@@ -10,7 +10,7 @@ use crate::models::ode_module::{OdeModel, OdeModule};
 use crate::models::parameters::{apply, check, ParameterSet, Range::*, Slot};
 use crate::models::solver_choice::{integrator_for, stiff_solvers};
 use crate::module::{DependencyKind, Module, ModuleError, Variable};
-use crate::solvers::{Bdf, Integrator, SolverSpec};
+use crate::solvers::{BandMatrix, Bdf, Integrator, SolverSpec};
 use alloc::boxed::Box;
 use alloc::collections::BTreeMap;
 use alloc::format;
@@ -24,8 +24,10 @@ pub const SEGMENT_ID: &str = "MassChain.Segment";
 pub const MAX_SEGMENT: f64 = 1000.0;
 /// Largest chain the generator draws for.
 pub const MAX_CHAIN: f64 = 1e6;
-/// Parameters fixed once the module is built (they decide the states and the draw).
+/// Parameters fixed once the module is built (they decide the states and the draw): the
+/// first ten and those from `draw` on.
 const STRUCTURAL: usize = 10;
+const STRUCTURAL_TAIL: usize = 20;
 
 /// A segment of the chain: its place in the chain, the draw and the equations.
 #[derive(Clone, Debug, PartialEq)]
@@ -70,6 +72,15 @@ pub struct Segment {
     pub a: f64,
     /// Contact exponent factor B in 1/m. Default 5e5.
     pub b: f64,
+    /// 1: membership per mass from its own hash ([`Draw::per_mass`]); 0: the exact-count
+    /// shuffle. Default 0.
+    pub per_mass_draw: f64,
+    /// 1: the stiff solver takes the analytic banded Jacobian (`kl = 3`, `ku = 2`);
+    /// 0: dense finite differences. Default 0.
+    pub banded: f64,
+    /// Global number of a mass of this segment whose `x`, `v` are the outputs `x_watch`,
+    /// `v_watch`; 0: none. Default 0.
+    pub watch: f64,
     /// The draw for this segment's masses (from the parameters above).
     pub masses: Vec<MassData>,
 }
@@ -97,6 +108,9 @@ impl Default for Segment {
             rise: 1e-5,
             a: -1e-2,
             b: 5e5,
+            per_mass_draw: 0.0,
+            banded: 0.0,
+            watch: 0.0,
             masses: Vec::new(),
         };
         s.draw();
@@ -114,6 +128,7 @@ impl Segment {
             contact_share: self.contact_share,
             impulse_range: (self.df_min, self.df_max),
             start_range: (self.x0_max, self.v0_max),
+            per_mass: self.per_mass_draw == 1.0,
         }
     }
 
@@ -124,7 +139,7 @@ impl Segment {
             .masses(self.first as usize - 1, self.n as usize);
     }
 
-    fn coefficients(&self) -> [f64; 4] {
+    pub(super) fn coefficients(&self) -> [f64; 4] {
         [self.c, self.d, self.c3, self.d3]
     }
 
@@ -143,11 +158,11 @@ impl Segment {
         0.5 * df * f
     }
 
-    fn at_left_wall(&self) -> bool {
+    pub(super) fn at_left_wall(&self) -> bool {
         self.first == 1.0
     }
 
-    fn at_right_wall(&self) -> bool {
+    pub(super) fn at_right_wall(&self) -> bool {
         self.first + self.n - 1.0 == self.total
     }
 
@@ -162,10 +177,23 @@ impl Segment {
                 )))
             }
         };
-        whole("n", self.n, 1.0, MAX_SEGMENT)?;
+        // The whole chain as one banded segment (the monolithic reference) may be as long
+        // as the chain: its memory and work grow linearly; dense segments stay small.
+        let whole_chain = self.first == 1.0 && self.n == self.total && self.banded == 1.0;
+        whole(
+            "n",
+            self.n,
+            1.0,
+            if whole_chain { MAX_CHAIN } else { MAX_SEGMENT },
+        )?;
         whole("total", self.total, 1.0, MAX_CHAIN)?;
         whole("first", self.first, 1.0, self.total - self.n + 1.0)?;
         whole("seed", self.seed, 0.0, 9_007_199_254_740_992.0)?;
+        whole("draw", self.per_mass_draw, 0.0, 1.0)?;
+        whole("banded", self.banded, 0.0, 1.0)?;
+        if self.watch != 0.0 {
+            whole("watch", self.watch, self.first, self.first + self.n - 1.0)?;
+        }
         for (name, v) in [
             ("impulse_share", self.impulse_share),
             ("contact_share", self.contact_share),
@@ -188,7 +216,7 @@ impl Segment {
 
 impl ParameterSet for Segment {
     const MODEL_ID: &'static str = SEGMENT_ID;
-    const PARAMETERS: usize = 20;
+    const PARAMETERS: usize = 23;
 
     fn with_slots<R>(&mut self, f: impl FnOnce(&mut [Slot<'_>]) -> R) -> R {
         #[rustfmt::skip] // a table: one slot a row
@@ -213,6 +241,9 @@ impl ParameterSet for Segment {
             ("t_rise",        Positive,    "s",       "impulse rise time delta",                    &mut self.rise),
             ("A",             Finite,      "N",       "contact amplitude A of A*exp(B*x)",          &mut self.a),
             ("B",             Finite,      "1/m",     "contact exponent factor B",                  &mut self.b),
+            ("draw",          NonNegative, "",        "1: impulses/contacts drawn per mass (O(n)); 0: exact-count shuffle", &mut self.per_mass_draw),
+            ("banded",        NonNegative, "",        "1: analytic banded Jacobian for bdf; 0: dense finite differences", &mut self.banded),
+            ("watch",         NonNegative, "",        "number of a mass in the chain whose x, v are outputs (0: none)", &mut self.watch),
         ];
         f(&mut slots)
     }
@@ -251,12 +282,14 @@ impl ParameterSet for Segment {
         Ok(p)
     }
 
-    /// The physical parameters may change; the ten that decide the states and the draw
-    /// may not (set them in the scenario).
+    /// The physical parameters may change; those that decide the states, the draw, the
+    /// solver's Jacobian and the outputs may not (set them in the scenario).
     fn set_parameter(&mut self, index: usize, value: f64) -> Result<(), ModuleError> {
         let mut p = self.clone();
         p.with_slots(|s| match s.get_mut(index) {
-            Some((name, _, _, _, slot)) if index < STRUCTURAL && **slot != value => {
+            Some((name, _, _, _, slot))
+                if (index < STRUCTURAL || index >= STRUCTURAL_TAIL) && **slot != value =>
+            {
                 Err(ModuleError::invalid(format!(
                     "parameter `{name}` fixes the segment's states and draw; set it in the scenario"
                 )))
@@ -307,12 +340,28 @@ impl OdeModel for Segment {
         inputs
     }
     fn outputs(&self) -> Vec<PortSpec> {
-        vec![
+        let mut outputs = vec![
             PortSpec::new("x_first", "m", 0.0, "position of the first mass"),
             PortSpec::new("v_first", "m/s", 0.0, "velocity of the first mass"),
             PortSpec::new("x_last", "m", 0.0, "position of the last mass"),
             PortSpec::new("v_last", "m/s", 0.0, "velocity of the last mass"),
-        ]
+        ];
+        if self.watch != 0.0 {
+            let at = format!("of mass {} of the chain", self.watch);
+            outputs.push(PortSpec::new(
+                "x_watch",
+                "m",
+                0.0,
+                &format!("position {at}"),
+            ));
+            outputs.push(PortSpec::new(
+                "v_watch",
+                "m/s",
+                0.0,
+                &format!("velocity {at}"),
+            ));
+        }
+        outputs
     }
     fn feedthrough(&self) -> Vec<(usize, usize, DependencyKind)> {
         Vec::new()
@@ -353,7 +402,17 @@ impl OdeModel for Segment {
     }
     fn output(&self, _t: f64, x: &[f64], _u: &[f64], y: &mut [f64]) {
         let last = x.len() - 2;
-        y.copy_from_slice(&[x[0], x[1], x[last], x[last + 1]]);
+        y[..4].copy_from_slice(&[x[0], x[1], x[last], x[last + 1]]);
+        if self.watch != 0.0 {
+            let j = 2 * (self.watch - self.first) as usize;
+            y[4..6].copy_from_slice(&x[j..j + 2]);
+        }
+    }
+    fn band(&self) -> Option<(usize, usize)> {
+        (self.banded == 1.0).then_some((3, 2))
+    }
+    fn banded_jacobian(&self, _t: f64, x: &[f64], _u: &[f64], jac: &mut BandMatrix) {
+        self.write_jacobian(x, jac);
     }
 }
 

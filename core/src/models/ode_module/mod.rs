@@ -14,7 +14,7 @@ use crate::module::{
     DependencyKind, Derivatives, DirectionalDerivatives, JacobianProduct, ModuleDescription,
     ModuleError, OutputDerivatives,
 };
-use crate::solvers::{Integrator, OdeSystem, TaylorInput, FD_REL_STEP};
+use crate::solvers::{BandMatrix, Integrator, OdeSystem, TaylorInput, FD_REL_STEP};
 use alloc::vec;
 use alloc::vec::Vec;
 use nalgebra::DVector;
@@ -41,6 +41,15 @@ pub trait OdeModel: ParameterSet + Send {
     fn reports_energy(&self) -> bool {
         false
     }
+
+    /// `(kl, ku)` when the model writes `∂f/∂x` analytically in a band
+    /// ([`OdeModel::banded_jacobian`]); `None` (default): stiff solvers use dense finite
+    /// differences.
+    fn band(&self) -> Option<(usize, usize)> {
+        None
+    }
+    /// `∂f/∂x` at `(t, x, u)` into `jac` (zeroed, bandwidths from [`OdeModel::band`]).
+    fn banded_jacobian(&self, _t: f64, _x: &[f64], _u: &[f64], _jac: &mut BandMatrix) {}
 }
 
 /// An [`OdeModel`] driven by the polynomial input of the current step.
@@ -59,6 +68,13 @@ impl<M: OdeModel> OdeSystem for Driven<'_, M> {
     fn rhs(&mut self, t: f64, x: &[f64], dx: &mut [f64]) {
         self.u.eval_into(t - self.t0, self.u_buf);
         self.model.rhs(t, x, self.u_buf, dx);
+    }
+    fn band(&self) -> Option<(usize, usize)> {
+        self.model.band()
+    }
+    fn banded_jacobian(&mut self, t: f64, x: &[f64], jac: &mut BandMatrix) {
+        self.u.eval_into(t - self.t0, self.u_buf);
+        self.model.banded_jacobian(t, x, self.u_buf, jac);
     }
 }
 

@@ -114,7 +114,7 @@ fn topics_are_contiguous_and_the_default_is_the_two_mass_oscillator() {
             seen.push(p.topic);
         }
     }
-    assert_eq!(seen.len(), 10, "{seen:?}");
+    assert_eq!(seen.len(), 11, "{seen:?}");
 }
 
 #[test]

@@ -2,7 +2,8 @@
 //! reference, the Reference FMU presets run to their end (Stair terminates at 9 s),
 //! Dahlquist lags on its fixed internal step, Feedthrough is one macro-step late under
 //! Jacobi only, the analysis presets open their view (the ρ-against-ΔT axis finds the
-//! FOH stability window), and the defect presets are the defect study's E1 and E2.
+//! FOH stability window), the defect presets are the defect study's E1 and E2, and the
+//! chain presets fit the page.
 
 use super::*;
 use crate::analysis::sweep::{stability_crossings, LinearAnalysis};
@@ -199,4 +200,21 @@ fn defect_presets_are_the_studys_e1_and_e2() {
         }
         assert_eq!(sim.stats().rejected, 0, "{id}");
     }
+}
+
+/// The chain presets are the page's: the larger is seed 002's 10^4 masses in 191
+/// subsystems, at the page's limit, and neither asks the page for more.
+#[test]
+fn chain_presets_fit_the_page_and_the_larger_is_seed_002s_split() {
+    let large = get("chain-10000-masses");
+    let chain = large.chain.as_ref().expect("a chain");
+    assert_eq!((chain.masses, chain.subsystems), (10_000, 191));
+    for id in ["chain-1000-masses", "chain-10000-masses"] {
+        let c = get(id).chain.expect("a chain");
+        c.check_for_page().unwrap_or_else(|e| panic!("{id}: {e}"));
+    }
+    let mut larger = chain.clone();
+    larger.masses += 1;
+    let refused = larger.check_for_page().expect_err("above the page's limit");
+    assert!(format!("{refused}").contains("cosim run"), "{refused}");
 }

@@ -132,7 +132,7 @@ impl Bdf {
         if n == 0 {
             return Ok(stats);
         }
-        let w = ws.bdf.get_or_insert_with(|| BdfWork::new(n));
+        let w = ws.bdf.get_or_insert_with(|| BdfWork::new(n, sys.band()));
         let span = t1 - t0;
         sys.rhs(t0, x, &mut w.f);
         stats.rhs_evals += 1;
@@ -187,7 +187,7 @@ impl Bdf {
                     jac_current = true;
                 }
                 let converged = loop {
-                    if w.lu.is_none() || c != lu_c {
+                    if !w.has_factors() || c != lu_c {
                         w.factorise(c);
                         lu_c = c;
                     }

@@ -1,11 +1,13 @@
 //! The BDF's work arrays ([`BdfWork`]) and its corrector: a finite-difference Jacobian
-//! (kept while Newton converges), the LU factors of `I − c·J` from nalgebra, and the
+//! (kept while Newton converges) or the system's analytic banded one, the LU factors of
+//! `I − c·J` (nalgebra's dense LU, or [`BandMatrix`]'s in the band), and the
 //! simplified Newton iteration with the convergence-rate test of Hairer & Wanner,
 //! "Solving ODEs II", §IV.8 (eqn (8.10)–(8.11)), as SciPy's `BDF` uses it.
 
 use super::differences::Differences;
 use super::NEWTON_MAX_ITER;
 use crate::solvers::ode::OdeSystem;
+use crate::solvers::{BandLu, BandMatrix};
 use alloc::vec;
 use alloc::vec::Vec;
 use nalgebra::{DMatrix, DVector, Dyn, LU};
@@ -19,6 +21,9 @@ pub(crate) struct BdfWork {
     pub(super) diff: Differences,
     pub(super) jac: DMatrix<f64>,
     pub(super) lu: Option<LU<f64, Dyn, Dyn>>,
+    /// The analytic banded Jacobian and its factors, for a system with a
+    /// [`OdeSystem::band`] (then `jac` is 0 × 0 and `lu` unused).
+    pub(super) band: Option<(BandMatrix, Option<BandLu>)>,
     pub(super) y_predict: Vec<f64>,
     pub(super) psi: Vec<f64>,
     pub(super) y_new: Vec<f64>,
@@ -45,17 +50,21 @@ impl PartialEq for BdfWork {
     fn eq(&self, other: &Self) -> bool {
         self.diff == other.diff
             && self.jac == other.jac
+            && self.band.as_ref().map(|b| &b.0) == other.band.as_ref().map(|b| &b.0)
             && self.steps_at_order == other.steps_at_order
             && self.jacobians == other.jacobians
     }
 }
 
 impl BdfWork {
-    pub fn new(n: usize) -> Self {
+    /// Work arrays for `n` states; `band` as [`OdeSystem::band`] reports it.
+    pub fn new(n: usize, band: Option<(usize, usize)>) -> Self {
+        let dense = if band.is_some() { 0 } else { n };
         BdfWork {
             diff: Differences::new(n),
-            jac: DMatrix::zeros(n, n),
+            jac: DMatrix::zeros(dense, dense),
             lu: None,
+            band: band.map(|(kl, ku)| (BandMatrix::zeros(n, kl, ku), None)),
             y_predict: vec![0.0; n],
             psi: vec![0.0; n],
             y_new: vec![0.0; n],
@@ -72,15 +81,30 @@ impl BdfWork {
         }
     }
 
-    /// Forward-difference Jacobian at `(t, y_base)` with `f_base = f(t, y_base)`; the step
-    /// of component `j` is `√ε · max(|y_j|, typical_j)`. Returns the right-hand-side
-    /// evaluations.
+    /// Whether `I − cJ` is factorised for the current Jacobian.
+    pub fn has_factors(&self) -> bool {
+        match &self.band {
+            Some((_, lu)) => lu.is_some(),
+            None => self.lu.is_some(),
+        }
+    }
+
+    /// The Jacobian at `(t, y_base)`: the system's analytic banded one, or forward
+    /// differences with `f_base = f(t, y_base)` and the step of component `j`
+    /// `√ε · max(|y_j|, typical_j)`. Returns the right-hand-side evaluations.
     pub fn jacobian<S: OdeSystem + ?Sized>(
         &mut self,
         sys: &mut S,
         t: f64,
         typical: impl Fn(usize) -> f64,
     ) -> u32 {
+        if let Some((jac, lu)) = &mut self.band {
+            jac.clear();
+            sys.banded_jacobian(t, &self.y_base, jac);
+            *lu = None;
+            self.jacobians += 1;
+            return 0;
+        }
         let BdfWork {
             jac,
             y_base,
@@ -114,6 +138,10 @@ impl BdfWork {
 
     /// Factorises `I − c·J`.
     pub fn factorise(&mut self, c: f64) {
+        if let Some((jac, lu)) = &mut self.band {
+            *lu = jac.identity_minus(c).factorise();
+            return;
+        }
         let n = self.jac.nrows();
         let mut m = self.jac.clone();
         m *= -c;
@@ -133,9 +161,11 @@ impl BdfWork {
         c: f64,
         tol: f64,
     ) -> (bool, u32) {
-        let Some(lu) = self.lu.as_ref() else {
+        let dense = self.lu.as_ref();
+        let banded = self.band.as_ref().and_then(|b| b.1.as_ref());
+        if dense.is_none() && banded.is_none() {
             return (false, 0);
-        };
+        }
         let n = self.y_new.len();
         self.y_new.copy_from_slice(&self.y_predict);
         self.corr.fill(0.0);
@@ -150,7 +180,15 @@ impl BdfWork {
             for i in 0..n {
                 self.dy[i] = c * self.f[i] - self.psi[i] - self.corr[i];
             }
-            if !lu.solve_mut(&mut self.dy) {
+            let solved = match (banded, dense) {
+                (Some(lu), _) => {
+                    lu.solve(self.dy.as_mut_slice());
+                    true
+                }
+                (None, Some(lu)) => lu.solve_mut(&mut self.dy),
+                (None, None) => false,
+            };
+            if !solved {
                 return (false, evals);
             }
             let norm = rms(self.dy.as_slice(), &self.scale);
