@@ -9,7 +9,8 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { launch, openPage, runAndWait } from './browser.mjs';
 import { cliPath, runCli, parseCsv } from './cli.mjs';
-import { lagFmu, lagScenario, dataUrl, zipStored, STEPS, LAG_XML_WITH_INPUT } from './fmu_fixtures.mjs';
+import { deflateRawSync } from 'node:zlib';
+import { lagFmu, lagScenario, dataUrl, zipStored, crc32, STEPS, LAG_XML_WITH_INPUT } from './fmu_fixtures.mjs';
 
 const PRESETS = ['binary-rust-oscillator', 'binary-c-spring-damper'];
 
@@ -59,7 +60,27 @@ async function runJson(page, scenario) {
   return runAndWait(page, 120_000);
 }
 
+/** A zip whose one deflated entry (1 MiB of spaces) declares 100 bytes: a small zip bomb. */
+function zipBomb() {
+  const le16 = (v) => { const b = Buffer.alloc(2); b.writeUInt16LE(v); return b; };
+  const le32 = (v) => { const b = Buffer.alloc(4); b.writeUInt32LE(v >>> 0); return b; };
+  const name = Buffer.from('modelDescription.xml');
+  const data = Buffer.alloc(1 << 20, 0x20);
+  const packed = deflateRawSync(data);
+  // version 2.0, no flags, method 8 (deflate), time/date 0, sizes: packed and the lie.
+  const common = Buffer.concat([le16(20), le16(0), le16(8), le16(0), le16(0), le32(crc32(data)),
+    le32(packed.length), le32(100), le16(name.length), le16(0)]);
+  const local = Buffer.concat([le32(0x04034b50), common, name, packed]);
+  const central = Buffer.concat([le32(0x02014b50), le16(20), common, le16(0), le16(0), le16(0),
+    le32(0), le32(0), name]);
+  const end = Buffer.concat([le32(0x06054b50), le16(0), le16(0), le16(1), le16(1),
+    le32(central.length), le32(local.length), le16(0)]);
+  return new Uint8Array(Buffer.concat([local, central, end]));
+}
+
 const BROKEN = [
+  ['a zip bomb (issue 16)', zipBomb(),
+    /^modules\[0\]\.source: .*`modelDescription\.xml` inflates to more than the 100 bytes its header declares \(a zip bomb or a damaged archive\)/],
   ['random bytes', Uint8Array.from({ length: 200 }, (_, i) => (i * 73 + 11) & 0xff),
     /^modules\[0\]\.source: not a readable \.fmu \(zip\) archive/],
   ['a zip without modelDescription.xml', zipStored([['binaries/wasm32/lag.wasm', new Uint8Array([0, 0x61, 0x73, 0x6d])]]),

@@ -19,7 +19,7 @@ use alloc::vec::Vec;
 use core::ops::Range;
 use wasmi::{Caller, Extern, ExternType, Linker, Memory, Module, TrapCode, Val};
 
-/// WASI preview1 functions the host implements; [`WRITING_CALLS`] are refused, others are
+/// WASI preview1 functions the host implements; the calls that write files are refused, others are
 /// stubs that trap when called.
 pub const WASI_PROVIDED: [&str; 21] = [
     "fd_write",

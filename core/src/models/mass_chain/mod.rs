@@ -24,7 +24,7 @@
 //! integrate with the BDF at the seed's tolerances (rtol 1e-6, atol 1e-9 m and 1e-6 m/s)
 //! and its finite-difference Jacobian (2n evaluations for 2n states is cheap at this
 //! size). Segments built by the scenario's `chain` generator set `banded = 1`: the
-//! analytic Jacobian of [`jacobian`] factorised in its band (docs/methods.md §16), and
+//! analytic Jacobian of the `jacobian` module factorised in its band (docs/methods.md §16), and
 //! `draw = 1`: memberships per mass, so a segment of a 10^6-mass chain draws in O(n).
 
 mod cut;

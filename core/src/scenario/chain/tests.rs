@@ -42,7 +42,7 @@ fn ten_thousand_masses_split_into_191_contiguous_segments() {
 #[test]
 fn a_link_for_ten_thousand_masses_fits_in_a_url() {
     let s = parse(&chain_json(10_000, 191)).expect("parses");
-    let link = encode_link(&s);
+    let link = encode_link(&s).expect("encodes");
     assert!(link.len() < 400, "{} characters", link.len());
     assert!(link.len() <= MAX_LINK_CHARS);
 }
