@@ -87,7 +87,9 @@ impl Scenario {
                 )
                 .map_err(|e| at("connections", e))?;
         }
-        if with_reference {
+        // A chain's reference is one banded segment (docs/methods.md §16), bounded by the
+        // chain's own size limits, not a dense matrix over all states.
+        if with_reference && self.chain.is_none() {
             limits
                 .check(
                     Limit::MatrixDimension,
