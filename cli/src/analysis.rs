@@ -251,6 +251,76 @@ fn compute_tiles(map: &ParameterMap, threads: usize) -> Vec<MapTile> {
     tiles
 }
 
+/// The curves of a convergence study. (order, macro-step) pairs are handed out one at a
+/// time to a bounded pool (a pair's cost grows as its macro-step shrinks), so Ctrl-C
+/// stops within one pair per thread; the curves then hold the points computed. Progress
+/// goes to standard error when it is a terminal.
+fn convergence_points(
+    a: &LinearAnalysis,
+    steps: &[f64],
+    orders: &[u32],
+    alpha: Option<f64>,
+) -> Vec<convergence::ConvergenceCurve> {
+    let pairs = (orders.len() * steps.len()) as u32;
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(pairs as usize)
+        .max(1);
+    let progress = std::io::stderr().is_terminal();
+    crate::commands::stop_on_ctrl_c();
+    let next = AtomicU32::new(0);
+    let finished = AtomicU32::new(0);
+    // (order, corrected, index of the macro-step, point)
+    let done = Mutex::new(Vec::new());
+    std::thread::scope(|s| {
+        for _ in 0..threads {
+            s.spawn(|| loop {
+                if crate::commands::interrupted() {
+                    break;
+                }
+                let j = next.fetch_add(1, Ordering::Relaxed);
+                if j >= pairs {
+                    break;
+                }
+                let (o, i) = (orders[j as usize / steps.len()], j as usize % steps.len());
+                let curves = convergence_study(a, &steps[i..=i], &[o], alpha);
+                if let Ok(mut d) = done.lock() {
+                    for c in curves {
+                        d.extend(c.points.into_iter().map(|p| (c.order, c.corrected, i, p)));
+                    }
+                }
+                let n = finished.fetch_add(1, Ordering::Relaxed) + 1;
+                if progress {
+                    crate::io::note(&format!("\r{n} of {pairs} (order, macro-step) pairs"));
+                }
+            });
+        }
+    });
+    if progress {
+        crate::io::note("\n");
+    }
+    let mut points = done.into_inner().unwrap_or_default();
+    points.sort_by_key(|&(order, corrected, i, _)| (corrected, order, i));
+    if crate::commands::interrupted() {
+        crate::io::note(&format!(
+            "interrupted: the CSV holds the {} of {pairs} (order, macro-step) pairs computed\n",
+            finished.load(Ordering::Relaxed)
+        ));
+    }
+    let mut curves: Vec<convergence::ConvergenceCurve> = Vec::new();
+    for (order, corrected, _, p) in points {
+        match curves.last_mut() {
+            Some(c) if (c.order, c.corrected) == (order, corrected) => c.points.push(p),
+            _ => curves.push(convergence::curve(order, corrected, vec![p])),
+        }
+    }
+    // Slopes fitted over all points of each curve.
+    curves
+        .into_iter()
+        .map(|c| convergence::curve(c.order, c.corrected, c.points))
+        .collect()
+}
+
 /// Macro-steps of a convergence study without `analysis.macro_steps`: 10^-2.5 … 10^-6 in
 /// quarter decades (seed 000, Fig. 8 range).
 fn default_macro_steps() -> Vec<f64> {
@@ -288,28 +358,7 @@ pub fn convergence(v: &ValidatedScenario) -> Result<(String, String), String> {
     orders.sort_unstable();
     orders.dedup();
     convergence::check_budget(&a, &steps, &orders, alpha).map_err(|e| e.to_string())?;
-    // Orders handed out one at a time to a bounded pool (each curve's cost is dominated by
-    // the smallest macro-steps).
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(orders.len())
-        .max(1);
-    let next = AtomicU32::new(0);
-    let done = Mutex::new(Vec::new());
-    std::thread::scope(|s| {
-        for _ in 0..threads {
-            s.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed) as usize;
-                let Some(&o) = orders.get(i) else { break };
-                let curves = convergence_study(&a, &steps, &[o], alpha);
-                if let Ok(mut d) = done.lock() {
-                    d.extend(curves);
-                }
-            });
-        }
-    });
-    let mut curves = done.into_inner().unwrap_or_default();
-    curves.sort_by_key(|c| (c.corrected, c.order));
+    let curves = convergence_points(&a, &steps, &orders, alpha);
     let mut csv = String::from("order,corrected,macro_step,local_error,spectral_radius,status\n");
     let mut slopes = format!(
         "local error e_l,NRMSE over {:e} s; fitted log-log slopes:\n",

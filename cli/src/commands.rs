@@ -120,6 +120,9 @@ pub fn execute(command: Command, limits: &Limits) -> Result<(), Failure> {
             } else {
                 io::note(&slopes);
             }
+            if interrupted() {
+                return Err("interrupted".into());
+            }
         }
     }
     out.finish()

@@ -243,3 +243,50 @@ fn ctrl_c_ends_a_run_cleanly_with_what_was_computed() {
     let columns = header.split(',').count();
     assert!(rest.lines().all(|l| l.split(',').count() == columns));
 }
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_ends_a_convergence_study_cleanly_with_what_was_computed() {
+    // 10,000 (order, macro-step) pairs of 10^5 macro-steps: far longer than the test waits.
+    let s = preset_file("long_convergence.json", |d| {
+        d["run"]["stop"] = 10.0.into();
+        d["analysis"] = serde_json::json!({"view": "convergence",
+            "orders": [0, 1, 2, 3, 4], "macro_steps": vec![1e-4; 1000]});
+    });
+    let child = cosim()
+        .args(["convergence", s.to_str().unwrap()])
+        .args(["--max-convergence-steps", "1e12"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Nothing is printed before the end, so the only sign that Ctrl-C is being handled is
+    // time: two seconds is far longer than reading the scenario (milliseconds).
+    std::thread::sleep(std::time::Duration::from_secs(2));
+    let kill = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let out = child.wait_with_output().unwrap();
+    let stderr = no_panic(&out);
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    assert!(
+        stderr.contains("interrupted: the CSV holds the"),
+        "{stderr}"
+    );
+    let csv = String::from_utf8_lossy(&out.stdout);
+    let mut lines = csv.lines();
+    assert_eq!(
+        lines.next(),
+        Some("order,corrected,macro_step,local_error,spectral_radius,status")
+    );
+    let rows: Vec<&str> = lines.collect();
+    assert!(
+        rows.len() < 10_000,
+        "stopped before the end: {} rows",
+        rows.len()
+    );
+    // Every row written is whole.
+    assert!(rows.iter().all(|l| l.split(',').count() == 6), "{csv}");
+}

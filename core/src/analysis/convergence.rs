@@ -87,23 +87,29 @@ pub fn convergence_study(
                     }
                 })
                 .collect();
-            let fit: Vec<(f64, f64)> = points
-                .iter()
-                .filter(|p| {
-                    p.spectral_radius <= 1.0 + STABILITY_TOLERANCE
-                        && (FIT_FLOOR..=FIT_CEILING).contains(&p.local_error)
-                        && !matches!(p.status, CellStatus::Failed(_) | CellStatus::Diverged)
-                })
-                .map(|p| (p.macro_step, p.local_error))
-                .collect();
-            ConvergenceCurve {
-                order: method.order,
-                corrected: method.correction.is_some(),
-                points,
-                slope: fitted_slope(&fit),
-            }
+            curve(method.order, method.correction.is_some(), points)
         })
         .collect()
+}
+
+/// The curve of `points` with its fitted slope (see [`ConvergenceCurve::slope`]); lets a
+/// caller compute points one macro-step at a time (to stop between them) and fit after.
+pub fn curve(order: u32, corrected: bool, points: Vec<ConvergencePoint>) -> ConvergenceCurve {
+    let fit: Vec<(f64, f64)> = points
+        .iter()
+        .filter(|p| {
+            p.spectral_radius <= 1.0 + STABILITY_TOLERANCE
+                && (FIT_FLOOR..=FIT_CEILING).contains(&p.local_error)
+                && !matches!(p.status, CellStatus::Failed(_) | CellStatus::Diverged)
+        })
+        .map(|p| (p.macro_step, p.local_error))
+        .collect();
+    ConvergenceCurve {
+        order,
+        corrected,
+        points,
+        slope: fitted_slope(&fit),
+    }
 }
 
 /// Refuses a study whose runs together exceed the analysis's limit of macro-steps (every
