@@ -7,7 +7,11 @@
 //! column per output that has a reference, then, for a variable-step run
 //! ([`JsSimulation::variable_steps`]), the five step columns `H`, `k`, `iterations`, `error`,
 //! `defect` (NaN where a step reported nothing; the CSV leaves out the columns no step
-//! reported, the transfer keeps all five so every chunk has the same layout).
+//! reported, the transfer keeps all five so every chunk has the same layout), then for a
+//! scenario with power bonds the energy columns of the CSV ([`JsSimulation::energy_names`]:
+//! `dP.BOND`, `dE.BOND` per bond, `dP`, `dE`, `E`, `E:reference`) and one column more that
+//! the CSV does not have, `dP:left`, the residual power the correction left (the page's
+//! "energy is being created here" signal; equal to `dP` without a correction).
 //! Errors of [`JsSimulation::new`] and [`JsSimulation::advance`] carry a `kind`
 //! ([`crate::error::ErrorKind`]); after a failed `advance` the rows recorded up to the
 //! failure, the time reached and the counters can still be read.
@@ -189,6 +193,27 @@ impl JsSimulation {
         self.sim.jacobian_source().map(String::from)
     }
 
+    /// Names of the energy columns after the step columns (empty without bonds), the last
+    /// one `dP:left` (page only; the others as the CSV names them).
+    #[wasm_bindgen(js_name = energyNames)]
+    pub fn energy_names(&self) -> Vec<String> {
+        let mut names = self.sim.energy_column_names();
+        if !names.is_empty() {
+            names.push(String::from("dP:left"));
+        }
+        names
+    }
+
+    /// `cosim energy`'s summary of the run so far: `[mean dP, dE(T), E0, E(T), E_ref(T)]`
+    /// (NaN where a value does not exist); empty without bonds.
+    #[wasm_bindgen(js_name = energySummary)]
+    pub fn energy_summary(&self) -> Vec<f64> {
+        self.sim.energy_summary().map_or_else(Vec::new, |s| {
+            let e_ref = s.e_ref_end.unwrap_or(f64::NAN);
+            vec![s.mean_dp, s.de_end, s.e0, s.e_end, e_ref]
+        })
+    }
+
     /// The recorded outputs as CSV, exactly as the CLI writes them.
     #[wasm_bindgen(js_name = toCsv)]
     pub fn to_csv(&self) -> String {
@@ -229,7 +254,32 @@ impl JsSimulation {
                 out.push(&Float64Array::from(&c[..]));
             }
         }
+        self.push_energy_columns(&out, start, end);
         out
+    }
+
+    /// The energy columns of rows `start..end` ([`Self::energy_names`]'s order).
+    fn push_energy_columns(&self, out: &Array, start: usize, end: usize) {
+        let width = self.sim.energy_column_names().len();
+        if width == 0 {
+            return;
+        }
+        let end = end.min(self.sim.result().time.len());
+        let start = start.min(end);
+        let mut columns = vec![Vec::with_capacity(end - start); width + 1];
+        let mut cells = Vec::with_capacity(width);
+        for i in start..end {
+            cells.clear();
+            self.sim.energy_values(i, &mut cells);
+            cells.resize(width, f64::NAN);
+            cells.push(self.sim.energy_dp_left(i).unwrap_or(f64::NAN));
+            for (c, v) in columns.iter_mut().zip(&cells) {
+                c.push(*v);
+            }
+        }
+        for c in &columns {
+            out.push(&Float64Array::from(&c[..]));
+        }
     }
 }
 

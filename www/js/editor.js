@@ -7,6 +7,7 @@
 import { EQUATIONS_MODEL, equationSourceField, markSourceLine, clearSourceLine } from './equation_source.js';
 import { stepControlFields, stepMethodOf } from './step_control_form.js';
 import { chainFieldset, isChain } from './chain_form.js';
+import { energyFields } from './energy_form.js';
 
 const ALGORITHMS = [['jacobi', 'Jacobi (parallel)'], ['gauss_seidel', 'Gauss-Seidel']];
 const START_UPS = [['ramp_up', 'Ramp up'], ['exact_history', 'Exact history']];
@@ -69,6 +70,7 @@ export class ScenarioEditor {
     this.scenario = scenario;
     this.invalid.clear();
     this.stepStash = {};
+    this.energyStash = undefined;
     this.render();
   }
 
@@ -95,8 +97,11 @@ export class ScenarioEditor {
       target.setAttribute('aria-invalid', 'true');
       target.classList.add('invalid');
       markSourceLine(target, message);
-      // Step-control fields show the core's message right under them.
-      const field = target.closest('.step-control .field');
+      // Step-control and energy fields show the core's message right under them.
+      const folded = target.closest('details.energy-fields');
+      if (folded) folded.open = true;
+      const field = target.closest('.step-control .field, .energy-fields .field')
+        ?? (target.closest('.energy-fields') ? target : null);
       if (field && message) {
         const note = document.createElement('small');
         note.className = 'field-error';
@@ -227,7 +232,8 @@ export class ScenarioEditor {
     ref.addEventListener('change', () => { s.reference = ref.checked; this.onChange(); });
     const refField = el('div', { className: 'field check' }, [ref, el('label', { htmlFor: refId, text: 'Compute the monolithic reference' })]);
     const stepControl = stepControlFields(this, m, this.stepStash, () => this.renderMaster());
-    this.masterRoot.append(grid, seq, stepControl, refField, this.correctionFields(m));
+    this.masterRoot.append(grid, seq, stepControl, refField, this.correctionFields(m),
+      energyFields(this, s, () => this.renderMaster()));
   }
 
   /** Model-based correction on/off, and its α when on (the settings are kept while off). */

@@ -9,6 +9,7 @@ import { ScenarioEditor } from './editor.js';
 import { SimulationWorker } from './run_client.js';
 import { TimeResponsePlots } from './plots/time_response.js';
 import { VariableStepView } from './variable_steps.js';
+import { EnergyPanel } from './plots/energy_panel.js';
 import { initTheme } from './theme.js';
 import { fillPicker } from './picker.js';
 import { AnalysisPanel } from './analysis/panel.js';
@@ -49,6 +50,7 @@ const store = new Store({
 const page = { store, ui };
 page.plots = new TimeResponsePlots($('plots'));
 page.stepView = new VariableStepView($('macro-steps'));
+page.energy = new EnergyPanel($('energy'));
 page.summary = new RunSummary({
   globalError: $('global-error'), jacobians: $('jacobians'), jacobiansItem: $('jacobians-item'),
   steps: $('steps'), events: $('events'), rejected: $('rejected'), elapsed: $('elapsed'),
@@ -181,6 +183,7 @@ window.cosimPlayground = {
   get busy() { return page.client.busy; },
   plotted: () => page.plots.plotted(),
   stepsPlotted: () => page.stepView.plotted(),
+  energyPlotted: () => page.energy.plotted(),
   svgOf: (name) => page.plots.svgOf(name),
   restartWorker: () => page.client.restart(),
   get presetId() { return store.state.presetId; },

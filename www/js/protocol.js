@@ -28,9 +28,9 @@ export const SIM_REQUESTS = ['validate', 'csv', 'encodeLink', 'decodeLink', 'imp
  * The run stream of the simulation worker.
  *   page -> worker {type:'run', id, scenario}, {type:'cancel', id}
  *   worker -> page:
- *   {type:'started', id, signals:[{name, unit, hasReference}], totalSteps, jacobianSource, variableSteps}
+ *   {type:'started', id, signals:[{name, unit, hasReference}], totalSteps, jacobianSource, variableSteps, energyNames}
  *   {type:'progress', id, stepsDone, totalSteps, columns, progress, time}
- *   {type:'result', id, stepsDone, totalSteps, columns, globalNrmse, couplingBodyError, csv, elapsedMs, stats, variableSteps, rmsDefects}
+ *   {type:'result', id, stepsDone, totalSteps, columns, globalNrmse, couplingBodyError, csv, elapsedMs, stats, variableSteps, rmsDefects, energySummary}
  *   {type:'cancelled', id}
  *   {type:'error', id, message, fatal, kind, run}   (id null: the worker itself failed)
  * READY from the simulation worker carries {presets, catalog, version}.

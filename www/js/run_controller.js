@@ -8,6 +8,7 @@ import { failureNote } from './run_summary.js';
 import { pathOf } from './message.js';
 import { setScenario } from './scenario_views.js';
 import { chainPlotOutputs, isChain } from './chain_form.js';
+import { STEP_COLUMNS } from './plots/step_panel.js';
 
 function setRunning(ui, running) {
   ui.run.disabled = running;
@@ -74,6 +75,7 @@ export async function startRun(page, { replace = false, scenario = null } = {}) 
   page.validator.stop();
   messages.clear();
   page.stepView.starting(doc);
+  page.energy.clear();
   ui.progress.value = 0;
   ui.status.textContent = 'Starting…';
   page.summary.starting();
@@ -117,10 +119,19 @@ export function runHandlers(page, onReady) {
       // derivatives or finite differences (core: Simulation::jacobian_source).
       page.summary.started(msg);
       page.stepView.started(msg);
+      // Energy columns follow the outputs, the references and a variable-step run's step columns.
+      const refs = msg.signals.filter((s) => s.hasReference).length;
+      const span = page.stepView.span;
+      page.energy.started({
+        names: msg.energyNames ?? [], first: 1 + msg.signals.length + refs + (msg.variableSteps ? STEP_COLUMNS.length : 0),
+        totalSteps: msg.totalSteps, span: span?.stop != null ? [span.start, span.stop] : null,
+        corrected: !!page.runScenario?.master?.energy_correction,
+      });
       ui.status.textContent = page.stepView.status({ stepsDone: 0, totalSteps: msg.totalSteps, time: null });
     },
     progress(msg) {
       page.plots.append(msg.columns);
+      page.energy.append(msg.columns);
       ui.progress.value = page.stepView.progressOf(msg);
       ui.status.textContent = page.stepView.status(msg);
     },
@@ -138,6 +149,8 @@ export function runHandlers(page, onReady) {
       };
       const steps = page.stepView.finished(msg, k);
       Object.assign(lastResult, { steps: VariableStepView.named(steps), rmsDefects: msg.rmsDefects ?? [], stats: msg.stats });
+      page.energy.finished(msg.columns, msg.energySummary);
+      lastResult.energy = page.energy.result();
       setRunning(ui, false);
       ui.progress.value = 1;
       page.summary.finished(msg, steps ? steps[0] : null);

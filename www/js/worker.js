@@ -6,7 +6,9 @@
 // defectStudy answered with one 'reply' each).
 // Column layout (as the CSV): time, one co-simulation column per signal, then one
 // reference column per signal that has a reference, then for a variable-step run the five
-// step columns H, k, iterations, error, defect (NaN where a step reported nothing).
+// step columns H, k, iterations, error, defect (NaN where a step reported nothing), then for
+// a scenario with power bonds the energy columns named by 'started''s energyNames (the CSV's
+// dP.BOND, dE.BOND, dP, dE, E, E:reference, and dP:left, the page's signal).
 // stats: {accepted, events, rejected, modulesRestored}, the run's counters (core RunStats).
 // An error's kind: 'scenario' (bad settings; the message usually starts with the field's
 // path), 'capability' (a module lacks what the method needs), 'runtime' (the run started and
@@ -112,7 +114,7 @@ async function run(id, scenarioText) {
     const hasRef = sim.hasReference();
     const signals = names.map((name, i) => ({ name, unit: units[i], hasReference: hasRef[i] === 1 }));
     postMessage({ type: 'started', id, signals, totalSteps: sim.totalSteps, jacobianSource: sim.jacobianSource ?? null,
-      variableSteps: sim.variableSteps });
+      variableSteps: sim.variableSteps, energyNames: sim.energyNames() });
     let steps = 8;
     let finished = false;
     while (!finished) {
@@ -135,7 +137,7 @@ async function run(id, scenarioText) {
     postMessage({
       type: 'result', id, stepsDone: sim.stepsDone, totalSteps: sim.totalSteps, columns,
       globalNrmse: globalNrmse ?? null, couplingBodyError: sim.couplingBodyError() ?? null, csv, elapsedMs: performance.now() - t0, stats: statsOf(sim),
-      variableSteps: sim.variableSteps, rmsDefects: rmsDefectsOf(sim),
+      variableSteps: sim.variableSteps, rmsDefects: rmsDefectsOf(sim), energySummary: Array.from(sim.energySummary()),
     }, transferables(columns));
   } catch (err) {
     const info = describe(err);

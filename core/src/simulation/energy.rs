@@ -7,6 +7,7 @@ use super::{Signal, SimulationResult};
 use crate::master::energy::{EnergyCorrection, EnergyMonitor, EnergyPlan, MultiRateJacobi};
 use crate::master::{MasterAlgorithm, Observer, Run, SystemView};
 use alloc::boxed::Box;
+use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt::Write;
@@ -75,35 +76,53 @@ fn reference_energy(signals: &[Signal], energy: &[usize], i: usize) -> f64 {
 
 /// Energy columns: `dP.BOND`, `dE.BOND` per bond, `dP`, `dE`, then `E` and
 /// `E:reference` when modules report their energy (the latter with a reference).
-pub(super) fn header(out: &mut String, m: &EnergyMonitor, reference: bool) {
+pub(super) fn names(m: &EnergyMonitor, reference: bool) -> Vec<String> {
+    let mut out = Vec::new();
     for b in m.bonds() {
-        let _ = write!(out, ",dP.{},dE.{}", b.name, b.name);
+        out.push(format!("dP.{}", b.name));
+        out.push(format!("dE.{}", b.name));
     }
-    out.push_str(",dP,dE");
+    out.push(String::from("dP"));
+    out.push(String::from("dE"));
     if m.has_energy() {
-        out.push_str(",E");
+        out.push(String::from("E"));
         if reference {
-            out.push_str(",E:reference");
+            out.push(String::from("E:reference"));
         }
+    }
+    out
+}
+
+/// The values of point `i` in the order of [`names`], appended to `out`.
+pub(super) fn values(out: &mut Vec<f64>, m: &EnergyMonitor, r: &SimulationResult, i: usize) {
+    let p = &m.points[i];
+    for (dp, de) in p.dp.iter().zip(&p.de) {
+        out.push(*dp);
+        out.push(*de);
+    }
+    out.push(p.dp_total);
+    out.push(p.de_total);
+    if m.has_energy() {
+        out.push(p.energy);
+        if has_reference(r) {
+            out.push(reference_energy(&r.signals, m.energy_outputs(), i));
+        }
+    }
+}
+
+/// The CSV header cells of the energy columns.
+pub(super) fn header(out: &mut String, m: &EnergyMonitor, reference: bool) {
+    for name in names(m, reference) {
+        let _ = write!(out, ",{name}");
     }
 }
 
 /// The energy cells of point `i`.
 pub(super) fn row(out: &mut String, m: &EnergyMonitor, r: &SimulationResult, i: usize) {
-    let p = &m.points[i];
-    for (dp, de) in p.dp.iter().zip(&p.de) {
-        let _ = write!(out, ",{dp:e},{de:e}");
-    }
-    let _ = write!(out, ",{:e},{:e}", p.dp_total, p.de_total);
-    if m.has_energy() {
-        let _ = write!(out, ",{:e}", p.energy);
-        if has_reference(r) {
-            let _ = write!(
-                out,
-                ",{:e}",
-                reference_energy(&r.signals, m.energy_outputs(), i)
-            );
-        }
+    let mut cells = Vec::new();
+    values(&mut cells, m, r, i);
+    for v in cells {
+        let _ = write!(out, ",{v:e}");
     }
 }
 
@@ -152,4 +171,28 @@ pub(super) fn summarize(m: &EnergyMonitor, r: &SimulationResult) -> Option<Energ
         e_end: last.energy,
         e_ref_end,
     })
+}
+
+impl super::Simulation {
+    /// Names of the energy columns the CSV ends with (empty without bonds): `dP.BOND`,
+    /// `dE.BOND` per bond, `dP`, `dE`, then `E` and `E:reference` where they exist.
+    pub fn energy_column_names(&self) -> Vec<String> {
+        let r = self.result();
+        self.energy_monitor()
+            .map_or_else(Vec::new, |m| names(m, has_reference(r)))
+    }
+
+    /// The energy cells of recorded point `i` (as the CSV writes them), appended to `out`;
+    /// nothing without bonds or past the points recorded.
+    pub fn energy_values(&self, i: usize, out: &mut Vec<f64>) {
+        if let Some(m) = self.energy_monitor().filter(|m| i < m.points.len()) {
+            values(out, m, self.result(), i);
+        }
+    }
+
+    /// The residual power the correction left at recorded point `i`, summed over the
+    /// bonds ([`crate::master::energy::EnergyPoint::dp_left`]); `None` without bonds.
+    pub fn energy_dp_left(&self, i: usize) -> Option<f64> {
+        Some(self.energy_monitor()?.points.get(i)?.dp_left)
+    }
 }

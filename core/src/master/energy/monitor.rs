@@ -19,6 +19,11 @@ pub struct EnergyPoint {
     pub de_total: f64,
     /// Σ of the reported energies in J (NaN when no module reports one).
     pub energy: f64,
+    /// Σ over the bonds of the residual power the correction left: δP plus the power
+    /// of the correction applied over the step, divided by the bond's μ (the correction
+    /// removes μ·δP when it works); equals `dp_total` without a correction. Not in the CSV:
+    /// the page's "energy is being created here" signal reads it.
+    pub dp_left: f64,
 }
 
 /// Records an [`EnergyPoint`] per communication point. δP is evaluated per bond before
@@ -79,6 +84,8 @@ impl EnergyMonitor {
             energy,
             ..EnergyPoint::default()
         };
+        // The correction applied over the step that ended here (none without a hook).
+        let offsets = view.system.input_offsets();
         if let Some((t_last, last)) = &self.last {
             let h = view.t - t_last;
             for (b, ((f0, v0), (f1, v1))) in last.iter().zip(&now).enumerate() {
@@ -86,6 +93,12 @@ impl EnergyMonitor {
                 let dp = f0 * v1 - f1 * v0;
                 point.dp[b] = dp;
                 point.de[b] += h * dp;
+                let bond = &self.bonds[b];
+                let corrected = offsets.map_or(0.0, |o| o[bond.effort_input] * v1);
+                point.dp_left += match bond.mu > 0.0 {
+                    true => dp + corrected / bond.mu,
+                    false => dp + corrected,
+                };
             }
         }
         point.dp_total = point.dp.iter().sum();
