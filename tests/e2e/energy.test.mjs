@@ -88,7 +88,7 @@ test('the uncorrected double oscillator: dP and E/E0 charts, the creation signal
   assert.ok(view.spans.length > 0, 'flagged stretches');
   assert.equal(await page.getAttribute('#energy', 'data-signal'), 'creating');
   assert.match(view.signalText, /^Energy is being created from t = /);
-  assert.match(view.summaryText, /^mean δP = 1355 W · δE\(T\) = 1\.355e4 J · E\(T\)\/E0 = 1\.6867 · E_ref\(T\)\/E0 = 1$/);
+  assert.match(view.summaryText, /^mean δP = 1355 W · δE\(T\) = 13550 J · E\(T\)\/E0 = 1\.6867 · E_ref\(T\)\/E0 = 1$/);
   assert.deepEqual(page.problems, []);
   await page.close();
 });
@@ -99,7 +99,7 @@ test('the corrected double oscillator: no creation signal, though δP itself sta
   const view = await runPreset(page, id);
   assertMatchesCli(view, cliOf(id), id);
   assert.ok(view.summary.meanDp > 0, 'the residual of the uncorrected force is still there');
-  assert.deepEqual(view.charts.dP.map((s) => s.label), ['δP (total)', 'δP left by the correction']);
+  assert.deepEqual(view.charts.dP.map((s) => s.label), ['δP (total)', 'μ·δP + f_corr·v (not removed)']);
   assert.deepEqual(view.spans, [], 'nothing flagged');
   assert.equal(await page.getAttribute('#energy', 'data-signal'), 'none');
   assert.match(view.signalText, /^No energy creation flagged/);

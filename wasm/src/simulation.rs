@@ -10,8 +10,9 @@
 //! reported, the transfer keeps all five so every chunk has the same layout), then for a
 //! scenario with power bonds the energy columns of the CSV ([`JsSimulation::energy_names`]:
 //! `dP.BOND`, `dE.BOND` per bond, `dP`, `dE`, `E`, `E:reference`) and one column more that
-//! the CSV does not have, `dP:left`, the residual power the correction left (the page's
-//! "energy is being created here" signal; equal to `dP` without a correction).
+//! the CSV does not have, `dP:left`, the power created that the correction left,
+//! `μ·δP + f_corr·v` summed over the bonds (the page's "energy is being created here"
+//! signal; `dP` itself without a correction).
 //! Errors of [`JsSimulation::new`] and [`JsSimulation::advance`] carry a `kind`
 //! ([`crate::error::ErrorKind`]); after a failed `advance` the rows recorded up to the
 //! failure, the time reached and the counters can still be read.

@@ -3,12 +3,15 @@
 // no DOM: the e2e tests and the panel (plots/energy_panel.js) call the same code.
 //
 // The core defines no threshold on δP (§13.3). The page flags point t_i when the trailing
-// mean of δP_left (the residual power the correction left: δP itself on an uncorrected
-// run) over the last `window` macro-steps is above
+// mean of δP_left over the last `window` macro-steps is above
 //   P* = SHARE · |E0| / (t_stop − t_start),
-// the steady power that would create SHARE of the initial energy over the whole run. The
-// window is a twentieth of the run, so an oscillating residual (positive and negative in
-// turn) averages out and only steady creation is flagged. Without a reported energy there
+// the steady power that would create SHARE of the initial energy over the whole run.
+// δP_left (the worker's `dP:left`) is δP on an uncorrected run (of which the share μ ≤ 1 is
+// real energy error: an upper bound) and, on a corrected run, μ·δP + f_corr·v per bond, the
+// power the correction failed to remove (δP itself, taken with the uncorrected force, stays
+// large on a corrected run whose energy is flat). The window is a twentieth of the run, so
+// an oscillating residual (positive and negative in turn) averages out and only steady
+// creation is flagged; nothing is flagged before a full window. Without a reported energy there
 // is no scale: a point is flagged when that trailing mean exceeds half the trailing RMS of
 // δP_left (steadily positive, whatever its size).
 
@@ -47,9 +50,9 @@ export function creationFlags(dpLeft, n, window, threshold) {
       sum -= old;
       squares -= old * old;
     }
-    const count = Math.min(i, window);
-    const mean = sum / count;
-    const limit = threshold ?? 0.5 * Math.sqrt(Math.max(0, squares) / count);
+    if (i < window) continue;
+    const mean = sum / window;
+    const limit = threshold ?? 0.5 * Math.sqrt(Math.max(0, squares) / window);
     flags[i] = mean > limit && mean > 0 ? 1 : 0;
   }
   return flags;
@@ -111,7 +114,7 @@ export function summaryText(s) {
 
 /** What the signal line says about the flagged stretches. */
 export function signalText(spans, threshold, corrected) {
-  const what = corrected ? 'δP left by the correction' : 'δP';
+  const what = corrected ? 'the power the correction left (μ·δP + f_corr·v)' : 'δP';
   const rule = threshold === null ? `its mean above half its RMS` : `its mean above ${num(threshold, 3)} W`;
   if (!spans.length) return `No energy creation flagged (${what} over a trailing window: ${rule}).`;
   const total = spans.reduce((a, [x, y]) => a + (y - x), 0);

@@ -190,7 +190,7 @@ impl super::Simulation {
         }
     }
 
-    /// The residual power the correction left at recorded point `i`, summed over the
+    /// The power created that the correction left at recorded point `i`, summed over the
     /// bonds ([`crate::master::energy::EnergyPoint::dp_left`]); `None` without bonds.
     pub fn energy_dp_left(&self, i: usize) -> Option<f64> {
         Some(self.energy_monitor()?.points.get(i)?.dp_left)

@@ -215,3 +215,47 @@ fn the_energy_presets_show_what_they_say() {
     assert!(e.e_end < 0.01 * e.e0 && e.e_end > 2.0 * e.e_ref_end.expect("reference"));
     assert!(e.mean_dp > 0.0);
 }
+
+#[test]
+fn the_power_left_is_dp_uncorrected_and_small_once_corrected() {
+    let mean_left = |sim: &Simulation| {
+        let n = sim.result().time.len();
+        let left = (1..n).map(|i| sim.energy_dp_left(i).expect("monitored"));
+        left.sum::<f64>() / (n - 1) as f64
+    };
+    let plain = run(&oscillator(""));
+    let points = &plain.sim.energy_monitor().expect("monitored").points;
+    for (i, p) in points.iter().enumerate() {
+        assert_eq!(plain.sim.energy_dp_left(i), Some(p.dp_total), "point {i}");
+    }
+    let corrected = run(&oscillator(
+        r#", "energy_correction": {"cap": {"fraction": 1.0}}"#,
+    ));
+    // δP (uncorrected force) stays large; what the correction left of μ·δP is not.
+    let left = mean_left(&corrected.sim);
+    assert!(corrected.mean_dp > 500.0, "mean δP {}", corrected.mean_dp);
+    assert!(
+        libm::fabs(left) < 0.05 * corrected.mean_dp,
+        "left {left} of mean δP {}",
+        corrected.mean_dp
+    );
+    // The page's columns are the CSV's: names as its header ends, values as its last row.
+    let csv = corrected.sim.to_csv();
+    let header = csv.lines().next().expect("a header");
+    let names = corrected.sim.energy_column_names();
+    assert!(
+        header.ends_with(&format!(",{}", names.join(","))),
+        "{header}"
+    );
+    let last = csv.lines().last().expect("rows");
+    let mut values = Vec::new();
+    corrected
+        .sim
+        .energy_values(corrected.sim.result().time.len() - 1, &mut values);
+    let cells: Vec<f64> = last
+        .rsplit(',')
+        .take(values.len())
+        .map(|c| c.parse().expect("a number"))
+        .collect();
+    assert_eq!(cells.into_iter().rev().collect::<Vec<_>>(), values);
+}

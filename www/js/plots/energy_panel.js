@@ -1,6 +1,6 @@
 // Energy panel under the time response of a run with power bonds (docs/methods.md §13):
-// the residual power δP (total, per bond when there are several, and what the correction
-// left of it on a corrected run) with the stretches where energy is being created shaded,
+// the residual power δP (total, per bond when there are several, and on a corrected run
+// the power the correction did not remove, μ·δP + f_corr·v) with the stretches where energy is being created shaded,
 // and the energy E/E0 against the reference's E_ref/E0. Both are drawn live as the chunks
 // arrive, with a summary line as `cosim energy` prints it (energy_signal.js computes the
 // signal and the figures). The charts share the cursor and the run's time range.
@@ -125,7 +125,7 @@ export class EnergyPanel {
     const bonds = this.bondColumns();
     const dpSeries = [{ key: 'dP', label: 'δP (total)', stroke: palette.dp, width: 1.5 }];
     if (bonds.length > 1) bonds.forEach((n, k) => dpSeries.push({ key: n, label: `δP ${n.slice(3)}`, stroke: palette.bond[k % 4], width: 1 }));
-    if (this.corrected) dpSeries.push({ key: 'dP:left', label: 'δP left by the correction', stroke: palette.left, width: 1.2 });
+    if (this.corrected) dpSeries.push({ key: 'dP:left', label: 'μ·δP + f_corr·v (not removed)', stroke: palette.left, width: 1.2 });
     this.addChart('dP', 'Residual power δP (W): shaded where energy is being created', dpSeries, { x, axis, last: !this.names.includes('E'), ...bands });
     if (this.names.includes('E')) {
       const eSeries = [{ key: 'E/E0', label: 'E/E0', stroke: palette.e, width: 1.5 }];

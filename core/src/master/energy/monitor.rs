@@ -19,10 +19,10 @@ pub struct EnergyPoint {
     pub de_total: f64,
     /// Σ of the reported energies in J (NaN when no module reports one).
     pub energy: f64,
-    /// Σ over the bonds of the residual power the correction left: δP plus the power
-    /// of the correction applied over the step, divided by the bond's μ (the correction
-    /// removes μ·δP when it works); equals `dp_total` without a correction. Not in the CSV:
-    /// the page's "energy is being created here" signal reads it.
+    /// Σ over the bonds of the power the coupling creates that the correction left: with a
+    /// correction `μ·δP + f_corr·v` (the seed's `U_k/H`: the real share of δP plus the power
+    /// of the correction applied over the step); without one `δP` itself (μ is not known,
+    /// and μ ≤ 1: an upper bound). Not in the CSV: the page's creation signal reads it.
     pub dp_left: f64,
 }
 
@@ -94,10 +94,9 @@ impl EnergyMonitor {
                 point.dp[b] = dp;
                 point.de[b] += h * dp;
                 let bond = &self.bonds[b];
-                let corrected = offsets.map_or(0.0, |o| o[bond.effort_input] * v1);
-                point.dp_left += match bond.mu > 0.0 {
-                    true => dp + corrected / bond.mu,
-                    false => dp + corrected,
+                point.dp_left += match offsets {
+                    Some(o) => bond.mu * dp + o[bond.effort_input] * v1,
+                    None => dp,
                 };
             }
         }
