@@ -3,7 +3,8 @@
 // signal is raised on the uncorrected double oscillator (whose energy grows) and not on the
 // corrected one, and on the crane's unstable run from its δP alone (reference switched off);
 // the page's energy columns equal the CLI's CSV to the last bit and its summary equals
-// `cosim energy`; the form edits μ and shows the core's messages at the fields for μ = 1.5,
+// `cosim energy`; an unlimited cap is flagged (the correction creates energy); the form
+// edits μ and shows the core's messages at the fields for μ = 1.5,
 // a cap of 0, a bond pairing two efforts and a module step not in a whole ratio.
 
 import test from 'node:test';
@@ -196,5 +197,19 @@ test('a scenario without bonds has no energy panel and a folded energy section',
   assert.equal(await runAndWait(page), 'done');
   assert.equal(await page.evaluate(() => window.cosimPlayground.energyPlotted()), null);
   assert.equal(await page.$eval('#energy', (e) => e.hidden), true);
+  await page.close();
+});
+
+test('too large a cap: the unlimited correction on the nonlinear oscillator is itself flagged', async () => {
+  const page = await openPreset('energy-nonlinear-nu-0');
+  const limited = await runPreset(page, 'energy-nonlinear-nu-0');
+  assert.deepEqual(limited.spans, [], 'cap 100 %: not flagged');
+  await page.fill('[data-path="master.energy_correction.cap.fraction"]', '');
+  await page.fill('[data-path="master.energy_correction.cap.absolute"]', '1e9');
+  assert.deepEqual(await page.evaluate(() => window.cosimPlayground.scenario.master.energy_correction.cap), { absolute: 1e9 });
+  const unlimited = await runPreset(page, 'unlimited cap');
+  assert.ok(unlimited.spans.length > 0, 'flagged');
+  assert.ok(unlimited.summary.eEnd / unlimited.summary.e0 > limited.summary.eEnd / limited.summary.e0 + 0.02,
+    'and the energy error grows');
   await page.close();
 });
