@@ -114,7 +114,6 @@ export class EnergyPanel {
     heading.textContent = 'Energy';
     this.summaryEl = document.createElement('p');
     this.summaryEl.className = 'energy-summary';
-    this.summaryEl.setAttribute('role', 'status');
     this.signalEl = document.createElement('p');
     this.signalEl.className = 'energy-signal';
     this.container.replaceChildren(heading, this.signalEl, this.summaryEl);
