@@ -5,11 +5,13 @@
 // the page's energy columns equal the CLI's CSV to the last bit and its summary equals
 // `cosim energy`; an unlimited cap is flagged (the correction creates energy); the form
 // edits μ and shows the core's messages at the fields for μ = 1.5,
-// a cap of 0, a bond pairing two efforts and a module step not in a whole ratio.
+// a cap of 0, a bond pairing two efforts and a module step not in a whole ratio; axe finds
+// no serious violation in the energy panel and fields.
 
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -212,4 +214,25 @@ test('too large a cap: the unlimited correction on the nonlinear oscillator is i
   assert.ok(unlimited.summary.eEnd / unlimited.summary.e0 > limited.summary.eEnd / limited.summary.e0 + 0.02,
     'and the energy error grows');
   await page.close();
+});
+
+test('axe: the energy panel with its signal and the energy fields with a message, light and dark', async () => {
+  const axe = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+  for (const theme of ['light', 'dark']) {
+    const page = await openPage(browser.context, null, '#preset=energy-oscillator-drift');
+    await page.evaluate((t) => localStorage.setItem('cosim-theme', t), theme);
+    await page.reload();
+    await page.waitForFunction(() => window.cosimPlayground && document.querySelector('#run:not([disabled])'));
+    await page.evaluate(() => window.cosimPlayground.ready);
+    await runPreset(page, 'energy-oscillator-drift');
+    await page.check('[data-path="master.energy_correction"]');
+    await expectFieldMessage(page, 'master.energy_correction.nu', '2', /expected a number from 0 to 1, got 2/);
+    await page.addScriptTag({ path: axe });
+    const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
+    const serious = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));
+    assert.deepEqual(serious, [], theme);
+    assert.deepEqual(page.problems, []);
+    await page.close();
+  }
 });
