@@ -119,22 +119,28 @@ for (const [what, bytes, expected] of BROKEN) {
   });
 }
 
-test('a C module reading its resources with fopen (WASI files) gives the CLI CSV to the last bit', async () => {
-  const fmu = readFileSync(new URL('../fixtures/fmus/c_table.fmu', import.meta.url));
-  const scenario = {
-    schema_version: 1,
-    title: 'table from resources',
-    modules: [{ name: 'table', model: 'Binary', parameters: { gain: 2 }, solver: { method: 'default' }, source: dataUrl(fmu) }],
-    connections: [],
-    master: { algorithm: 'jacobi', macro_step: 0.05, extrapolation_order: 0, sequence: [], start_up: 'ramp_up' },
-    run: { start: 0, stop: 3 },
-    reference: false,
-    plot: ['table.y'],
-  };
+// Two binary modules (one reads its resources with fopen: WASI files) next to a model
+// with state events (the bouncing ball, built in): the CSV must not differ by one bit.
+test('binary modules with WASI files, and events in the run: the page gives the CLI CSV to the last bit', async () => {
+  const fixture = (name) => readFileSync(new URL(`../fixtures/fmus/${name}`, import.meta.url));
+  const scenario = JSON.parse(execFileSync(cliPath(), ['preset', 'binary-c-spring-damper'], { encoding: 'utf8' }));
+  scenario.modules[1].source = dataUrl(fixture('c_spring_damper.fmu'));
+  scenario.modules.push({ name: 'table', model: 'Binary', parameters: { gain: 2 }, solver: { method: 'default' },
+    source: dataUrl(fixture('c_table.fmu')) });
+  scenario.modules.push({ name: 'decay', model: 'ReferenceFMU.Dahlquist', parameters: {}, solver: { method: 'default' } });
+  scenario.modules.push({ name: 'ball', model: 'ReferenceFMU.BouncingBall', parameters: {}, solver: { method: 'default' } });
+  scenario.connections.push({ from: 'decay.x', to: 'table.u' });
+  scenario.plot.push('table.y', 'ball.h');
+  scenario.run.stop = 1.5;
   const expected = runCli(JSON.stringify(scenario));
   const page = await openPage(browser.context);
   assert.equal(await runJson(page, scenario), 'done', await page.textContent('#message-text'));
-  assert.equal(await page.evaluate(() => window.cosimPlayground.lastResult.csv), expected);
+  const csv = await page.evaluate(() => window.cosimPlayground.lastResult.csv);
+  assert.ok(csv.split('\n')[0].split(',').includes('table.y'), 'the table module is recorded');
+  assert.equal(csv, expected);
+  const h = parseCsv(csv).columns.get('ball.h');
+  const floor = h.indexOf(Math.min(...h));
+  assert.ok(h[floor] < 0.05 && floor < h.length - 1 && Math.max(...h.slice(floor)) > 0.1, 'the ball bounced (a state event)');
   assert.deepEqual(page.problems, []);
   await page.close();
 });

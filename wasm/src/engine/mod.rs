@@ -10,6 +10,7 @@
 //! JS objects live in this thread's registry ([`registry`]); an instance holds only its
 //! index there, so it is `Send` as the core's modules must be (the worker is one thread).
 
+mod glue;
 mod imports;
 mod memory;
 mod registry;
@@ -21,7 +22,7 @@ use cosim_core::fmu::wasi::WasiHost;
 use cosim_core::fmu::wasm_sections::{self, ExportKind};
 use cosim_core::fmu::{FmuError, RuntimeLimits};
 use js_sys::{Array, BigInt, Function, Reflect, WebAssembly};
-use registry::{with_slot, Slot};
+use registry::{with_slot, with_slot_ref, Slot};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::{JsCast, JsValue};
@@ -143,6 +144,46 @@ pub(crate) fn from_js(v: &JsValue, ty: WasmType) -> WasmValue {
     }
 }
 
+/// Calls `func` with `args`; its result read as `result` (the type the core expects).
+/// Numbers go straight through (one crossing); an i64 argument or result needs a BigInt,
+/// so those calls build an argument array instead.
+fn call_export(
+    func: &Function,
+    args: &[WasmValue],
+    result: Option<WasmType>,
+) -> Result<WasmValue, JsValue> {
+    let numeric = |v: &WasmValue| match *v {
+        WasmValue::I32(x) => Some(f64::from(x)),
+        WasmValue::F32(x) => Some(f64::from(x)),
+        WasmValue::F64(x) => Some(x),
+        WasmValue::I64(_) => None,
+    };
+    let mut a = [0.0f64; 12];
+    let fast = args.len() <= a.len()
+        && result != Some(WasmType::I64)
+        && args
+            .iter()
+            .zip(a.iter_mut())
+            .all(|(v, slot)| numeric(v).map(|x| *slot = x).is_some());
+    if fast {
+        let n = args.len() as u32;
+        let v = glue::call_numbers(
+            func, n, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11],
+        )?;
+        return Ok(match result {
+            Some(WasmType::F64) => WasmValue::F64(v),
+            Some(WasmType::F32) => WasmValue::F32(v as f32),
+            _ => WasmValue::I32(v as i32),
+        });
+    }
+    let js_args = Array::new_with_length(args.len() as u32);
+    for (k, v) in args.iter().enumerate() {
+        js_args.set(k as u32, to_js(*v));
+    }
+    let v = func.apply(&JsValue::UNDEFINED, &js_args)?;
+    Ok(from_js(&v, result.unwrap_or(WasmType::I32)))
+}
+
 impl GuestInstance for BrowserInstance {
     fn export(&self, name: &str) -> Export {
         with_slot(self.slot, |s| {
@@ -175,18 +216,18 @@ impl GuestInstance for BrowserInstance {
         args: &[WasmValue],
         results: &mut [WasmValue],
     ) -> Result<(), CallError> {
-        // Cloned out of the registry: the call may re-enter it through a WASI import.
-        let func: Option<Function> =
-            with_slot(self.slot, |s| s.funcs.get(f.0 as usize).cloned()).flatten();
-        let func = func.ok_or_else(|| CallError::Trap(String::from("no such export")))?;
-        let js_args = Array::new_with_length(args.len() as u32);
-        for (k, v) in args.iter().enumerate() {
-            js_args.set(k as u32, to_js(*v));
-        }
-        match func.apply(&JsValue::UNDEFINED, &js_args) {
+        // The registry stays borrowed (shared) during the call: the WASI imports and the
+        // log callback use only what they captured, never the registry.
+        let outcome = with_slot_ref(self.slot, |s| {
+            let func = s.funcs.get(f.0 as usize)?;
+            Some(call_export(func, args, results.first().map(|r| r.ty())))
+        })
+        .flatten()
+        .ok_or_else(|| CallError::Trap(String::from("no such export")))?;
+        match outcome {
             Ok(v) => {
                 if let Some(slot) = results.first_mut() {
-                    *slot = from_js(&v, slot.ty());
+                    *slot = v;
                 }
                 Ok(())
             }
@@ -198,19 +239,19 @@ impl GuestInstance for BrowserInstance {
     }
 
     fn read(&self, ptr: u32, out: &mut [u8]) -> bool {
-        with_slot(self.slot, |s| {
+        with_slot_ref(self.slot, |s| {
             s.memory
                 .as_ref()
-                .is_some_and(|m| memory::Guest::new(m).read_into(ptr, out))
+                .is_some_and(|m| glue::mem_read(m, ptr, out))
         })
         .unwrap_or(false)
     }
 
     fn write(&mut self, ptr: u32, bytes: &[u8]) -> bool {
-        with_slot(self.slot, |s| {
+        with_slot_ref(self.slot, |s| {
             s.memory
                 .as_ref()
-                .is_some_and(|m| memory::Guest::new(m).write_from(ptr, bytes))
+                .is_some_and(|m| glue::mem_write(m, ptr, bytes))
         })
         .unwrap_or(false)
     }

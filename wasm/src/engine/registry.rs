@@ -87,6 +87,12 @@ pub(super) fn remove(k: usize) {
     drop(slot);
 }
 
+/// `f` on the slot `k`, borrowed shared, so that a nested shared borrow (a call that
+/// reads memory while another call is on the stack) is allowed (`None` if it is gone).
+pub(super) fn with_slot_ref<R>(k: usize, f: impl FnOnce(&Slot) -> R) -> Option<R> {
+    SLOTS.with(|s| s.borrow().get(k).and_then(Option::as_ref).map(f))
+}
+
 /// `f` on the slot `k` (`None` if it is gone).
 pub(super) fn with_slot<R>(k: usize, f: impl FnOnce(&mut Slot) -> R) -> Option<R> {
     SLOTS.with(|s| s.borrow_mut().get_mut(k).and_then(Option::as_mut).map(f))
