@@ -39,4 +39,6 @@ pub use wasi_fs::ResourceTree;
 pub use wasmi_engine::WasmiSandbox;
 
 #[cfg(test)]
+mod sandbox_tests;
+#[cfg(test)]
 mod tests;
