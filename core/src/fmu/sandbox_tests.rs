@@ -1,0 +1,112 @@
+//! The WASI host without any engine: [`super::wasi::plan_import`] and
+//! [`super::wasi::dispatch`] over a plain byte vector as guest memory, which is what the
+//! browser's engine relies on (no wasmi, no fuel).
+
+use super::sandbox::{FuncSig, GuestMemory, WasmType, WasmValue};
+use super::wasi::{dispatch, plan_import, HostTrap, WasiHost, WasiImport, WASI};
+use super::wasi_fs::ResourceTree;
+use super::FmuError;
+use alloc::string::ToString;
+use alloc::vec::Vec;
+
+struct VecMemory(Vec<u8>);
+
+impl GuestMemory for VecMemory {
+    fn size(&self) -> usize {
+        self.0.len()
+    }
+
+    fn read(&self, ptr: u32, out: &mut [u8]) -> bool {
+        let start = ptr as usize;
+        match self.0.get(start..start + out.len()) {
+            Some(src) => {
+                out.copy_from_slice(src);
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn write(&mut self, ptr: u32, bytes: &[u8]) -> bool {
+        let start = ptr as usize;
+        match self.0.get_mut(start..start + bytes.len()) {
+            Some(dst) => {
+                dst.copy_from_slice(bytes);
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+fn provided(name: &str) -> WasiImport {
+    let sig = super::wasi::provided_sig(name).unwrap();
+    plan_import(WASI, name, Some(&sig)).unwrap()
+}
+
+#[test]
+fn imports_are_planned_by_module_name_and_type() {
+    use WasmType::I32;
+    let errno = FuncSig::new(&[I32], &[I32]);
+    assert_eq!(
+        plan_import(WASI, "fd_write", Some(&FuncSig::new(&[I32; 4], &[I32]))),
+        Ok(WasiImport::Provided("fd_write"))
+    );
+    assert_eq!(
+        plan_import(WASI, "path_unlink_file", Some(&errno)),
+        Ok(WasiImport::Refused("path_unlink_file".to_string()))
+    );
+    assert!(matches!(
+        plan_import(WASI, "sock_accept", Some(&errno)),
+        Ok(WasiImport::Unprovided(m)) if m.contains("`sock_accept` is not provided")
+    ));
+    let wrong = plan_import(WASI, "fd_close", Some(&FuncSig::new(&[I32], &[]))).unwrap_err();
+    assert!(
+        matches!(&wrong, FmuError::UnsupportedImport(m) if m.contains("with type (i32); the host provides it with type (i32) -> i32")),
+        "{wrong}"
+    );
+    assert!(matches!(
+        plan_import("env", "memory", None),
+        Err(FmuError::UnsupportedImport(m)) if m.contains("`env.memory`")
+    ));
+}
+
+#[test]
+fn dispatch_runs_on_any_guest_memory() {
+    let mut host = WasiHost::new(1024, ResourceTree::default());
+    let mut mem = VecMemory(alloc::vec![0u8; 256]);
+    // One iovec at 16 pointing at "hi\n" at 64; the byte count goes to 32.
+    mem.write(16, &[64, 0, 0, 0, 3, 0, 0, 0]);
+    mem.write(64, b"hi\n");
+    let args = [1, 16, 1, 32].map(WasmValue::I32);
+    let out = dispatch(&provided("fd_write"), &mut host, &mut mem, &args);
+    assert_eq!(out, Ok(Some(WasmValue::I32(0))));
+    assert_eq!(host.log(), "hi\n");
+    assert_eq!(mem.0[32..36], [3, 0, 0, 0]);
+    // An iovec outside memory is EFAULT (21), nothing logged.
+    mem.write(16, &[0xf0, 0, 0, 0, 0x20, 0, 0, 0]);
+    let out = dispatch(&provided("fd_write"), &mut host, &mut mem, &args);
+    assert_eq!(out, Ok(Some(WasmValue::I32(21))));
+    assert_eq!(host.log(), "hi\n");
+    // proc_exit stops the guest with its code; an unprovided function with its name.
+    let exit = dispatch(
+        &provided("proc_exit"),
+        &mut host,
+        &mut mem,
+        &[WasmValue::I32(3)],
+    );
+    assert_eq!(exit, Err(HostTrap::Exit(3)));
+    let stub = WasiImport::Unprovided("no".into());
+    assert_eq!(
+        dispatch(&stub, &mut host, &mut mem, &[]),
+        Err(HostTrap::Unprovided("no".into()))
+    );
+    // random_get is the same sequence for every host.
+    let mut other = WasiHost::new(1024, ResourceTree::default());
+    let mut mem2 = VecMemory(alloc::vec![0u8; 256]);
+    let args = [100, 8].map(WasmValue::I32);
+    dispatch(&provided("random_get"), &mut host, &mut mem, &args).unwrap();
+    dispatch(&provided("random_get"), &mut other, &mut mem2, &args).unwrap();
+    assert_eq!(mem.0[100..108], mem2.0[100..108]);
+    assert_ne!(mem.0[100..108], [0u8; 8]);
+}
