@@ -52,15 +52,15 @@ pub fn distributable(v: &ValidatedScenario) -> Result<usize, String> {
 
 /// Runs `v` as one rank of an MPI job; rank 0 writes the CSV to `file` or `stdout`.
 pub fn run(v: &ValidatedScenario, file: Option<&Path>, stdout: Output) -> Result<(), Failure> {
-    let segments = distributable(v)?;
     #[cfg(feature = "mpi")]
-    return run::run(v, segments, file, stdout);
+    return run::run(v, file, stdout);
     #[cfg(not(feature = "mpi"))]
     {
-        let _ = (segments, file, stdout);
+        let _ = (file, stdout);
+        distributable(v)?;
         Err(
             "this cosim was built without MPI: build it with `cargo build -p cosim-cli \
-             --release --features mpi` (Open MPI and libclang first: `cargo xtask setup --mpi`), \
+             --release --features mpi` (Open MPI and libclang first: `cargo xtask setup`), \
              then `mpirun -n R target/release/cosim run SCENARIO.json --mpi`"
                 .into(),
         )

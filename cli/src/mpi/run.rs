@@ -2,7 +2,9 @@
 //! drive it in step (the same chunks of macro-steps); only rank 0 keeps the reference and
 //! writes the CSV, progress and summary. Whatever could stop one rank alone (a failing
 //! output file, Ctrl-C, a build error) is agreed on by an all-reduce first, so no rank is
-//! left waiting in a collective call.
+//! left waiting in a collective call. Rank 0 says what stopped the job and gives the
+//! job's exit status; the other ranks then end quietly with status 0, since `mpirun`
+//! aborts the whole job (rank 0 before it speaks) when a rank ends with an error first.
 
 use super::executor::{MpiExecutor, Traffic};
 use super::plan::chain_owners;
@@ -27,18 +29,36 @@ fn any_rank(world: &SimpleCommunicator, yes: bool) -> bool {
     any == 1
 }
 
-/// One rank of `mpirun -n R cosim run SCENARIO.json --mpi` for a chain of `segments`.
-pub fn run(
+/// One rank of `mpirun -n R cosim run SCENARIO.json --mpi`.
+pub fn run(v: &ValidatedScenario, file: Option<&Path>, stdout: Output) -> Result<(), Failure> {
+    let universe = ::mpi::initialize().ok_or("MPI cannot be initialised twice")?;
+    let world = universe.world();
+    match (world.rank(), rank_run(&world, v, file, stdout)) {
+        (0, result) => result,
+        (_, Err(Failure::Message(_))) => Ok(()),
+        (_, result) => result,
+    }
+}
+
+/// A failure rank 0 reports for every rank (the others have the same one, agreed).
+fn said_by_rank_0() -> Failure {
+    Failure::Message("said by rank 0".into())
+}
+
+fn rank_run(
+    world: &SimpleCommunicator,
     v: &ValidatedScenario,
-    segments: usize,
     file: Option<&Path>,
     stdout: Output,
 ) -> Result<(), Failure> {
-    let universe = ::mpi::initialize().ok_or("MPI cannot be initialised twice")?;
-    let world = universe.world();
     let (rank, size) = (world.rank() as usize, world.size() as usize);
-    // The same on every rank, so all refuse together.
-    chain_owners(segments, size)?;
+    // The same on every rank, so all refuse together; rank 0 says why.
+    let segments = super::distributable(v).and_then(|s| chain_owners(s, size).map(|_| s));
+    let segments = match (segments, rank) {
+        (Ok(s), _) => s,
+        (Err(e), 0) => return Err(e.into()),
+        (Err(_), _) => return Err(said_by_rank_0()),
+    };
     let mut local = v.clone();
     if rank != 0 {
         local.scenario.reference = false;
@@ -54,22 +74,22 @@ pub fn run(
         _ => None,
     };
     let failed = sim.is_err() || matches!(out, Some(Err(_)));
-    if any_rank(&world, failed) {
+    if any_rank(world, failed) {
         return match (sim, out) {
             (Err(e), _) if rank == 0 => Err(e.to_string().into()),
             (_, Some(Err(e))) => Err(e),
-            _ => Err(Failure::OutputClosed), // quiet: rank 0 says why
+            _ => Err(said_by_rank_0()),
         };
     }
     let (Ok(mut sim), out) = (sim, out.and_then(Result::ok)) else {
         return Err("internal: a build failure was not agreed on".into());
     };
     stop_on_ctrl_c();
-    let outcome = steps(&world, &mut sim, &local, out)?;
+    let outcome = steps(world, &mut sim, &local, out)?;
     let spent = outcome.1;
     outcome.0?;
     let counts = traffic.lock().map(|t| *t).unwrap_or_default();
-    let all = gather_traffic(&world, counts);
+    let all = gather_traffic(world, counts);
     if rank == 0 {
         io::note(&format!("{}\n", simulation::summary(&sim)));
         io::note(&report(&all, sim.steps_done(), spent));
@@ -105,7 +125,7 @@ fn steps(
                     sim.result().time.len()
                 )
                 .into(),
-                None => Failure::OutputClosed,
+                None => said_by_rank_0(),
             });
         }
         let step = sim.advance(CHUNK);
@@ -121,7 +141,7 @@ fn steps(
             Ok(false) => {}
             // Every rank has the same error; rank 0 says it.
             Err(e) if root => break Err(e.to_string().into()),
-            Err(_) => break Err(Failure::OutputClosed),
+            Err(_) => break Err(said_by_rank_0()),
         }
         if progress && last_report.elapsed() > Duration::from_secs(1) {
             last_report = Instant::now();
