@@ -50,6 +50,58 @@ pub fn distributable(v: &ValidatedScenario) -> Result<usize, String> {
     Ok(chain.subsystems as usize)
 }
 
+/// Makes the scenario rank `rank` (not 0) builds lighter: each segment that another rank
+/// steps and this one does not read (directly, or through a cut it reads) becomes a stand-in of one mass with the same ports (the
+/// first or last mass where the segment meets a wall, so the walls and inputs stay). Its
+/// numbers are never used here; the outputs keep their places in the stacked vector, which
+/// the exchange plan relies on. Memory then grows with the rank's share of the chain, not
+/// with the chain. Rank 0 keeps every module: it records the initial outputs of all.
+pub fn with_stand_ins(v: &mut ValidatedScenario, owner: &[usize], rank: usize) {
+    let s = &mut v.scenario;
+    let index = |port: &str| {
+        let module = port.split('.').next().unwrap_or("");
+        s.modules.iter().position(|m| m.name == module)
+    };
+    let is_segment = |m: usize| s.modules[m].parameters.contains_key("first");
+    let links: Vec<(usize, usize)> = s
+        .connections
+        .iter()
+        .filter_map(|c| Some((index(&c.from)?, index(&c.to)?)))
+        .collect();
+    // What the rank's modules read, and what feeds a cut among those: a cut's outputs at
+    // initialisation come straight from its inputs (a segment's from its own states), and
+    // the first step's inputs are predicted from the initial outputs.
+    let mut read = vec![false; s.modules.len()];
+    for &(from, to) in &links {
+        read[from] |= owner.get(to) == Some(&rank);
+    }
+    for &(from, to) in &links {
+        if read[to] && !is_segment(to) {
+            read[from] = true;
+        }
+    }
+    for (m, spec) in s.modules.iter_mut().enumerate() {
+        let p = &mut spec.parameters;
+        let (Some(&first), Some(&n), Some(&total)) = (p.get("first"), p.get("n"), p.get("total"))
+        else {
+            continue; // a cut: one small element
+        };
+        if rank == 0 || owner.get(m) == Some(&rank) || read[m] {
+            continue;
+        }
+        let kept = if first + n - 1.0 == total && first > 1.0 {
+            total
+        } else {
+            first
+        };
+        p.insert("first".into(), kept);
+        p.insert("n".into(), 1.0);
+        if p.contains_key("watch") {
+            p.insert("watch".into(), kept);
+        }
+    }
+}
+
 /// Runs `v` as one rank of an MPI job; rank 0 writes the CSV to `file` or `stdout`.
 pub fn run(v: &ValidatedScenario, file: Option<&Path>, stdout: Output) -> Result<(), Failure> {
     #[cfg(feature = "mpi")]
@@ -64,5 +116,93 @@ pub fn run(v: &ValidatedScenario, file: Option<&Path>, stdout: Output) -> Result
              then `mpirun -n R target/release/cosim run SCENARIO.json --mpi`"
                 .into(),
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cosim_core::scenario::parse;
+    use cosim_core::simulation::Simulation;
+
+    fn chain(extra: &str) -> ValidatedScenario {
+        let text = format!(
+            r#"{{"schema_version": 1,
+                "chain": {{"masses": 50, "subsystems": 5, "watch": [3, 48]}},
+                "master": {{"algorithm": "jacobi", "macro_step": 1e-8{extra}}},
+                "run": {{"stop": 1e-7}}}}"#
+        );
+        parse(&text)
+            .and_then(|s| s.validate())
+            .expect("a valid chain")
+    }
+
+    fn segment(v: &ValidatedScenario, m: usize) -> (f64, f64, Option<f64>) {
+        let p = &v.scenario.modules[m].parameters;
+        (p["first"], p["n"], p.get("watch").copied())
+    }
+
+    #[test]
+    fn only_fixed_step_jacobi_chains_are_distributed() {
+        assert_eq!(distributable(&chain("")), Ok(5));
+        let controlled = chain(
+            r#", "step_control": {"method": "error", "estimator": "ex_s_local", "rtol": 1e-3}"#,
+        );
+        let refused = distributable(&controlled).unwrap_err();
+        assert!(refused.contains("fixed macro-steps only"), "{refused}");
+        let mut seidel = chain("");
+        seidel.scenario.master.algorithm = Algorithm::GaussSeidel;
+        assert!(distributable(&seidel).unwrap_err().contains("plain Jacobi"));
+    }
+
+    #[test]
+    fn a_rank_builds_one_mass_for_each_segment_it_neither_steps_nor_reads() {
+        let owner = plan::chain_owners(5, 3).expect("5 segments on 3 ranks");
+        // Segments s1 s2 | s3 s4 | s5: rank 1 steps s3, s4 and reads s5's first mass.
+        let mut v = chain("");
+        with_stand_ins(&mut v, &owner, 1);
+        assert_eq!(
+            segment(&v, 0),
+            (1.0, 1.0, Some(1.0)),
+            "left wall kept, watch moved"
+        );
+        assert_eq!(
+            segment(&v, 1),
+            (11.0, 10.0, None),
+            "feeds c2, which s3 reads"
+        );
+        assert_eq!(segment(&v, 2), (21.0, 10.0, None), "own");
+        assert_eq!(segment(&v, 3), (31.0, 10.0, None), "own");
+        assert_eq!(segment(&v, 4), (41.0, 10.0, Some(48.0)), "read");
+        let mut last = chain("");
+        with_stand_ins(&mut last, &owner, 0);
+        assert_eq!(
+            segment(&last, 4),
+            (41.0, 10.0, Some(48.0)),
+            "rank 0 keeps all"
+        );
+        let mut first = chain("");
+        with_stand_ins(&mut first, &owner, 2);
+        assert_eq!(segment(&first, 4), (41.0, 10.0, Some(48.0)), "own");
+        assert_eq!(segment(&first, 2), (21.0, 1.0, None));
+        assert_eq!(
+            segment(&first, 3),
+            (31.0, 10.0, None),
+            "feeds c4, which s5 reads"
+        );
+        // An owner map with the right end on another rank: its stand-in keeps the last mass.
+        let mut right = chain("");
+        with_stand_ins(&mut right, &[1, 1, 1, 0, 0, 1, 1, 1, 0], 1);
+        assert_eq!(
+            segment(&right, 4),
+            (50.0, 1.0, Some(50.0)),
+            "right wall kept"
+        );
+        // Stand-ins keep every port: the system builds and the recorded outputs (the
+        // watched masses, every cut and its coupling bodies) keep their stacked places.
+        let full = Simulation::new(&chain("")).expect("builds");
+        let light = Simulation::new(&first).expect("builds");
+        assert_eq!(full.result().recorded, light.result().recorded);
+        assert_eq!(full.result().recorded.len(), 4 + 4 * 5);
     }
 }

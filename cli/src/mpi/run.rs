@@ -8,6 +8,7 @@
 
 use super::executor::{MpiExecutor, Traffic};
 use super::plan::chain_owners;
+use super::with_stand_ins;
 use crate::commands::{interrupted, stop_on_ctrl_c};
 use crate::io::{self, Failure, Output};
 use ::mpi::collective::SystemOperation;
@@ -62,6 +63,7 @@ fn rank_run(
     let mut local = v.clone();
     if rank != 0 {
         local.scenario.reference = false;
+        with_stand_ins(&mut local, &chain_owners(segments, size)?, rank);
     }
     let executor = MpiExecutor::new(rank, size, segments, v.scenario.plot.clone());
     let traffic = executor.traffic();
