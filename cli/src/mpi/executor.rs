@@ -34,6 +34,8 @@ pub struct Traffic {
     pub bytes: u64,
     /// Bytes this rank contributed to the gathers on rank 0.
     pub gathered_bytes: u64,
+    /// Peak resident set in KiB, filled in at the end of the run.
+    pub peak_resident_kb: u64,
 }
 
 /// The outcome codes reduced after each sweep; `n` (the module count) means none.

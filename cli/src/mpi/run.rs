@@ -174,22 +174,37 @@ fn steps(
 
 /// Every rank's traffic on rank 0 (empty elsewhere).
 fn gather_traffic(world: &SimpleCommunicator, t: Traffic) -> Vec<Traffic> {
-    let mine = [t.sweeps, t.messages, t.bytes, t.gathered_bytes];
+    let mine = [
+        t.sweeps,
+        t.messages,
+        t.bytes,
+        t.gathered_bytes,
+        peak_resident_kb(),
+    ];
     let root = world.process_at_rank(0);
     if world.rank() != 0 {
         root.gather_into(&mine[..]);
         return Vec::new();
     }
-    let mut all = vec![0u64; 4 * world.size() as usize];
+    let mut all = vec![0u64; mine.len() * world.size() as usize];
     root.gather_into_root(&mine[..], &mut all[..]);
-    all.chunks(4)
+    all.chunks(mine.len())
         .map(|c| Traffic {
             sweeps: c[0],
             messages: c[1],
             bytes: c[2],
             gathered_bytes: c[3],
+            peak_resident_kb: c[4],
         })
         .collect()
+}
+
+/// This process's peak resident set in KiB (Linux `VmHWM`; 0 where unknown).
+fn peak_resident_kb() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"));
+    let kb = line.and_then(|l| l.split_whitespace().nth(1));
+    kb.and_then(|v| v.parse().ok()).unwrap_or(0)
 }
 
 /// The timing and communication volume per macro-step, for docs/benchmarks.md.
@@ -203,10 +218,12 @@ fn report(all: &[Traffic], steps: u32, spent: Duration) -> String {
     );
     for (rank, t) in all.iter().enumerate() {
         text.push_str(&format!(
-            "  rank {rank}: {:.0} messages, {:.0} B to neighbours, {:.0} B to the gather on rank 0\n",
+            "  rank {rank}: {:.0} messages, {:.0} B to neighbours, {:.0} B to the gather on rank 0; \
+             peak resident {:.1} MB\n",
             per(t.messages, t),
             per(t.bytes, t),
-            per(t.gathered_bytes, t)
+            per(t.gathered_bytes, t),
+            t.peak_resident_kb as f64 / 1024.0
         ));
     }
     text
