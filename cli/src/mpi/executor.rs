@@ -22,6 +22,7 @@ use cosim_core::error::MasterError;
 use cosim_core::master::{Executor, Sweep};
 use cosim_core::module::StepReport;
 use std::sync::{Arc, Mutex};
+use std::time::Instant;
 
 /// Traffic one rank caused, counted as it goes (for docs/benchmarks.md).
 #[derive(Clone, Copy, Debug, Default)]
@@ -36,6 +37,11 @@ pub struct Traffic {
     pub gathered_bytes: u64,
     /// Peak resident set in KiB, filled in at the end of the run.
     pub peak_resident_kb: u64,
+    /// Wall time stepping this rank's modules, in µs.
+    pub stepping_us: u64,
+    /// Wall time in the all-reduce, the exchange and the gather (waiting for the slowest
+    /// rank included), in µs.
+    pub communication_us: u64,
 }
 
 /// The outcome codes reduced after each sweep; `n` (the module count) means none.
@@ -118,6 +124,7 @@ impl Executor for MpiExecutor {
         let mut codes = [n as u64; 4];
         let mut own_error = None;
         let mut t_end = f64::NAN;
+        let started = Instant::now();
         for mut slot in s.sys.slots() {
             let m = slot.index;
             if !s.selected[m] || !plan.owns(m) {
@@ -145,6 +152,7 @@ impl Executor for MpiExecutor {
                 }
             }
         }
+        let stepped = Instant::now();
         let mut agreed = [0u64; 4];
         world.all_reduce_into(&codes[..], &mut agreed[..], SystemOperation::min());
         if agreed[FAILED] < n as u64 {
@@ -179,6 +187,8 @@ impl Executor for MpiExecutor {
         let received = exchange(&world, plan, s.sys.outputs(), &mut traffic);
         let gathered = gather(&world, plan, s.sys.outputs(), &mut traffic);
         traffic.sweeps += 1;
+        traffic.stepping_us += (stepped - started).as_micros() as u64;
+        traffic.communication_us += stepped.elapsed().as_micros() as u64;
         let incoming = plan.receives.iter().flat_map(|r| r.outputs.iter());
         let from_ranks = plan.gathered.iter().flat_map(|g| g.iter());
         let values = received.iter().chain(gathered.iter());

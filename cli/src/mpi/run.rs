@@ -180,6 +180,8 @@ fn gather_traffic(world: &SimpleCommunicator, t: Traffic) -> Vec<Traffic> {
         t.bytes,
         t.gathered_bytes,
         peak_resident_kb(),
+        t.stepping_us,
+        t.communication_us,
     ];
     let root = world.process_at_rank(0);
     if world.rank() != 0 {
@@ -195,6 +197,8 @@ fn gather_traffic(world: &SimpleCommunicator, t: Traffic) -> Vec<Traffic> {
             bytes: c[2],
             gathered_bytes: c[3],
             peak_resident_kb: c[4],
+            stepping_us: c[5],
+            communication_us: c[6],
         })
         .collect()
 }
@@ -219,10 +223,12 @@ fn report(all: &[Traffic], steps: u32, spent: Duration) -> String {
     for (rank, t) in all.iter().enumerate() {
         text.push_str(&format!(
             "  rank {rank}: {:.0} messages, {:.0} B to neighbours, {:.0} B to the gather on rank 0; \
-             peak resident {:.1} MB\n",
+             stepping {:.3} ms, communication {:.3} ms; peak resident {:.1} MB\n",
             per(t.messages, t),
             per(t.bytes, t),
             per(t.gathered_bytes, t),
+            per(t.stepping_us, t) / 1000.0,
+            per(t.communication_us, t) / 1000.0,
             t.peak_resident_kb as f64 / 1024.0
         ));
     }
