@@ -144,4 +144,35 @@ mod with_mpi {
             assert_eq!(stderr.matches(message).count(), 1, "{stderr}");
         }
     }
+
+    #[test]
+    fn a_failing_step_stops_every_rank_and_rank_0_says_it_once() {
+        // Seed 002's start values at H = 1e-5 s: the zero-order hold is unstable and the
+        // first segment's integrator gives up after a few macro-steps.
+        let scenario = scratch("diverges.json");
+        std::fs::write(
+            &scenario,
+            r#"{"schema_version": 1, "chain": {"masses": 40, "subsystems": 4},
+                "master": {"algorithm": "jacobi", "macro_step": 1e-5}, "run": {"stop": 2e-3}}"#,
+        )
+        .expect("scenario written");
+        let single = scratch("diverges-one.csv");
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_cosim"));
+        cmd.arg("run").arg(&scenario).arg("--out").arg(&single);
+        let alone = finish(cmd);
+        assert!(!alone.status.success());
+        let alone_err = String::from_utf8_lossy(&alone.stderr).into_owned();
+        let message = alone_err.lines().last().expect("an error line").to_string();
+        assert!(message.contains("module `s1`"), "{alone_err}");
+        let out = scratch("diverges-4.csv");
+        let done = mpirun(4, &scenario, &out);
+        let stderr = String::from_utf8_lossy(&done.stderr);
+        assert!(!done.status.success(), "{stderr}");
+        assert_eq!(stderr.matches(message.as_str()).count(), 1, "{stderr}");
+        let rows = std::fs::read(&out).expect("rank 0 wrote the rows computed");
+        assert!(
+            rows == std::fs::read(&single).expect("rows"),
+            "rows before the failure"
+        );
+    }
 }
