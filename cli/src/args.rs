@@ -12,13 +12,16 @@ commands:
   preset NAME                       print a built-in scenario as JSON
   models                            list the built-in models with their parameters
   validate SCENARIO.json            check a scenario and report the first problem
-  run SCENARIO.json [--out FILE] [--threads N]
+  run SCENARIO.json [--out FILE] [--threads N] [--mpi]
                                     run a scenario; write time, every output and the
                                     reference as CSV to FILE (default: standard output);
                                     a `chain` scenario writes its watched masses, cut
                                     forces, coupling-body states, H and k. --threads N
                                     steps the modules of a fixed-step Jacobi sweep on N
-                                    threads (default 1; same bytes for every N)
+                                    threads (default 1; same bytes for every N).
+                                    --mpi (under mpirun -n R, a build with the `mpi`
+                                    feature) steps a chain's subsystems on R processes;
+                                    rank 0 writes the same bytes as one process
   energy SCENARIO.json              run a scenario with power bonds; print mean dP,
                                     dE(T), E0, E(T) and E(T)/E0 as key=value lines
   stability SCENARIO.json           spectral radius and eigenvalues of the propagation
@@ -99,6 +102,8 @@ pub enum Command {
         out: Option<PathBuf>,
         /// `--threads N`; `None`: one after the other.
         threads: Option<usize>,
+        /// `--mpi`: this process is one rank of an MPI job (cli/src/mpi/).
+        mpi: bool,
     },
     Stability(PathBuf),
     /// `energy SCENARIO.json` (cli/src/energy.rs).
@@ -143,9 +148,14 @@ impl Command {
                 let mut scenario = None;
                 let mut out = None;
                 let mut threads = None;
+                let mut mpi = false;
                 let mut i = 0;
                 while i < rest.len() {
                     match rest[i] {
+                        "--mpi" if cmd == "run" => {
+                            mpi = true;
+                            i += 1;
+                        }
                         "--threads" if cmd == "run" => {
                             let v = rest.get(i + 1).ok_or("--threads needs a number")?;
                             let n: usize = v.parse().ok().filter(|n| *n >= 1).ok_or_else(|| {
@@ -171,10 +181,16 @@ impl Command {
                 }
                 let scenario = scenario.ok_or(format!("`{cmd}` needs a SCENARIO.json"))?;
                 if cmd == "run" {
+                    if mpi && threads.is_some() {
+                        return Err("--mpi and --threads: give one (ranks step their modules \
+                                    one after the other)"
+                            .into());
+                    }
                     Ok(Command::Run {
                         scenario,
                         out,
                         threads,
+                        mpi,
                     })
                 } else {
                     Ok(Command::Convergence { scenario, out })
@@ -210,7 +226,8 @@ mod tests {
             Ok(Command::Run {
                 scenario: "s.json".into(),
                 out: Some("r.csv".into()),
-                threads: None
+                threads: None,
+                mpi: false
             })
         );
         assert_eq!(
@@ -218,9 +235,22 @@ mod tests {
             Ok(Command::Run {
                 scenario: "s.json".into(),
                 out: None,
-                threads: Some(3)
+                threads: Some(3),
+                mpi: false
             })
         );
+        assert_eq!(
+            parse("run s.json --mpi"),
+            Ok(Command::Run {
+                scenario: "s.json".into(),
+                out: None,
+                threads: None,
+                mpi: true
+            })
+        );
+        assert!(parse("run s.json --mpi --threads 2")
+            .unwrap_err()
+            .contains("give one"));
         assert!(parse("run s.json --threads 0")
             .unwrap_err()
             .contains("--threads"));

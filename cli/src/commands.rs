@@ -82,9 +82,13 @@ pub fn execute(command: Command, limits: &Limits) -> Result<(), Failure> {
             scenario,
             out: file,
             threads,
+            mpi,
         } => {
             io::refuse_same_file(&scenario, file.as_deref())?;
             let v = load(&scenario, limits)?;
+            if mpi {
+                return crate::mpi::run(&v, file.as_deref(), out);
+            }
             let executor: Option<Box<dyn cosim_core::master::Executor>> = match threads {
                 Some(n) => Some(Box::new(crate::parallel::ThreadPoolExecutor::new(n)?)),
                 None => None,

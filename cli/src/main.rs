@@ -12,6 +12,7 @@ mod energy;
 mod fmus;
 mod io;
 mod link;
+mod mpi;
 mod parallel;
 mod ssp;
 

@@ -2,7 +2,7 @@
 //!
 //! Commands:
 //! - `setup [--c-toolchain]`: install what is missing (wasm32 std, wasm-bindgen-cli,
-//!   Chromium, npm packages); fast when everything is present.
+//!   Chromium, npm packages, Open MPI for `cosim run --mpi`); fast when everything is present.
 //! - `wasm`: build the page's wasm package into `www/pkg` and vendor uPlot and dagre into `www/vendor`.
 //! - `fmus`: build the example binary modules into `.fmu` files (also part of `wasm`).
 //! - `serve [--port N] [--no-build]`: setup + wasm, then serve `www/` on 127.0.0.1.
@@ -28,12 +28,12 @@ use std::process::ExitCode;
 const USAGE: &str = "usage: cargo xtask <command>
 
 commands:
-  setup [--c-toolchain]      install missing tools (wasm32 std, wasm-bindgen-cli, chromium, npm packages)
+  setup [--c-toolchain]      install missing tools (wasm32 std, wasm-bindgen-cli, chromium, npm packages, Open MPI)
   wasm                       build www/pkg (wasm-bindgen --target web) and www/vendor (uPlot, dagre)
   fmus                       build the example binary modules (examples/fmus) into www/fmus/*.fmu
   serve [--port N] [--no-build]
                              setup + wasm, then serve www/ at http://127.0.0.1:N/ (default 8080)
-  test [--no-setup]          run every check: fmt, native tests, docs, no_std, browser tests, page tests
+  test [--no-setup]          run every check: fmt, native tests, mpi, docs, no_std, browser tests, page tests
   bench [--steps N]          macro-step benchmark natively (criterion) and in Chromium (wasm)
   bench --controlled         accepted steps/s of step-controlled runs next to fixed-step ones, both ways";
 

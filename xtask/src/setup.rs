@@ -28,6 +28,9 @@ pub struct Toolchain {
     pub chromium: Option<PathBuf>,
     /// ChromeDriver for wasm-bindgen-test-runner, if any.
     pub chromedriver: Option<PathBuf>,
+    /// `mpirun` of an MPI that `cosim-cli --features mpi` builds against, or what to
+    /// install for it.
+    pub mpi: std::result::Result<PathBuf, String>,
 }
 
 /// Options of `cargo xtask setup`.
@@ -97,6 +100,7 @@ pub fn setup(opts: SetupOptions) -> Result<Toolchain> {
     wasm_bindgen_cli()?;
     let (chromium, chromedriver) = browser(&mut apt);
     npm_packages()?;
+    let mpi = mpi(&mut apt);
     if opts.c_toolchain {
         println!("setup: C to wasm (clang, wasi-libc, libclang-rt-dev-wasm32)");
         apt.ensure(&["clang", "wasi-libc", "libclang-rt-dev-wasm32"])?;
@@ -109,6 +113,7 @@ pub fn setup(opts: SetupOptions) -> Result<Toolchain> {
         wasm,
         chromium,
         chromedriver,
+        mpi,
     })
 }
 
@@ -126,6 +131,7 @@ pub fn detect() -> Result<Toolchain> {
         wasm,
         chromium,
         chromedriver,
+        mpi: find_mpi(),
     })
 }
 
@@ -274,4 +280,34 @@ fn is_newer(a: &Path, b: &Path) -> bool {
         (Some(a), Some(b)) => a >= b,
         _ => false,
     }
+}
+
+/// Debian packages for `cosim run --mpi`: Open MPI (library, headers, `mpicc`, `mpirun`)
+/// and libclang, which the `mpi` crate's bindgen reads `mpi.h` with.
+const MPI_PACKAGES: [&str; 3] = ["libopenmpi-dev", "openmpi-bin", "libclang-dev"];
+
+fn find_mpi() -> std::result::Result<PathBuf, String> {
+    match (which("mpirun"), which("mpicc")) {
+        (Some(mpirun), Some(_)) => Ok(mpirun),
+        _ => Err(format!(
+            "no MPI: install Open MPI and libclang (Debian: apt-get install {}), or an MPI \
+             whose `mpicc` and `mpirun` are on PATH",
+            MPI_PACKAGES.join(" ")
+        )),
+    }
+}
+
+/// (e) Open MPI for the `mpi` feature of cosim-cli (`cosim run --mpi`). Not fatal: without
+/// it the MPI test stage is skipped with what to install.
+fn mpi(apt: &mut Apt) -> std::result::Result<PathBuf, String> {
+    let installed = match apt.usable {
+        true => apt.ensure(&MPI_PACKAGES),
+        false => Ok(()),
+    };
+    let found = installed.and_then(|()| find_mpi());
+    match &found {
+        Ok(mpirun) => println!("setup: MPI: {} found", mpirun.display()),
+        Err(e) => println!("setup: WARNING: {e}"),
+    }
+    found
 }

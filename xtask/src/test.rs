@@ -83,6 +83,7 @@ pub fn test(opts: TestOptions) -> Result<()> {
             .env("CARGO_PROFILE_TEST_DEBUG", "0"))
         .map(|_| None)
     });
+    stage("mpi", &mut || mpi_tests(need_tc()?));
     stage("docs", &mut || {
         let mut c = shell::cargo();
         c.current_dir(repo_root())
@@ -118,6 +119,30 @@ pub fn test(opts: TestOptions) -> Result<()> {
     });
 
     print_summary(&stages, started.elapsed())
+}
+
+/// `cosim run --mpi` on 2 and 4 ranks of this machine against one process
+/// (cli/tests/mpi.rs), built with the `mpi` feature; skipped, saying what to install, only
+/// when setup found no MPI.
+fn mpi_tests(tc: &Toolchain) -> Result<Option<String>> {
+    let mpirun = match &tc.mpi {
+        Ok(p) => p,
+        Err(why) => return Ok(Some(why.clone())),
+    };
+    run(shell::cargo()
+        .current_dir(repo_root())
+        .args([
+            "test",
+            "-p",
+            "cosim-cli",
+            "--features",
+            "mpi",
+            "--test",
+            "mpi",
+        ])
+        .env("COSIM_MPIRUN", mpirun)
+        .env("CARGO_PROFILE_TEST_DEBUG", "0"))
+    .map(|_| None)
 }
 
 /// `--no-default-features` plus every cosim-core feature except `std` and those that turn

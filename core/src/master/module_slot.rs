@@ -32,6 +32,12 @@ impl ModuleSlot<'_> {
         self.outputs
     }
 
+    /// The module's outputs, writable: for an executor whose module steps in another process
+    /// (`cosim run --mpi`), which writes here the outputs that process read.
+    pub fn outputs_mut(&mut self) -> &mut [f64] {
+        self.outputs
+    }
+
     /// The [`MasterError::Module`] for a failure of this module at time `t`.
     pub fn error(&self, t: f64, error: ModuleError) -> MasterError {
         MasterError::Module {
