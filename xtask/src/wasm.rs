@@ -1,5 +1,6 @@
-//! `cargo xtask wasm`: builds cosim-wasm for wasm32, runs wasm-bindgen into `www/pkg`,
-//! copies uPlot and dagre into `www/vendor`, and reports the gzipped size of the .wasm.
+//! `cargo xtask wasm`: builds cosim-wasm for wasm32, runs wasm-bindgen into `www/pkg` and
+//! wasm-opt over its binary (`wasm_opt.rs`; `--no-opt` skips it), copies uPlot and dagre into
+//! `www/vendor`, and reports the gzipped size of the .wasm.
 use crate::setup::{Toolchain, WasmRoute};
 use crate::shell::{self, repo_root, run, section, which, Result};
 use std::fs;
@@ -78,8 +79,13 @@ pub struct WasmSize {
     pub gzip: u64,
 }
 
-/// Builds the page's wasm package and vendored JS; returns the .wasm size.
+/// Builds the page's wasm package (optimised by wasm-opt) and vendored JS; returns the .wasm size.
 pub fn build(tc: &Toolchain) -> Result<WasmSize> {
+    build_with(tc, true)
+}
+
+/// As `build`; `optimise` false leaves out wasm-opt (about a minute on two busy cores).
+pub fn build_with(tc: &Toolchain, optimise: bool) -> Result<WasmSize> {
     section("wasm build");
     let root = repo_root();
     run(cargo_wasm(tc, "build", STD).args(["--release", "-p", "cosim-wasm"]))?;
@@ -90,9 +96,23 @@ pub fn build(tc: &Toolchain) -> Result<WasmSize> {
         .args(["--target", "web", "--no-typescript", "--out-dir"])
         .arg(&pkg)
         .arg(&wasm))?;
+    let served = pkg.join("cosim_wasm_bg.wasm");
+    let unoptimised = wasm_size(&served)?;
+    let opt = if optimise {
+        let used = crate::wasm_opt::optimise(&served)?;
+        println!(
+            "wasm: {used}: {} -> {} bytes gzipped",
+            unoptimised.gzip,
+            wasm_size(&served)?.gzip
+        );
+        Some(used)
+    } else {
+        None
+    };
+    crate::wasm_opt::write_build_info(&pkg, tc, opt.as_deref())?;
     vendor()?;
     crate::fmus::build(tc)?;
-    let size = wasm_size(&pkg.join("cosim_wasm_bg.wasm"))?;
+    let size = wasm_size(&served)?;
     println!(
         "wasm: www/pkg/cosim_wasm_bg.wasm {} bytes ({:.1} KiB), gzipped {} bytes ({:.1} KiB)",
         size.raw,
@@ -100,7 +120,10 @@ pub fn build(tc: &Toolchain) -> Result<WasmSize> {
         size.gzip,
         size.gzip as f64 / 1024.0
     );
-    let record = format!("raw_bytes={}\ngzip_bytes={}\n", size.raw, size.gzip);
+    let record = format!(
+        "raw_bytes={}\ngzip_bytes={}\nunoptimised_raw_bytes={}\nunoptimised_gzip_bytes={}\n",
+        size.raw, size.gzip, unoptimised.raw, unoptimised.gzip
+    );
     let _ = fs::write(root.join("target/wasm-size.txt"), record);
     Ok(size)
 }
