@@ -1,13 +1,14 @@
 // Drives www/bench_map.html in headless Chromium for `cargo xtask bench` and prints one
 // line `BENCH_MAP <json>`. Env: COSIM_BASE_URL (served www/), COSIM_CHROMIUM, BENCH_MAP_N,
 // BENCH_MAP_REPS (whole maps timed, median reported; default 5), BENCH_MAP_WARM (seconds of
-// warm-up, default 2).
+// warm-up, default 2). Each timed map also reports the CPU time the renderer processes
+// spent in it (DevTools protocol SystemInfo.getProcessInfo, 10 ms resolution).
 //
 // BENCH_MAP_PROFILE=FILE computes the map on the page's main thread instead (`main=1`, the
 // same wasm calls as a worker's) under Chromium's sampling profiler (DevTools protocol),
 // writes the profile to FILE (.cpuprofile, opens in Chrome DevTools) and prints the
-// functions with the most self time. Names of wasm functions need a name section: profile
-// a build of `cargo xtask wasm --no-opt`, or one optimised with `wasm-opt -g`.
+// functions with the most self time. Names of wasm functions need the name section: profile
+// a build of `cargo xtask wasm --keep-names`.
 import { chromium } from 'playwright-core';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -38,8 +39,17 @@ function selfTimes(cpu) {
   return [...self].sort((a, b) => b[1] - a[1]);
 }
 
+/** CPU seconds of Chromium's renderer processes (the page and its workers' threads). */
+async function rendererCpuSeconds(cdp) {
+  const { processInfo } = await cdp.send('SystemInfo.getProcessInfo');
+  return processInfo.filter((p) => p.type === 'renderer').reduce((sum, p) => sum + p.cpuTime, 0);
+}
+
 try {
+  // CPU time next to wall time: on a shared machine wall time counts the waits for a core too.
+  const browserCdp = await context.browser()?.newBrowserCDPSession().catch(() => null);
   const page = await context.newPage();
+  if (browserCdp) await page.exposeFunction('benchCpuSeconds', () => rendererCpuSeconds(browserCdp));
   page.on('console', (m) => console.log(`[page] ${m.text()}`));
   await page.goto(`${base}/bench_map.html?n=${n}&reps=${reps}&warm=${warm}${profileTo ? '&main=1' : ''}`);
   let cdp = null;

@@ -87,9 +87,10 @@ impl Timing {
     }
 }
 
-/// µs per point of release `cosim map` on 1 thread and on `threads`; the two CSVs must be
-/// byte-identical.
-fn native(threads: usize) -> Result<(Timing, Timing)> {
+/// µs per point of release `cosim map` on 1 thread and on `threads`, and the median CPU µs
+/// per point of the 1-thread process (user + system, through bash's `time`: it includes
+/// the process's start and its CSV, a few ms); the two CSVs must be byte-identical.
+fn native(threads: usize) -> Result<(Timing, Timing, Option<f64>)> {
     let root = repo_root();
     shell::run(
         shell::cargo()
@@ -99,12 +100,16 @@ fn native(threads: usize) -> Result<(Timing, Timing)> {
     let bin = root.join("target/release/cosim");
     let cells = f64::from(MAP_N * MAP_N);
     let mut samples = [Vec::new(), Vec::new()];
+    let mut cpu = Vec::new();
     let mut csvs = Vec::new();
     for (slot, t) in [1, threads].into_iter().enumerate() {
         let csv = root.join(format!("target/bench-map-{t}-threads.csv"));
         for _ in 0..NATIVE_RUNS {
-            let out = Command::new(&bin)
+            let out = Command::new("bash")
                 .current_dir(&root)
+                .env("TIMEFORMAT", "cpu %U %S")
+                .args(["-c", "time \"$0\" \"$@\""])
+                .arg(&bin)
                 .args([
                     "map", SCENARIO, "--x", X_AXIS, "--y", Y_AXIS, "--metric", "rho",
                 ])
@@ -121,6 +126,14 @@ fn native(threads: usize) -> Result<(Timing, Timing)> {
                 .and_then(|v| v.trim().parse().ok())
                 .ok_or_else(|| format!("cosim map printed no time: {msg}"))?;
             samples[slot].push(seconds * 1e6 / cells);
+            // "cpu 0.52 0.01" from bash's `time`.
+            let user_sys: Option<f64> = msg.lines().rev().find_map(|l| {
+                let mut v = l.strip_prefix("cpu ")?.split(' ').map(str::parse::<f64>);
+                Some(v.next()?.ok()? + v.next()?.ok()?)
+            });
+            if slot == 0 {
+                cpu.extend(user_sys.map(|c| c * 1e6 / cells));
+            }
         }
         csvs.push(fs::read(&csv).map_err(|e| format!("{}: {e}", csv.display()))?);
     }
@@ -133,7 +146,8 @@ fn native(threads: usize) -> Result<(Timing, Timing)> {
         one.cell(),
         all.cell()
     );
-    Ok((one, all))
+    let cpu = (cpu.len() == NATIVE_RUNS).then(|| Timing::of(&cpu).median);
+    Ok((one, all, cpu))
 }
 
 /// µs per point of `bench/numpy_map.py` and the versions it reports, or why it did not run.
@@ -177,7 +191,7 @@ fn verdict(met: bool) -> &'static str {
 pub fn run(addr: impl Display, chromium: &str) -> Result<String> {
     let load_before = load_average();
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let (native_one, native_all) = native(threads)?;
+    let (native_one, native_all, native_cpu) = native(threads)?;
     let numpy = numpy();
     let out = output(
         Command::new("node")
@@ -208,6 +222,16 @@ pub fn run(addr: impl Display, chromium: &str) -> Result<String> {
     };
     let (one, all) = (browser("\"one\"")?, browser("\"all\"")?);
     let workers = get("\"all\"", "\"workers\":")?;
+    let wasm_cpu = number(line, "\"one\"", "\"cpuUsPerPoint\":");
+    let cpu_line = match (native_cpu, wasm_cpu) {
+        (Some(n), Some(w)) => format!(
+            "- CPU time per point (1 thread / 1 Web Worker; medians; the renderer's CPU time \
+             from Chromium, the process's from `time`): native {n:.1} µs, wasm {w:.1} µs, \
+             wasm / native {:.2}×.\n",
+            w / n
+        ),
+        _ => String::new(),
+    };
     let route = crate::bench::json_string_after(line, "\"route\":")
         .unwrap_or_else(|| "unknown (no pkg/build-info.json)".into());
     let wasm_opt = crate::bench::json_string_after(line, "\"wasmOpt\":")
@@ -245,6 +269,7 @@ pub fn run(addr: impl Display, chromium: &str) -> Result<String> {
          | wasm in headless Chromium, {workers:.0} Web Workers (all) | {all} |\n\
          {numpy_row}\n\
          - wasm / native per point: {wasm_ratio:.2}× (target within {WASM_TARGET}×: {}).\n\
+         {cpu_line}\
          {numpy_line}\n\
          - The 1- and {threads}-thread CSVs are byte-identical.",
         verdict(wasm_ratio <= WASM_TARGET),

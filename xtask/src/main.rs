@@ -3,8 +3,9 @@
 //! Commands:
 //! - `setup [--c-toolchain]`: install what is missing (wasm32 std, wasm-bindgen-cli,
 //!   Chromium, npm packages); fast when everything is present.
-//! - `wasm [--no-opt]`: build the page's wasm package into `www/pkg` (wasm-opt unless
-//!   `--no-opt`) and vendor uPlot and dagre into `www/vendor`.
+//! - `wasm [--keep-names] [--wasm-opt]`: build the page's wasm package into `www/pkg`
+//!   (name section removed unless `--keep-names`, for profiles; binaryen's wasm-opt -O3 with
+//!   `--wasm-opt`) and vendor uPlot and dagre into `www/vendor`.
 //! - `fmus`: build the example binary modules into `.fmu` files (also part of `wasm`).
 //! - `serve [--port N] [--no-build]`: setup + wasm, then serve `www/` on 127.0.0.1.
 //! - `test [--no-setup]`: every check CI runs (`.ci/run` calls this).
@@ -32,7 +33,9 @@ const USAGE: &str = "usage: cargo xtask <command>
 
 commands:
   setup [--c-toolchain]      install missing tools (wasm32 std, wasm-bindgen-cli, chromium, npm packages)
-  wasm [--no-opt]            build www/pkg (wasm-bindgen --target web, then wasm-opt) and www/vendor (uPlot, dagre)
+  wasm [--keep-names] [--wasm-opt]
+                             build www/pkg (wasm-bindgen --target web, name section removed unless
+                             --keep-names; wasm-opt -O3 with --wasm-opt) and www/vendor (uPlot, dagre)
   fmus                       build the example binary modules (examples/fmus) into www/fmus/*.fmu
   serve [--port N] [--no-build]
                              setup + wasm, then serve www/ at http://127.0.0.1:N/ (default 8080)
@@ -68,10 +71,13 @@ fn dispatch(args: &[String]) -> Result<()> {
             setup::setup(setup::SetupOptions { c_toolchain }).map(|_| ())
         }
         "wasm" => {
-            let no_opt = flags.switch("--no-opt");
+            let opts = wasm::WasmOptions {
+                keep_names: flags.switch("--keep-names"),
+                wasm_opt: flags.switch("--wasm-opt"),
+            };
             flags.finish()?;
             let tc = setup::setup(setup::SetupOptions::default())?;
-            wasm::build_with(&tc, !no_opt).map(|_| ())
+            wasm::build_with(&tc, opts).map(|_| ())
         }
         "fmus" => {
             flags.finish()?;

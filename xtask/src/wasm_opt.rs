@@ -1,18 +1,19 @@
-//! The release step for the page's wasm: binaryen's `wasm-opt` over wasm-bindgen's output,
-//! and `www/pkg/build-info.json`, which says how the served binary was built (toolchain
-//! route, rustc, wasm-opt) so that the browser benchmarks can report it.
+//! binaryen's `wasm-opt` over wasm-bindgen's output (`cargo xtask wasm --wasm-opt`), and
+//! `www/pkg/build-info.json`, which says how the served binary was built (toolchain route,
+//! name section, wasm-opt) so that the browser benchmarks can report it.
 //!
 //! wasm-opt comes from the npm package `binaryen` (a devDependency in package.json, pinned
-//! by package-lock.json), so `npm ci` installs it on every machine and in the Pages
-//! workflow; it runs as a Node script and needs no system package.
+//! by package-lock.json), so `npm ci` installs it on every machine; it runs as a Node
+//! script and needs no system package. It is not part of the default build: measured on
+//! this project (docs/benchmarks.md), -O3 gave no measurable speed and 0.3 % of the gzipped
+//! size beyond what removing the name section gives, which wasm-bindgen does itself.
 use crate::setup::{Toolchain, WasmRoute};
 use crate::shell::{output, repo_root, run, Result};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// Optimisation flags. `-O3` without `-g`: it drops the name section (function names in
-/// profiles), which is what the page ships. The wasm's features (SIMD, bulk memory,
+/// Optimisation flags. `-O3` without `-g` also drops the name section. The wasm's features (SIMD, bulk memory,
 /// reference types, …) are read from its `target_features` section.
 pub const FLAGS: [&str; 1] = ["-O3"];
 
@@ -55,11 +56,17 @@ pub fn route_text(tc: &Toolchain) -> String {
     format!("{route} ({})", version.trim())
 }
 
-/// Writes `www/pkg/build-info.json`: route, rustc and wasm-opt (or null when skipped).
-pub fn write_build_info(pkg: &Path, tc: &Toolchain, wasm_opt: Option<&str>) -> Result<()> {
+/// Writes `www/pkg/build-info.json`: route and rustc, wasm-opt (or null when skipped),
+/// whether the name section was kept.
+pub fn write_build_info(
+    pkg: &Path,
+    tc: &Toolchain,
+    wasm_opt: Option<&str>,
+    keep_names: bool,
+) -> Result<()> {
     let quote = |s: &str| format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""));
     let json = format!(
-        "{{\"route\": {}, \"wasmOpt\": {}}}\n",
+        "{{\"route\": {}, \"wasmOpt\": {}, \"names\": {keep_names}}}\n",
         quote(&route_text(tc)),
         wasm_opt.map_or("null".to_string(), quote)
     );

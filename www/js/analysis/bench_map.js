@@ -7,7 +7,9 @@
 //
 // Repeatable: after a warm-up of at least `warm` seconds (default 2) on small maps, the
 // whole map is computed `reps` times (default 5); the median is the result and the spread
-// (max − min) / median says how much the repetitions differ. `build` is what xtask wrote
+// (max − min) / median says how much the repetitions differ; `cpuUsPerPoint` is the median
+// CPU time of the browser's renderer processes per point (from the driver), which waits
+// for a core on a busy machine do not inflate. `build` is what xtask wrote
 // into pkg/build-info.json (toolchain route, wasm-opt). With `?main=1` the map is computed
 // on the page's main thread instead (same wasm calls as the worker's), which the driver
 // profiles through the DevTools protocol. Result in window.benchMapResult for the driver
@@ -22,12 +24,22 @@ const warmSeconds = Number(q.get('warm') ?? 2);
 const out = document.getElementById('out');
 const axis = (parameter, to, points) => ({ parameter, from: 1, to, points, log: true });
 
-/** Median, min, max and spread of µs-per-point samples. */
-function summary(samples) {
-  const s = [...samples].sort((a, b) => a - b);
-  const median = s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-  return { usPerPoint: median, min: s[0], max: s[s.length - 1], spreadPct: (100 * (s[s.length - 1] - s[0])) / median, runs: samples };
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+/** Median, min, max and spread of µs-per-point samples; `cpu` the CPU µs per point of each. */
+function summary(samples, cpu = []) {
+  const m = median(samples);
+  const cpuOk = cpu.length === samples.length && cpu.every(Number.isFinite);
+  return { usPerPoint: m, min: Math.min(...samples), max: Math.max(...samples),
+    spreadPct: (100 * (Math.max(...samples) - Math.min(...samples))) / m, runs: samples,
+    cpuUsPerPoint: cpuOk ? median(cpu) : null, cpuRuns: cpuOk ? cpu : null };
 }
+
+/** CPU seconds of the browser's renderer processes, if the driver offers them. */
+const cpuSeconds = async () => (window.benchCpuSeconds ? window.benchCpuSeconds() : NaN);
 
 async function timeMap(size, scenario) {
   const pool = new TilePool(size);
@@ -39,18 +51,22 @@ async function timeMap(size, scenario) {
       rows: size * 4, rowsPerTile: 1, onTile: () => {} });
   }
   const samples = [];
+  const cpu = [];
   let notOk = 0;
   for (let r = 0; r < reps; r++) {
     let cells = 0;
+    const c0 = await cpuSeconds();
     const t0 = performance.now();
     await pool.map({ scenario, x: axis('mass2.ck', 1e10, n), y: axis('mass2.dk', 1e7, n), metric: 'rho', rows: n,
       rowsPerTile: 1, onTile: (t) => { cells += t.values.length; notOk += t.status.filter((s) => s !== 0).length; } });
     const seconds = (performance.now() - t0) / 1000;
+    const c1 = await cpuSeconds();
     if (cells !== n * n) throw new Error(`${cells} cells, expected ${n * n}`);
     samples.push((seconds * 1e6) / cells);
+    cpu.push(((c1 - c0) * 1e6) / cells);
   }
   pool.cancel();
-  return { workers: size, cells: n * n, notOk, ...summary(samples) };
+  return { workers: size, cells: n * n, notOk, ...summary(samples, cpu) };
 }
 
 /** The same rows on the main thread, for a profile: warm-up, then `reps` whole maps. */
