@@ -65,11 +65,14 @@ export class TimeResponsePlots {
     this.columns = null;
     this.rows = 0;
     this.signals = signals;
-    this.choose(chosen);
+    this.choose(chosen, { lazy: true });
   }
 
-  /** Rebuilds the charts for the chosen output names (all when `chosen` is empty). */
-  choose(chosen) {
+  /**
+   * Rebuilds the charts for the chosen output names (all when `chosen` is empty); `lazy`
+   * (a run starting) builds them one per task from the next task on.
+   */
+  choose(chosen, { lazy = false } = {}) {
     this.chosen = chosen;
     for (const c of this.charts) c.plot?.destroy();
     this.charts = [];
@@ -124,7 +127,7 @@ export class TimeResponsePlots {
       this.charts.push(chart);
       this.pending.push(chart);
     });
-    this.buildLater();
+    if (lazy) this.buildLater(); else this.buildAll();
   }
 
   /** Builds the pending charts' uPlots one per task, from the next task on. */
