@@ -223,12 +223,16 @@ pub fn run(addr: impl Display, chromium: &str) -> Result<String> {
     let (one, all) = (browser("\"one\"")?, browser("\"all\"")?);
     let workers = get("\"all\"", "\"workers\":")?;
     let wasm_cpu = number(line, "\"one\"", "\"cpuUsPerPoint\":");
+    // On a shared machine wall time counts the waits for a core: the target is judged on
+    // CPU time when both sides have it.
+    let cpu_ratio = native_cpu.zip(wasm_cpu).map(|(n, w)| w / n);
     let cpu_line = match (native_cpu, wasm_cpu) {
         (Some(n), Some(w)) => format!(
             "- CPU time per point (1 thread / 1 Web Worker; medians; the renderer's CPU time \
              from Chromium, the process's from `time`): native {n:.1} µs, wasm {w:.1} µs, \
-             wasm / native {:.2}×.\n",
-            w / n
+             wasm / native {:.2}× (target within {WASM_TARGET}×: {}).\n",
+            w / n,
+            verdict(w / n <= WASM_TARGET)
         ),
         _ => String::new(),
     };
@@ -268,11 +272,17 @@ pub fn run(addr: impl Display, chromium: &str) -> Result<String> {
          | wasm in headless Chromium, 1 Web Worker | {one} |\n\
          | wasm in headless Chromium, {workers:.0} Web Workers (all) | {all} |\n\
          {numpy_row}\n\
-         - wasm / native per point: {wasm_ratio:.2}× (target within {WASM_TARGET}×: {}).\n\
+         - wasm / native per point, wall time: {wasm_ratio:.2}×{}.\n\
          {cpu_line}\
          {numpy_line}\n\
          - The 1- and {threads}-thread CSVs are byte-identical.",
-        verdict(wasm_ratio <= WASM_TARGET),
+        match cpu_ratio {
+            Some(_) => " (judged on CPU time below)".to_string(),
+            None => format!(
+                " (target within {WASM_TARGET}×: {})",
+                verdict(wasm_ratio <= WASM_TARGET)
+            ),
+        },
         date = date.trim(),
         load_after = load_average(),
         native_one = native_one.cell(),
