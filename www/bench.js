@@ -71,7 +71,9 @@ async function main() {
   }
   rates.sort((a, b) => a - b);
   const median = rates[Math.floor(rates.length / 2)];
-  return { preset: q.get('preset'), steps: counted, runs, stepsPerSecond: median, allRates: rates, userAgent: navigator.userAgent };
+  // How xtask built the wasm (toolchain route, wasm-opt), for the report.
+  const build = await fetch('pkg/build-info.json', { cache: 'no-store' }).then((r) => (r.ok ? r.json() : null), () => null);
+  return { preset: q.get('preset'), steps: counted, runs, stepsPerSecond: median, allRates: rates, build, userAgent: navigator.userAgent };
 }
 
 main().then(

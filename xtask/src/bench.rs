@@ -17,6 +17,20 @@ const BROWSER_RUNS: u32 = 7;
 const BEGIN: &str = "<!-- xtask bench: begin (generated, do not edit) -->";
 const END: &str = "<!-- xtask bench: end -->";
 
+/// The map benchmark alone (`bench --map`), against `www/` as `cargo xtask wasm` last built
+/// it: for repeated measurements without a rebuild in between.
+pub fn bench_map_only() -> Result<()> {
+    let tc = setup::setup(SetupOptions::default())?;
+    let root = repo_root();
+    if !root.join("www/pkg/cosim_wasm_bg.wasm").exists() {
+        return Err("www/pkg is empty: run `cargo xtask wasm` first".into());
+    }
+    let chromium = tc.chromium.ok_or("chromium not found (install chromium)")?;
+    let addr = serve::start(&root.join("www"), 0)?;
+    section("map benchmark (wasm in headless Chromium, Web Workers)");
+    crate::bench_map::run(addr, &chromium.display().to_string()).map(|_| ())
+}
+
 /// Runs both benchmarks, prints the numbers and updates docs/benchmarks.md.
 pub fn bench(steps: u32) -> Result<()> {
     let tc = setup::setup(SetupOptions::default())?;
@@ -72,12 +86,14 @@ pub fn bench(steps: u32) -> Result<()> {
     section("map benchmark (wasm in headless Chromium, Web Workers)");
     crate::bench_map::run(addr, &chromium.display().to_string())?;
 
-    let wasm_rustc = match tc.wasm {
-        setup::WasmRoute::Rustup => "the same rustc".to_string(),
-        setup::WasmRoute::Debian { .. } => output(Command::new("/usr/bin/rustc").arg("--version"))
-            .map(|v| format!("Debian {} with -Z build-std", v.trim()))
-            .unwrap_or_default(),
-    };
+    let wasm_rustc = format!(
+        "on the {} route, {}",
+        crate::wasm_opt::route_text(&tc),
+        json_string_after(line, "\"wasmOpt\":")
+            .map_or("without wasm-opt".to_string(), |v| format!("then {v}"))
+    );
+    let rates: Vec<f64> = json_numbers_after(line, "\"allRates\":[");
+    let spread = crate::bench_map::Timing::of(&rates);
     let report = Report {
         native,
         browser,
@@ -86,6 +102,7 @@ pub fn bench(steps: u32) -> Result<()> {
         wasm_rustc,
         wasm_gzip: size.gzip,
         wasm_raw: size.raw,
+        spread_pct: spread.spread_pct(),
     };
     let md = report.markdown();
     println!("\n{md}");
@@ -100,6 +117,8 @@ struct Report {
     wasm_rustc: String,
     wasm_gzip: u64,
     wasm_raw: u64,
+    /// (max − min) / median of the timed browser runs, in percent.
+    spread_pct: f64,
 }
 
 impl Report {
@@ -126,7 +145,7 @@ impl Report {
              wasm {wasm_rustc}; Chromium {browser}.\n\n\
              | what | macro-steps/s | note |\n|---|---:|---|\n\
              | native (criterion mean) | {native:.0} | `two-mass-oscillator`, {steps} steps per run |\n\
-             | wasm in headless Chromium | {wasm:.0} | same scenario, median of {runs} runs, main thread |\n\
+             | wasm in headless Chromium | {wasm:.0} | same scenario, median of {runs} runs (spread {spread:.1} %), main thread |\n\
              | ratio wasm / native | {ratio:.2} | |\n\n\
              Page wasm (`www/pkg/cosim_wasm_bg.wasm`): {raw} bytes, **{gz} bytes gzipped** ({gzk:.1} KiB).",
             date = date.trim(),
@@ -138,6 +157,7 @@ impl Report {
             wasm = self.browser,
             runs = BROWSER_RUNS,
             ratio = self.browser / self.native,
+            spread = self.spread_pct,
             raw = self.wasm_raw,
             gz = self.wasm_gzip,
             gzk = self.wasm_gzip as f64 / 1024.0,
@@ -180,7 +200,19 @@ pub fn json_number_after(json: &str, anchor: &str, key: &str) -> Option<f64> {
     rest[..end].parse().ok()
 }
 
-fn json_string_after(json: &str, key: &str) -> Option<String> {
+/// The numbers of the JSON array that starts right after `key` (e.g. `"allRates":[`).
+fn json_numbers_after(json: &str, key: &str) -> Vec<f64> {
+    let Some(at) = json.find(key) else {
+        return Vec::new();
+    };
+    let rest = &json[at + key.len()..];
+    rest[..rest.find(']').unwrap_or(rest.len())]
+        .split(',')
+        .filter_map(|v| v.trim().parse().ok())
+        .collect()
+}
+
+pub fn json_string_after(json: &str, key: &str) -> Option<String> {
     let rest = &json[json.find(key)? + key.len()..];
     let rest = rest.trim_start().strip_prefix('"')?;
     Some(rest[..rest.find('"')?].to_string())
@@ -200,6 +232,10 @@ mod tests {
         assert_eq!(
             json_string_after(r#"{"browser":"156.0.1"}"#, "\"browser\":"),
             Some("156.0.1".into())
+        );
+        assert_eq!(
+            json_numbers_after(r#"{"allRates":[1.5,2e3, 4],"x":[9]}"#, "\"allRates\":["),
+            vec![1.5, 2000.0, 4.0]
         );
     }
 }

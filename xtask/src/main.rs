@@ -3,11 +3,14 @@
 //! Commands:
 //! - `setup [--c-toolchain]`: install what is missing (wasm32 std, wasm-bindgen-cli,
 //!   Chromium, npm packages, Open MPI for `cosim run --mpi`); fast when everything is present.
-//! - `wasm`: build the page's wasm package into `www/pkg` and vendor uPlot and dagre into `www/vendor`.
+//! - `wasm [--keep-names] [--wasm-opt]`: build the page's wasm package into `www/pkg`
+//!   (name section removed unless `--keep-names`, for profiles; binaryen's wasm-opt -O3 with
+//!   `--wasm-opt`) and vendor uPlot and dagre into `www/vendor`.
 //! - `fmus`: build the example binary modules into `.fmu` files (also part of `wasm`).
 //! - `serve [--port N] [--no-build]`: setup + wasm, then serve `www/` on 127.0.0.1.
 //! - `test [--no-setup]`: every check CI runs (`.ci/run` calls this).
-//! - `bench [--steps N]`: criterion benchmark natively and the same preset in Chromium.
+//! - `bench [--steps N]`: criterion benchmark natively and the same preset in Chromium;
+//!   `bench --map` the map benchmark alone, on the wasm built last.
 //!
 //! Std only, on purpose: this crate must build before anything else is installed.
 mod bench;
@@ -21,6 +24,7 @@ mod test;
 mod tidy;
 mod tidy_layers;
 mod wasm;
+mod wasm_opt;
 
 use shell::Result;
 use std::process::ExitCode;
@@ -29,13 +33,16 @@ const USAGE: &str = "usage: cargo xtask <command>
 
 commands:
   setup [--c-toolchain]      install missing tools (wasm32 std, wasm-bindgen-cli, chromium, npm packages, Open MPI)
-  wasm                       build www/pkg (wasm-bindgen --target web) and www/vendor (uPlot, dagre)
+  wasm [--keep-names] [--wasm-opt]
+                             build www/pkg (wasm-bindgen --target web, name section removed unless
+                             --keep-names; wasm-opt -O3 with --wasm-opt) and www/vendor (uPlot, dagre)
   fmus                       build the example binary modules (examples/fmus) into www/fmus/*.fmu
   serve [--port N] [--no-build]
                              setup + wasm, then serve www/ at http://127.0.0.1:N/ (default 8080)
   test [--no-setup]          run every check: fmt, native tests, mpi, docs, no_std, browser tests, page tests
   bench [--steps N]          macro-step benchmark natively (criterion) and in Chromium (wasm)
-  bench --controlled         accepted steps/s of step-controlled runs next to fixed-step ones, both ways";
+  bench --controlled         accepted steps/s of step-controlled runs next to fixed-step ones, both ways
+  bench --map                the map benchmark alone (native, NumPy, Chromium) on the www/pkg built last";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -64,9 +71,13 @@ fn dispatch(args: &[String]) -> Result<()> {
             setup::setup(setup::SetupOptions { c_toolchain }).map(|_| ())
         }
         "wasm" => {
+            let opts = wasm::WasmOptions {
+                keep_names: flags.switch("--keep-names"),
+                wasm_opt: flags.switch("--wasm-opt"),
+            };
             flags.finish()?;
             let tc = setup::setup(setup::SetupOptions::default())?;
-            wasm::build(&tc).map(|_| ())
+            wasm::build_with(&tc, opts).map(|_| ())
         }
         "fmus" => {
             flags.finish()?;
@@ -91,10 +102,12 @@ fn dispatch(args: &[String]) -> Result<()> {
         "bench" => {
             let steps = flags.value("--steps")?.unwrap_or(bench::DEFAULT_STEPS);
             let controlled = flags.switch("--controlled");
+            let map = flags.switch("--map");
             flags.finish()?;
-            match controlled {
-                true => bench_controlled::bench(),
-                false => bench::bench(steps),
+            match (controlled, map) {
+                (true, _) => bench_controlled::bench(),
+                (false, true) => bench::bench_map_only(),
+                (false, false) => bench::bench(steps),
             }
         }
         "help" | "--help" | "-h" => {

@@ -1,4 +1,5 @@
-//! `cargo xtask wasm`: builds cosim-wasm for wasm32, runs wasm-bindgen into `www/pkg`,
+//! `cargo xtask wasm`: builds cosim-wasm for wasm32, runs wasm-bindgen into `www/pkg`
+//! (without the name section unless `--keep-names`; wasm-opt over it with `--wasm-opt`),
 //! copies uPlot and dagre into `www/vendor`, and reports the gzipped size of the .wasm.
 use crate::setup::{Toolchain, WasmRoute};
 use crate::shell::{self, repo_root, run, section, which, Result};
@@ -78,21 +79,54 @@ pub struct WasmSize {
     pub gzip: u64,
 }
 
-/// Builds the page's wasm package and vendored JS; returns the .wasm size.
+/// How `build_with` finishes the wasm after `cargo build --release`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct WasmOptions {
+    /// Keep the name section (function names in browser profiles; 0.55 MB, 10 % of the
+    /// gzipped download). Off: wasm-bindgen removes it.
+    pub keep_names: bool,
+    /// Run binaryen's wasm-opt -O3 over wasm-bindgen's output (`wasm_opt.rs`). Off by
+    /// default: measured, it gave no speed and 0.3 % of the gzipped size beyond removing the
+    /// name section (docs/benchmarks.md, "The release step for wasm").
+    pub wasm_opt: bool,
+}
+
+/// Builds the page's wasm package (name section removed) and vendored JS; returns the .wasm size.
 pub fn build(tc: &Toolchain) -> Result<WasmSize> {
+    build_with(tc, WasmOptions::default())
+}
+
+/// As `build`, with the release steps of `opts`.
+pub fn build_with(tc: &Toolchain, opts: WasmOptions) -> Result<WasmSize> {
     section("wasm build");
     let root = repo_root();
     run(cargo_wasm(tc, "build", STD).args(["--release", "-p", "cosim-wasm"]))?;
     let wasm = artifact_dir(tc, "release").join("cosim_wasm.wasm");
     let bindgen = which("wasm-bindgen").ok_or("wasm-bindgen not found; run `cargo xtask setup`")?;
     let pkg = root.join("www/pkg");
-    run(Command::new(bindgen)
-        .args(["--target", "web", "--no-typescript", "--out-dir"])
-        .arg(&pkg)
-        .arg(&wasm))?;
+    let mut bindgen = Command::new(bindgen);
+    bindgen.args(["--target", "web", "--no-typescript"]);
+    if !opts.keep_names {
+        bindgen.arg("--remove-name-section");
+    }
+    run(bindgen.arg("--out-dir").arg(&pkg).arg(&wasm))?;
+    let served = pkg.join("cosim_wasm_bg.wasm");
+    let opt = if opts.wasm_opt {
+        let before = wasm_size(&served)?;
+        let used = crate::wasm_opt::optimise(&served)?;
+        println!(
+            "wasm: {used}: {} -> {} bytes gzipped",
+            before.gzip,
+            wasm_size(&served)?.gzip
+        );
+        Some(used)
+    } else {
+        None
+    };
+    crate::wasm_opt::write_build_info(&pkg, tc, opt.as_deref(), opts.keep_names)?;
     vendor()?;
     crate::fmus::build(tc)?;
-    let size = wasm_size(&pkg.join("cosim_wasm_bg.wasm"))?;
+    let size = wasm_size(&served)?;
     println!(
         "wasm: www/pkg/cosim_wasm_bg.wasm {} bytes ({:.1} KiB), gzipped {} bytes ({:.1} KiB)",
         size.raw,

@@ -14,6 +14,17 @@ use nalgebra::{Complex, DMatrix};
 /// QR sweeps allowed per eigenvalue before giving up (EISPACK's limit).
 const SWEEPS_PER_EIGENVALUE: usize = 30;
 
+/// √x: std's `f64::sqrt` (one instruction, `f64.sqrt` in wasm) where std is linked, else
+/// libm's. On wasm32 libm computes it in software (its instruction path needs nightly), 12 %
+/// of a stability-map point in the page. Both round correctly, so the bits are the same.
+#[inline]
+fn sqrt(x: f64) -> f64 {
+    #[cfg(feature = "std")]
+    return x.sqrt();
+    #[cfg(not(feature = "std"))]
+    return libm::sqrt(x);
+}
+
 /// All eigenvalues of `m` (complex pairs both listed), unordered. `None` if `m` is not
 /// square, holds a non-finite entry or the iteration does not converge.
 pub fn eigenvalues(m: &DMatrix<f64>) -> Option<Vec<Complex<f64>>> {
@@ -59,7 +70,7 @@ impl Hessenberg {
                 *vi = h.at(k + 1 + i, k) / scale;
             }
             let norm2: f64 = v.iter().map(|x| x * x).sum();
-            let alpha = -libm::copysign(libm::sqrt(norm2), v[0]);
+            let alpha = -libm::copysign(sqrt(norm2), v[0]);
             v[0] -= alpha;
             let vtv = norm2 - 2.0 * alpha * (v[0] + alpha) + alpha * alpha;
             if vtv == 0.0 {
@@ -175,13 +186,13 @@ impl Hessenberg {
         let q = p * p + b * c;
         let mean = d + p;
         if q >= 0.0 {
-            let z = p + libm::copysign(libm::sqrt(q), p);
+            let z = p + libm::copysign(sqrt(q), p);
             let l1 = d + z;
             // The other root from the product (det = l1·l2), avoiding cancellation.
             let l2 = if z != 0.0 { d - b * c / z } else { l1 };
             (Complex::new(l1, 0.0), Complex::new(l2, 0.0))
         } else {
-            let im = libm::sqrt(-q);
+            let im = sqrt(-q);
             (Complex::new(mean, im), Complex::new(mean, -im))
         }
     }
@@ -266,7 +277,7 @@ fn reflector3(x: f64, y: f64, z: f64) -> Option<([f64; 3], f64)> {
         return None;
     }
     let (x, y, z) = (x / scale, y / scale, z / scale);
-    let alpha = -libm::copysign(libm::sqrt(x * x + y * y + z * z), x);
+    let alpha = -libm::copysign(sqrt(x * x + y * y + z * z), x);
     let v = [x - alpha, y, z];
     let vtv = v[0] * v[0] + y * y + z * z;
     (vtv > 0.0).then(|| (v, 2.0 / vtv))
@@ -279,7 +290,7 @@ fn reflector2(x: f64, y: f64) -> Option<([f64; 2], f64)> {
         return None;
     }
     let (x, y) = (x / scale, y / scale);
-    let alpha = -libm::copysign(libm::sqrt(x * x + y * y), x);
+    let alpha = -libm::copysign(sqrt(x * x + y * y), x);
     let v = [x - alpha, y];
     let vtv = v[0] * v[0] + y * y;
     (vtv > 0.0).then(|| (v, 2.0 / vtv))

@@ -45,7 +45,8 @@ export class MacroStepPanel {
   /** @param {HTMLElement} container the panel's element (hidden for fixed-step runs) */
   constructor(container) {
     this.container = container;
-    this.charts = [];
+    this.charts = [];      // {key, plot (null until built), build, data, height}
+    this.timer = 0;        // pending build of the next chart
     this.time = null;
     this.columns = null;  // key -> Float64Array
     this.tolerance = null;
@@ -57,7 +58,7 @@ export class MacroStepPanel {
 
   /** A fixed-step run (or none): no panel. */
   clear() {
-    for (const c of this.charts) c.plot.destroy();
+    for (const c of this.charts) c.plot?.destroy();
     this.charts = [];
     this.columns = null;
     this.time = null;
@@ -79,7 +80,7 @@ export class MacroStepPanel {
   }
 
   build() {
-    for (const c of this.charts) c.plot.destroy();
+    for (const c of this.charts) c.plot?.destroy();
     this.charts = [];
     const palette = COLORS[currentTheme()];
     const muted = cssColor('--muted');
@@ -121,7 +122,7 @@ export class MacroStepPanel {
       if (spec.integer) y.range = (u, lo, hi) => [Math.min(0, lo ?? 0), Math.max(1, (hi ?? 0) + 0.5)];
       const x = { time: false };
       if (this.range) x.range = () => this.range;
-      const plot = new uPlot({
+      const options = {
         width: this.width(), height: last ? HEIGHT : HEIGHT - 24,
         scales: { x, y },
         series,
@@ -132,15 +133,38 @@ export class MacroStepPanel {
             ...(spec.integer ? { incrs: [1, 2, 5, 10] } : {}) },
         ],
         cursor: { sync: { key: 'macro-steps' }, drag: { x: false, y: false } },
-      }, data, figure);
-      this.charts.push({ key: spec.key, plot, data, height: last ? HEIGHT : HEIGHT - 24 });
+      };
+      this.charts.push({ key: spec.key, plot: null, build: () => new uPlot(options, data, figure), data,
+        height: last ? HEIGHT : HEIGHT - 24 });
     }
+    this.buildLater();
+  }
+
+  /**
+   * Builds the charts' uPlots one per task (10-20 ms each), so that the end of a run does
+   * not block the page for the sum of them.
+   */
+  buildLater() {
+    if (this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = 0;
+      const next = this.charts.find((c) => !c.plot);
+      if (!next) return;
+      next.plot = next.build();
+      this.buildLater();
+    }, 0);
+  }
+
+  /** Builds every chart not built yet (tests read the plots). */
+  buildAll() {
+    for (const c of this.charts) if (!c.plot) c.plot = c.build();
   }
 
   /** What the charts hold, for tests: {key: [values with null for gaps], time}. */
   plotted() {
     if (!this.columns || this.container.hidden) return null;
     const out = { time: this.time ? Array.from(this.time) : [] };
+    this.buildAll();
     for (const c of this.charts) out[c.key] = c.plot.data[1].slice();
     if (this.tolerance?.defect != null) out.tol = this.tolerance.defect;
     return out;
@@ -151,6 +175,6 @@ export class MacroStepPanel {
   }
 
   fit() {
-    for (const c of this.charts) c.plot.setSize({ width: this.width(), height: c.height });
+    for (const c of this.charts) c.plot?.setSize({ width: this.width(), height: c.height });
   }
 }

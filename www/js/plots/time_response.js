@@ -1,6 +1,9 @@
 // Time-response view: one uPlot chart per chosen output, co-simulation against the
 // monolithic reference over time (optionally their difference on a second axis). Data arrive as columns (Float64Array views that uPlot
-// takes as AlignedData); redraws are batched to one per animation frame.
+// takes as AlignedData). The main thread stays free (no task over 100 ms): the charts of a
+// run are built one per task (a uPlot costs 10-20 ms; built all at once, a run with ten
+// charts blocked the page for 95-165 ms as it started), and redraws take at most about
+// FRAME_BUDGET_MS per animation frame, the charts left over drawn in the next frames.
 
 import uPlot from '../../vendor/uPlot.esm.js';
 import { cssColor, currentTheme, onThemeChange } from '../theme.js';
@@ -18,6 +21,8 @@ const INITIAL_ROWS_MAX = 1 << 16;
 /** Above this many points a redraw costs several ms, so redraws are spaced out. */
 const LONG_SERIES_ROWS = 200_000;
 const LONG_SERIES_REDRAW_MS = 400;
+/** Main-thread time one frame's redraws may take; the other charts are redrawn in the next frames. */
+const FRAME_BUDGET_MS = 20;
 
 /** Compact tick labels: plain for ordinary magnitudes, exponent form otherwise. */
 function tick(v) {
@@ -39,6 +44,9 @@ export class TimeResponsePlots {
     this.chosen = [];
     this.pins = [];        // pinned runs drawn over the current one: {label, time, signals}
     this.hideCurrent = false; // the current run is itself pinned: draw it once, as its pin
+    this.pending = [];     // charts whose uPlot is still to be built, in order
+    this.stale = new Set(); // charts with newer data than drawn, longest waiting first
+    this.pendingTimer = 0;
     this.resize = new ResizeObserver(() => this.fit());
     this.resize.observe(container);
     // New colours: rebuild the charts (uPlot reads axis and series colours at creation).
@@ -57,14 +65,19 @@ export class TimeResponsePlots {
     this.columns = null;
     this.rows = 0;
     this.signals = signals;
-    this.choose(chosen);
+    this.choose(chosen, { lazy: true });
   }
 
-  /** Rebuilds the charts for the chosen output names (all when `chosen` is empty). */
-  choose(chosen) {
+  /**
+   * Rebuilds the charts for the chosen output names (all when `chosen` is empty); `lazy`
+   * (a run starting) builds them one per task from the next task on.
+   */
+  choose(chosen, { lazy = false } = {}) {
     this.chosen = chosen;
-    for (const c of this.charts) c.plot.destroy();
+    for (const c of this.charts) c.plot?.destroy();
     this.charts = [];
+    this.pending = [];
+    this.stale.clear();
     this.container.replaceChildren();
     const want = new Set(chosen);
     const colors = this.colors();
@@ -110,15 +123,39 @@ export class TimeResponsePlots {
         spanGaps: true, value: (u, v) => (v == null ? '–' : v.toPrecision(6)) })));
       if (pinned.length) for (const x of series.slice(1)) x.spanGaps = true;
       const layout = { index, hasReference: s.hasReference, difference, pinned, current, pinsOnly };
-      const plot = new uPlot({
-        width: this.width(), height: this.height(),
-        scales: { x: { time: false } },
-        series,
-        axes,
-        cursor: { drag: { x: true, y: false } },
-      }, this.chartData(layout), figure);
-      this.charts.push({ name: s.name, unit: s.unit, ...layout, figure, plot });
+      const chart = { name: s.name, unit: s.unit, ...layout, figure, plot: null, options: { series, axes } };
+      this.charts.push(chart);
+      this.pending.push(chart);
     });
+    if (lazy) this.buildLater(); else this.buildAll();
+  }
+
+  /** Builds the pending charts' uPlots one per task, from the next task on. */
+  buildLater() {
+    if (this.pendingTimer || !this.pending.length) return;
+    this.pendingTimer = setTimeout(() => {
+      this.pendingTimer = 0;
+      const chart = this.pending.shift();
+      if (chart) this.buildPlot(chart);
+      this.buildLater();
+    }, 0);
+  }
+
+  /** Builds every pending chart now (exports and tests read the plots). */
+  buildAll() {
+    while (this.pending.length) this.buildPlot(this.pending.shift());
+  }
+
+  buildPlot(chart) {
+    const { series, axes } = chart.options;
+    chart.options = null;
+    chart.plot = new uPlot({
+      width: this.width(), height: this.height(),
+      scales: { x: { time: false } },
+      series,
+      axes,
+      cursor: { drag: { x: true, y: false } },
+    }, this.chartData(chart), chart.figure);
   }
 
   exportButton(name, kind) {
@@ -154,6 +191,7 @@ export class TimeResponsePlots {
     if (kind === 'svg') {
       downloadBlob(new Blob([figureSvg(fig)], { type: 'image/svg+xml' }), `${fileStem(name)}.svg`);
     } else {
+      this.buildAll();
       this.draw();
       downloadBlob(await chartPng(chart.plot, fig), `${fileStem(name)}.png`);
     }
@@ -234,15 +272,35 @@ export class TimeResponsePlots {
 
   /** Redraws on the next frame; long series redraw less often so the page stays fluid. */
   schedule() {
+    for (const c of this.charts) this.stale.add(c);
     if (this.frame) return;
     const wait = this.rows > LONG_SERIES_ROWS ? LONG_SERIES_REDRAW_MS - (performance.now() - this.lastDraw) : 0;
-    const go = () => { this.frame = requestAnimationFrame(() => { this.frame = 0; this.draw(); }); };
-    if (wait > 0) { this.frame = -1; setTimeout(() => { this.frame = 0; go(); }, wait); } else go();
+    if (wait > 0) { this.frame = -1; setTimeout(() => { this.frame = 0; this.nextFrame(); }, wait); } else this.nextFrame();
   }
 
+  nextFrame() {
+    this.frame = requestAnimationFrame(() => { this.frame = 0; this.drawSome(); });
+  }
+
+  /** Redraws stale charts until the frame's budget is spent (at least one); the rest next frame. */
+  drawSome() {
+    const t0 = performance.now();
+    this.lastDraw = t0;
+    for (const c of this.stale) {
+      this.stale.delete(c);
+      if (!c.plot) continue; // drawn with the data of its time when it is built
+      // batch: draws now rather than in a microtask, so the time is measured.
+      c.plot.batch(() => c.plot.setData(this.chartData(c)));
+      if (performance.now() - t0 > FRAME_BUDGET_MS) break;
+    }
+    if (this.stale.size && !this.frame) this.nextFrame();
+  }
+
+  /** Redraws every chart now. */
   draw() {
     this.lastDraw = performance.now();
-    for (const c of this.charts) c.plot.setData(this.chartData(c));
+    this.stale.clear();
+    for (const c of this.charts) c.plot?.setData(this.chartData(c));
   }
 
   /** Pinned runs to draw (pins.js), with their legend labels; rebuilds the charts. */
@@ -284,6 +342,7 @@ export class TimeResponsePlots {
   /** The arrays the charts hold (uPlot's own data), for tests: [{name, time, cosim, reference}]. */
   plotted() {
     if (this.frame > 0) { cancelAnimationFrame(this.frame); this.frame = 0; }
+    this.buildAll();
     this.draw();
     return this.charts.map((c) => {
       const list = (a) => (a ? Array.from(a) : null);
@@ -304,6 +363,6 @@ export class TimeResponsePlots {
 
   fit() {
     const size = { width: this.width(), height: this.height() };
-    for (const c of this.charts) c.plot.setSize(size);
+    for (const c of this.charts) c.plot?.setSize(size);
   }
 }
