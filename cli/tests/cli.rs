@@ -141,3 +141,35 @@ fn wrong_command_lines_exit_with_2() {
     assert_eq!(missing.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&missing.stderr).contains("cannot read"));
 }
+
+#[test]
+fn a_stop_time_between_macro_steps_is_the_last_csv_row_or_refused_with_the_nearest() {
+    // The two-mass preset (ΔT = 1e-4 s) stopped at 0.09995 s: 999 steps and one of 5e-5 s.
+    let mut doc = preset_json();
+    doc["run"]["stop"] = serde_json::json!(0.09995);
+    let path = temp_file("stop-between.json", &doc.to_string());
+    let out = cosim(&["run", path.to_str().unwrap()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let csv = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(csv.lines().count(), 1 + 1001);
+    let last = csv.lines().last().unwrap();
+    assert!(last.starts_with("9.995e-2,"), "{last}");
+    let before = csv.lines().nth(1000).unwrap();
+    assert!(before.starts_with("9.99e-2,"), "{before}");
+
+    // Model-based correction takes only whole macro-steps: refused, naming both neighbours.
+    doc["master"]["correction"] = serde_json::json!({"alpha": 1.0});
+    run_expecting_error(
+        "stop-corrected.json",
+        &doc.to_string(),
+        &[
+            "run.stop",
+            "model-based correction",
+            "stop at 0.0999 s or 0.1 s",
+        ],
+    );
+}

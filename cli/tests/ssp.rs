@@ -1,26 +1,22 @@
 //! SSP systems through the CLI: a scenario of the two example FMUs exported with `cosim
 //! ssp export` and read back with `cosim ssp import` is the same scenario and runs to the
 //! same CSV; an `.ssp` written by hand (two FMUs, connections, an `.ssv` parameter set),
-//! built here from the example FMUs, runs with `cosim run`; unsupported elements and
-//! built-in modules are refused by name.
+//! built by `cosim_core::testing::ssp` from the example FMUs, runs with `cosim run`;
+//! unsupported elements and built-in modules are refused by name.
 
-use cosim_core::fmu::archive::write_stored;
 use cosim_core::scenario::{self, Scenario};
+use cosim_core::testing::ssp::{parameter_file, TwoMasses, C_FMU, RUST_FMU};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-
-fn fixture(name: &str) -> Vec<u8> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../tests/fixtures/fmus")
-        .join(name);
-    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
 
 fn temp_dir(tag: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("cosim-ssp-{tag}-{}", std::process::id()));
     std::fs::create_dir_all(dir.join("fmus")).unwrap();
-    for name in ["rust_oscillator.fmu", "c_spring_damper.fmu"] {
-        std::fs::write(dir.join("fmus").join(name), fixture(name)).unwrap();
+    for (name, bytes) in [
+        ("rust_oscillator.fmu", RUST_FMU),
+        ("c_spring_damper.fmu", C_FMU),
+    ] {
+        std::fs::write(dir.join("fmus").join(name), bytes).unwrap();
     }
     dir
 }
@@ -86,68 +82,37 @@ fn an_exported_system_reimports_as_the_same_scenario_and_runs_to_the_same_csv() 
     assert_eq!(from_json.lines().count(), 1 + 101);
 }
 
-const HAND_WRITTEN: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
-<ssd:SystemStructureDescription version="2.0" name="Two masses"
-    xmlns:ssd="http://ssp-standard.org/SSP1/SystemStructureDescription"
-    xmlns:ssc="http://ssp-standard.org/SSP1/SystemStructureCommon">
-  <ssd:System name="root">
-    <ssd:ParameterBindings>
-      <ssd:ParameterBinding source="resources/parameters.ssv"/>
-    </ssd:ParameterBindings>
-    <ssd:Elements>
-      <ssd:Component name="mass1" type="application/x-fmu-sharedlibrary" source="resources/rust_oscillator.fmu">
-        <ssd:Connectors>
-          <ssd:Connector name="s1" kind="output"><ssc:Float64 unit="m"/></ssd:Connector>
-          <ssd:Connector name="v1" kind="output"><ssc:Float64 unit="m/s"/></ssd:Connector>
-          <ssd:Connector name="Fk" kind="input"><ssc:Float64 unit="N"/></ssd:Connector>
-        </ssd:Connectors>
-      </ssd:Component>
-      <ssd:Component name="mass2" type="application/x-fmu-sharedlibrary" source="resources/c_spring_damper.fmu">
-        <ssd:Connectors>
-          <ssd:Connector name="s1" kind="input"><ssc:Float64 unit="m"/></ssd:Connector>
-          <ssd:Connector name="v1" kind="input"><ssc:Float64 unit="m/s"/></ssd:Connector>
-          <ssd:Connector name="Fk" kind="output"><ssc:Float64 unit="N"/></ssd:Connector>
-        </ssd:Connectors>
-      </ssd:Component>
-    </ssd:Elements>
-    <ssd:Connections>
-      <ssd:Connection startElement="mass2" startConnector="Fk" endElement="mass1" endConnector="Fk"/>
-      <ssd:Connection startElement="mass1" startConnector="s1" endElement="mass2" endConnector="s1"/>
-      <ssd:Connection startElement="mass1" startConnector="v1" endElement="mass2" endConnector="v1"/>
-    </ssd:Connections>
-  </ssd:System>
-  <ssd:DefaultExperiment startTime="0" stopTime="0.002"/>
-</ssd:SystemStructureDescription>"#;
+/// SSP 2.0, both masses connected output to input, the parameter set `parameters`, and a
+/// default experiment without the playground's annotation.
+fn system() -> TwoMasses {
+    TwoMasses {
+        version: "2.0",
+        parameter_set: Some("parameters"),
+        inline: &[],
+        connections: TwoMasses::CONNECTIONS,
+        experiment: TwoMasses::experiment("0.002", ""),
+    }
+}
 
-const SSV: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
-<ssv:ParameterSet version="2.0" name="parameters"
-    xmlns:ssv="http://ssp-standard.org/SSP1/SystemStructureParameterValues">
-  <ssv:Parameters>
-    <ssv:Parameter name="mass1.m1"><ssv:Float64 value="12"/></ssv:Parameter>
-    <ssv:Parameter name="mass2.dk"><ssv:Real value="400"/></ssv:Parameter>
-  </ssv:Parameters>
-</ssv:ParameterSet>"#;
-
+/// Writes the `.ssp` of `ssd` (the system's text, perhaps edited) into `dir`.
 fn hand_written(dir: &Path, ssd: &str) -> PathBuf {
-    let (rust, c) = (
-        fixture("rust_oscillator.fmu"),
-        fixture("c_spring_damper.fmu"),
+    let ssv = parameter_file(
+        "2.0",
+        "parameters",
+        &[
+            ("mass1.m1", r#"<ssv:Float64 value="12"/>"#),
+            ("mass2.dk", "400"),
+        ],
     );
-    let zip = write_stored(&[
-        ("SystemStructure.ssd", ssd.as_bytes()),
-        ("resources/rust_oscillator.fmu", &rust),
-        ("resources/c_spring_damper.fmu", &c),
-        ("resources/parameters.ssv", SSV.as_bytes()),
-    ]);
     let file = dir.join("hand.ssp");
-    std::fs::write(&file, zip).unwrap();
+    std::fs::write(&file, system().archive(ssd, &ssv, RUST_FMU)).unwrap();
     file
 }
 
 #[test]
 fn a_hand_written_ssp_runs_with_its_parameter_set_and_the_default_step() {
     let dir = temp_dir("hand");
-    let ssp = hand_written(&dir, HAND_WRITTEN);
+    let ssp = hand_written(&dir, &system().ssd());
     let s = scenario::parse(&ok(cosim(&["ssp".as_ref(), "import".as_ref(), &ssp]))).unwrap();
     assert_eq!(s.modules[0].parameters["m1"], 12.0);
     assert_eq!(s.modules[1].parameters["dk"], 400.0);
@@ -169,7 +134,7 @@ fn a_hand_written_ssp_runs_with_its_parameter_set_and_the_default_step() {
 #[test]
 fn unsupported_elements_and_built_in_modules_are_refused_by_name() {
     let dir = temp_dir("refused");
-    let nested = HAND_WRITTEN.replace(
+    let nested = system().ssd().replace(
         "</ssd:Elements>",
         "<ssd:System name=\"inner\"/></ssd:Elements>",
     );

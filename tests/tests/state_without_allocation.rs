@@ -150,11 +150,7 @@ fn rollback_runs_do_not_allocate_per_macro_step() {
         .map(|c| (c.from.clone(), c.to.clone()))
         .collect();
     let sys = cosim_core::master::CoupledSystem::new(modules, &connections).expect("system");
-    let grid = FixedGrid {
-        t_start: 0.0,
-        h: 1e-4,
-        steps: 400,
-    };
+    let grid = FixedGrid::uniform(0.0, 1e-4, 400);
     let controller: Box<dyn StepController> = Box::new(RejectEvery::new(grid, 3));
     let algorithm = Box::new(cosim_core::master::ExplicitCoupling::jacobi(1));
     let mut run = Run::with_controller(sys, algorithm, controller, None).expect("run");

@@ -14,6 +14,7 @@
 
 use super::CoupledSystem;
 use crate::error::{MasterError, RejectReason};
+use crate::module::{Status, StepReport};
 use alloc::vec::Vec;
 
 /// What the algorithm knows about the quality of an accepted attempt, for step
@@ -129,4 +130,38 @@ pub trait MasterAlgorithm: Send {
     fn defects(&self) -> Option<&super::RunDefects> {
         None
     }
+}
+
+/// For masters that take every module step whole and never roll back (the model-based
+/// corrector, multi-rate Jacobi): a discarded step, a request to terminate or an early
+/// return of `module`'s step from `t` over `h` is an error naming it (and `algorithm`).
+pub(crate) fn require_whole_step(
+    module: &str,
+    t: f64,
+    h: f64,
+    report: &StepReport,
+    algorithm: &'static str,
+) -> Result<(), MasterError> {
+    if report.status == Status::Discard {
+        return Err(MasterError::StepDiscarded {
+            module: module.into(),
+            t,
+            h,
+        });
+    }
+    if report.terminate_simulation {
+        return Err(MasterError::Terminated {
+            t: report.last_successful_time,
+            module: module.into(),
+        });
+    }
+    if report.early_return || report.last_successful_time < t + h - 1e-9 * h {
+        return Err(MasterError::EarlyReturnUnsupported {
+            module: module.into(),
+            t: report.last_successful_time,
+            t_end: t + h,
+            algorithm,
+        });
+    }
+    Ok(())
 }

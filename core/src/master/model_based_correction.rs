@@ -27,6 +27,7 @@
 //! allocate. Nonlinear modules need a new matrix exponential and factorisation per step,
 //! and rollback allocates the saved state, as FMI's `fmi3GetFMUState` does.
 
+use super::algorithm::require_whole_step;
 use super::correction_tables::hold_weights;
 use super::explicit::check_initialized;
 use super::jacobians::{
@@ -36,7 +37,7 @@ use super::predictor::{extrapolation, HistoryGrid, InputPredictor, TaylorWeights
 use super::{CoupledSystem, MacroStepOutcome, MasterAlgorithm, RunStart};
 use super::{StateSpaceReader, StepSensitivity};
 use crate::error::MasterError;
-use crate::module::{ModuleError, Status, StepReport};
+use crate::module::ModuleError;
 use crate::solvers::discretize;
 use alloc::format;
 use alloc::vec;
@@ -342,7 +343,8 @@ impl Work {
         }
         self.predictor.apply(&mut sys.slot(m), t)?;
         let report = sys.do_step(m, t, h, !rollback)?;
-        check_report(sys, m, t, h, &report)?;
+        // Only full, successful steps: the gains are for one step size.
+        require_whole_step(sys.name(m), t, h, &report, CORRECTOR)?;
         sys.read_outputs(m, t + h)?;
         if self.methods[m] == ModuleMethod::Directional {
             self.directional_gain(sys, m, t + h, q, q)?;
@@ -351,39 +353,8 @@ impl Work {
     }
 }
 
-/// The corrector accepts only full, successful steps: it cannot repeat a discarded step
-/// (its gains are for one step size) nor handle early return.
-fn check_report(
-    sys: &CoupledSystem,
-    m: usize,
-    t: f64,
-    h: f64,
-    report: &StepReport,
-) -> Result<(), MasterError> {
-    let module = || sys.name(m).into();
-    if report.status == Status::Discard {
-        return Err(MasterError::StepDiscarded {
-            module: module(),
-            t,
-            h,
-        });
-    }
-    if report.terminate_simulation {
-        return Err(MasterError::Terminated {
-            t: report.last_successful_time,
-            module: module(),
-        });
-    }
-    if report.early_return || report.last_successful_time < t + h - 1e-9 * h {
-        return Err(MasterError::EarlyReturnUnsupported {
-            module: module(),
-            t: report.last_successful_time,
-            t_end: t + h,
-            algorithm: "the model-based corrector",
-        });
-    }
-    Ok(())
-}
+/// The corrector as its errors name it.
+const CORRECTOR: &str = "the model-based corrector";
 
 /// The gains a step of order `q` needs: `G_q`, and `G_0` for the offset when `q > 0`.
 fn targets(q: usize) -> &'static [usize] {

@@ -57,7 +57,8 @@ pub trait StepController: Send {
     /// then checkpoints every step and refuses modules that cannot save their state).
     fn may_reject(&self) -> bool;
 
-    /// Whether step sizes may vary (other than shortened steps at events).
+    /// Whether step sizes may vary (other than steps shortened by events or to end on the
+    /// stop time).
     fn variable_steps(&self) -> bool;
 
     /// The step to attempt from communication point `t`.
@@ -84,9 +85,10 @@ pub trait StepController: Send {
 /// Steps within this fraction of `h` of the requested step count as full steps.
 const FULL_STEP_TOLERANCE: f64 = 1e-12;
 
-/// The fixed macro-step grid `t_n = t_start + n·h`. A step shortened by an event (early
-/// return) lands off the grid; the next step then runs to the next grid point, so the grid
-/// never drifts. It never rejects and never retries a step.
+/// The fixed macro-step grid `t_n = t_start + n·h`, with a shorter last step when the stop
+/// time is not a whole number of steps. A step shortened by an event (early return) lands
+/// off the grid; the next step then runs to the next grid point, so the grid never drifts.
+/// It never rejects and never retries a step.
 #[derive(Clone, Debug)]
 pub struct FixedStep {
     grid: FixedGrid,
@@ -124,7 +126,7 @@ impl StepController for FixedStep {
     }
 
     fn t_stop(&self) -> f64 {
-        self.grid.time(self.grid.steps)
+        self.grid.t_stop
     }
 
     fn nominal_step(&self) -> f64 {
@@ -141,9 +143,10 @@ impl StepController for FixedStep {
 
     fn propose(&mut self, t: f64) -> StepProposal {
         let t_end = self.grid.time(self.steps_done + 1);
-        // On the grid the step is exactly h; after an event it is the rest up to t_{n+1}.
+        // On the grid the step is exactly h (or the shorter last one); after an event it is
+        // the rest up to t_{n+1}.
         let h = if t == self.grid.time(self.steps_done) {
-            self.grid.h
+            self.grid.step(self.steps_done)
         } else {
             t_end - t
         };

@@ -27,4 +27,6 @@ pub use link::{
 pub use parse::{parse, to_json, MAX_SCENARIO_BYTES};
 pub use presets::{preset, presets, Preset, TOPIC_TWO_MASS};
 pub use schema::*;
-pub use validate::{ValidatedScenario, MAX_EXTRAPOLATION_ORDER, MAX_PARAMETER_MAGNITUDE};
+pub use validate::{
+    whole_steps_needed, ValidatedScenario, MAX_EXTRAPOLATION_ORDER, MAX_PARAMETER_MAGNITUDE,
+};

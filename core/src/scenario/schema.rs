@@ -328,6 +328,9 @@ pub struct RunSpec {
     /// Start time in s.
     #[serde(default)]
     pub start: f64,
-    /// Stop time in s.
+    /// Stop time in s, reached exactly: when it is not a whole number of macro-steps after
+    /// `start` (relative 1e-9), the last step is shorter. Model-based correction, multi-rate
+    /// Jacobi and the propagation-matrix analysis views refuse such a stop time
+    /// (docs/methods.md §2.4).
     pub stop: f64,
 }

@@ -11,7 +11,7 @@ use crate::error::{name_list, CouplingError, ScenarioError};
 use crate::limits::Limits;
 use crate::models::{self, ParameterList};
 use crate::module::{ModuleDescription, Variable};
-use crate::time::{FixedGrid, MAX_MACRO_STEPS};
+use crate::time::FixedGrid;
 use alloc::collections::BTreeSet;
 use alloc::format;
 use alloc::string::{String, ToString};
@@ -26,11 +26,13 @@ mod energy;
 mod energy_tests;
 mod error_control;
 mod implicit;
+mod stop;
 #[cfg(test)]
 mod tests;
 /// Highest polynomial extrapolation order.
 pub const MAX_EXTRAPOLATION_ORDER: u32 = 4;
 pub use budget::MAX_PARAMETER_MAGNITUDE;
+pub use stop::whole_steps_needed;
 
 /// A scenario that passed every check, with the derived run settings.
 #[derive(Clone, Debug)]
@@ -333,44 +335,6 @@ impl Scenario {
             CouplingError::UnconnectedInput(_) | CouplingError::AlgebraicLoop(_) => None,
         };
         ScenarioError::at(path.unwrap_or_else(|| "connections".into()), e.to_string())
-    }
-
-    fn grid(&self) -> Result<FixedGrid, ScenarioError> {
-        let (start, stop, h) = (self.run.start, self.run.stop, self.master.macro_step);
-        if !start.is_finite() {
-            return Err(ScenarioError::at(
-                "run.start",
-                format!("expected a finite time, got {start}"),
-            ));
-        }
-        if !(stop.is_finite() && stop > start) {
-            return Err(ScenarioError::at(
-                "run.stop",
-                format!("expected a time after run.start ({start} s), got {stop}"),
-            ));
-        }
-        // Rounded like the grid, so an interval that is exactly the limit passes.
-        let steps = libm::round((stop - start) / h);
-        if steps > f64::from(MAX_MACRO_STEPS) {
-            return Err(ScenarioError::at(
-                "master.macro_step",
-                format!(
-                    "{h} s over {} s is {steps:.0} macro-steps; at most {MAX_MACRO_STEPS} are allowed",
-                    stop - start
-                ),
-            ));
-        }
-        let grid = FixedGrid::covering(start, stop, h);
-        if grid.steps == 0 {
-            return Err(ScenarioError::at(
-                "master.macro_step",
-                format!(
-                    "{h} s is longer than the simulated interval of {} s",
-                    stop - start
-                ),
-            ));
-        }
-        Ok(grid)
     }
 
     /// Module names are unique here (checked first), so the graph's index finds each.

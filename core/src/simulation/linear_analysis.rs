@@ -10,7 +10,7 @@ use crate::coupling::CouplingGraph;
 use crate::error::{CosimError, ScenarioError};
 use crate::limits::Limit;
 use crate::module::{InstantiateOptions, ModuleDescription, Subsystem};
-use crate::scenario::{ModuleSpec, StepControlSpec, ValidatedScenario};
+use crate::scenario::{whole_steps_needed, ModuleSpec, StepControlSpec, ValidatedScenario};
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::sync::Arc;
@@ -86,6 +86,11 @@ impl LinearAnalysis {
             )
             .into());
         }
+        // Error measures run whole macro-steps over the run's length.
+        whole_steps_needed(
+            &v.grid,
+            "propagation-matrix analysis studies the uniform grid of master.macro_step",
+        )?;
         let modules = SpecModules(s.modules.clone());
         let mut blocks = Vec::with_capacity(s.modules.len());
         let mut descriptions: Vec<(String, ModuleDescription)> =

@@ -31,6 +31,8 @@ mod implicit_tests;
 mod linear_analysis;
 mod reference;
 mod run;
+#[cfg(test)]
+mod stop_time_tests;
 mod summary;
 
 #[cfg(test)]

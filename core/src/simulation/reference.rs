@@ -139,7 +139,7 @@ fn integrated(
         .map(|c| (c.from.clone(), c.to.clone()))
         .collect();
     let grid = v.grid;
-    let t_stop = grid.time(grid.steps);
+    let t_stop = grid.t_stop;
     let equations = CoupledEquations::build(modules, &connections, grid.t_start, t_stop)
         .map_err(|e| e.to_string())?;
     // Modules that integrate with a stiff method (BDF) are stiff: the reference takes BDF too.

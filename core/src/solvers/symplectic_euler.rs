@@ -31,17 +31,9 @@ impl SymplecticEuler {
                 "symplectic Euler: more position states than states",
             ));
         }
-        let h = t1 - t0;
         let Workspace { k, .. } = ws;
         let [k1, k2, ..] = k;
-        sys.rhs(t0, x, k1);
-        for j in self.positions..n {
-            x[j] += h * k1[j];
-        }
-        sys.rhs(t0, x, k2);
-        for j in 0..self.positions {
-            x[j] += h * k2[j];
-        }
+        self.step(sys, t0, t1 - t0, x, k1, k2);
         if x.iter().any(|v| !v.is_finite()) {
             return Err(SolverError::NonFinite { t: t1 });
         }
@@ -50,6 +42,28 @@ impl SymplecticEuler {
             accepted: 1,
             ..IntegrationStats::default()
         })
+    }
+
+    /// The step itself, of `h` from `t0`, with `k1` and `k2` (each of the state's length)
+    /// as work arrays: for callers that hold `h` rather than `t1` (`t0 + h − t0` may differ
+    /// from `h` in the last bit) and check sizes and finiteness themselves.
+    pub fn step<S: OdeSystem + ?Sized>(
+        &self,
+        sys: &mut S,
+        t0: f64,
+        h: f64,
+        x: &mut [f64],
+        k1: &mut [f64],
+        k2: &mut [f64],
+    ) {
+        sys.rhs(t0, x, k1);
+        for j in self.positions..x.len() {
+            x[j] += h * k1[j];
+        }
+        sys.rhs(t0, x, k2);
+        for j in 0..self.positions {
+            x[j] += h * k2[j];
+        }
     }
 }
 

@@ -1,5 +1,5 @@
-//! SSP import on hand-written `.ssp` archives built here from the example FMUs
-//! (`tests/fixtures/fmus`): a two-FMU system with connections, an `.ssv` parameter set
+//! SSP import on hand-written `.ssp` archives of the example FMUs (`tests/fixtures/fmus`,
+//! built by [`crate::testing::ssp`]): a two-FMU system with connections, an `.ssv` parameter set
 //! and inline values runs; defaults apply without the playground's annotation; every
 //! unsupported element is refused by name and path. The export round trip is tested with
 //! the CLI, which owns the XML writer (`cli/tests/ssp.rs`).
@@ -8,97 +8,58 @@ use super::*;
 use crate::fmu::archive::write_stored;
 use crate::scenario::{data_url, Algorithm, ConnectionSpec, ModuleSpec, BINARY_MODEL};
 use crate::simulation::Simulation;
+use crate::testing::ssp::{parameter_file, TwoMasses, C_FMU, RUST_FMU};
 use alloc::string::ToString;
 use alloc::vec;
 
-const RUST_FMU: &[u8] = include_bytes!("../../../tests/fixtures/fmus/rust_oscillator.fmu");
-const C_FMU: &[u8] = include_bytes!("../../../tests/fixtures/fmus/c_spring_damper.fmu");
-
-const HEAD: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
-<ssd:SystemStructureDescription version="1.0" name="Two masses"
-    xmlns:ssd="http://ssp-standard.org/SSP1/SystemStructureDescription"
-    xmlns:ssc="http://ssp-standard.org/SSP1/SystemStructureCommon"
-    xmlns:ssv="http://ssp-standard.org/SSP1/SystemStructureParameterValues">
-  <ssd:System name="root">"#;
-
-const PARAMETERS: &str = r#"
-    <ssd:ParameterBindings>
-      <ssd:ParameterBinding source="resources/masses.ssv"/>
-    </ssd:ParameterBindings>"#;
-
-const ELEMENTS: &str = r#"
-    <ssd:Elements>
-      <ssd:Component name="mass1" type="application/x-fmu-sharedlibrary" source="resources/rust_oscillator.fmu">
-        <ssd:Connectors>
-          <ssd:Connector name="s1" kind="output"><ssc:Real unit="m"/></ssd:Connector>
-          <ssd:Connector name="v1" kind="output"><ssc:Real unit="m/s"/></ssd:Connector>
-          <ssd:Connector name="Fk" kind="input"><ssc:Real unit="N"/></ssd:Connector>
-        </ssd:Connectors>
-        <ssd:ParameterBindings>
-          <ssd:ParameterBinding>
-            <ssd:ParameterValues>
-              <ssv:ParameterSet version="1.0" name="mass1">
-                <ssv:Parameters>
-                  <ssv:Parameter name="d1"><ssv:Real value="2"/></ssv:Parameter>
-                  <ssv:Parameter name="m1"><ssv:Real value="12"/></ssv:Parameter>
-                </ssv:Parameters>
-              </ssv:ParameterSet>
-            </ssd:ParameterValues>
-          </ssd:ParameterBinding>
-        </ssd:ParameterBindings>
-      </ssd:Component>
-      <ssd:Component name="mass2" source="./resources/c_spring_damper.fmu">
-        <ssd:Connectors>
-          <ssd:Connector name="s1" kind="input"><ssc:Real unit="m"/></ssd:Connector>
-          <ssd:Connector name="v1" kind="input"><ssc:Real unit="m/s"/></ssd:Connector>
-          <ssd:Connector name="Fk" kind="output"><ssc:Real unit="N"/></ssd:Connector>
-        </ssd:Connectors>
-      </ssd:Component>
-    </ssd:Elements>"#;
-
-// The last connection is written input first: the declared kinds give its direction.
-const CONNECTIONS: &str = r#"
-    <ssd:Connections>
-      <ssd:Connection startElement="mass2" startConnector="Fk" endElement="mass1" endConnector="Fk"/>
-      <ssd:Connection startElement="mass1" startConnector="s1" endElement="mass2" endConnector="s1"/>
-      <ssd:Connection startElement="mass2" startConnector="v1" endElement="mass1" endConnector="v1"/>
-    </ssd:Connections>
-  </ssd:System>"#;
-
-const EXPERIMENT: &str = r#"
-  <ssd:DefaultExperiment startTime="0" stopTime="0.01">
-    <ssd:Annotations>
-      <ssc:Annotation type="org.cosim-playground.scenario">
+const ANNOTATION: &str = r#"<ssc:Annotation type="org.cosim-playground.scenario">
         <pg:Scenario xmlns:pg="https://cosim-playground.org/ssp/1">{"master": {"algorithm": "gauss_seidel", "macro_step": 1e-4}}</pg:Scenario>
-      </ssc:Annotation>
-    </ssd:Annotations>
-  </ssd:DefaultExperiment>
-</ssd:SystemStructureDescription>"#;
+      </ssc:Annotation>"#;
 
-const SSV: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
-<ssv:ParameterSet version="1.0" name="masses"
-    xmlns:ssv="http://ssp-standard.org/SSP1/SystemStructureParameterValues">
-  <ssv:Parameters>
-    <ssv:Parameter name="mass2.ck"><ssv:Real value="1e5" unit="N/m"/></ssv:Parameter>
-    <ssv:Parameter name="mass1.d1"><ssv:Real value="3"/></ssv:Parameter>
-  </ssv:Parameters>
-</ssv:ParameterSet>"#;
+/// The system of these tests, ending with `experiment`: SSP 1.0, the parameter set
+/// `masses` bound at the system, mass 1 with inline values, and the last connection
+/// written input first (the declared kinds give its direction).
+fn system(experiment: String) -> TwoMasses {
+    TwoMasses {
+        version: "1.0",
+        parameter_set: Some("masses"),
+        inline: &[("d1", "2"), ("m1", "12")],
+        connections: &[
+            ["mass2", "Fk", "mass1", "Fk"],
+            ["mass1", "s1", "mass2", "s1"],
+            ["mass2", "v1", "mass1", "v1"],
+        ],
+        experiment,
+    }
+}
 
-fn ssd(parameters: &str, elements: &str, connections: &str, experiment: &str) -> String {
-    [HEAD, parameters, elements, connections, experiment].concat()
+/// The system up to 0.01 s with the playground's annotation (Gauss-Seidel at 1e-4 s).
+fn annotated() -> TwoMasses {
+    system(TwoMasses::experiment("0.01", ANNOTATION))
+}
+
+/// The system without a default experiment.
+fn no_experiment() -> TwoMasses {
+    system("\n</ssd:SystemStructureDescription>".into())
+}
+
+fn ssv() -> String {
+    parameter_file(
+        "1.0",
+        "masses",
+        &[
+            ("mass2.ck", r#"<ssv:Real value="1e5" unit="N/m"/>"#),
+            ("mass1.d1", "3"),
+        ],
+    )
 }
 
 fn archive(ssd: &str, ssv: &str) -> Vec<u8> {
-    write_stored(&[
-        (SSD_ENTRY, ssd.as_bytes()),
-        ("resources/rust_oscillator.fmu", RUST_FMU),
-        ("resources/c_spring_damper.fmu", C_FMU),
-        ("resources/masses.ssv", ssv.as_bytes()),
-    ])
+    annotated().archive(ssd, ssv, RUST_FMU)
 }
 
 fn hand_written() -> String {
-    ssd(PARAMETERS, ELEMENTS, CONNECTIONS, EXPERIMENT)
+    annotated().ssd()
 }
 
 fn module(name: &str, fmu: &[u8], parameters: &[(&str, f64)]) -> ModuleSpec {
@@ -123,7 +84,7 @@ fn connection(from: &str, to: &str) -> ConnectionSpec {
 
 #[test]
 fn a_hand_written_two_fmu_system_imports_as_its_scenario_and_runs() {
-    let s = import(&archive(&hand_written(), SSV)).unwrap_or_else(|e| panic!("{e}"));
+    let s = import(&archive(&hand_written(), &ssv())).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(s.title, "Two masses");
     // The system's .ssv overrides the component's inline d1 = 2; m1 stays inline.
     assert_eq!(
@@ -158,33 +119,20 @@ fn a_hand_written_two_fmu_system_imports_as_its_scenario_and_runs() {
 
 #[test]
 fn without_the_annotation_the_run_is_jacobi_over_the_documented_number_of_steps() {
-    let plain = EXPERIMENT
-        .split("<ssd:Annotations>")
-        .next()
-        .unwrap()
-        .to_string()
-        + "</ssd:DefaultExperiment>\n</ssd:SystemStructureDescription>";
-    let s = import(&archive(
-        &ssd(PARAMETERS, ELEMENTS, CONNECTIONS, &plain),
-        SSV,
-    ))
-    .unwrap_or_else(|e| panic!("{e}"));
+    let plain = system(TwoMasses::experiment("0.01", ""));
+    let s =
+        import(&plain.archive(&plain.ssd(), &ssv(), RUST_FMU)).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(s.master.algorithm, Algorithm::Jacobi);
     assert_eq!(s.master.macro_step, 0.01 / f64::from(DEFAULT_STEPS));
-    let no_stop = ssd(
-        PARAMETERS,
-        ELEMENTS,
-        CONNECTIONS,
-        "</ssd:SystemStructureDescription>",
-    );
-    let e = import(&archive(&no_stop, SSV)).unwrap_err();
+    let no_stop = no_experiment();
+    let e = import(&no_stop.archive(&no_stop.ssd(), &ssv(), RUST_FMU)).unwrap_err();
     assert!(e.message.contains("stopTime"), "{e}");
 }
 
 /// Imports the hand-written system with `from` replaced by `to` (in the SSD or the .ssv)
 /// and returns the error.
 fn refused(from: &str, to: &str) -> SspError {
-    let (text, ssv) = (hand_written(), SSV.to_string());
+    let (text, ssv) = (hand_written(), ssv());
     assert!(
         text.contains(from) || ssv.contains(from),
         "`{from}` is in neither file"
@@ -317,18 +265,8 @@ fn without_a_default_experiment_the_fmus_own_step_and_stop_apply() {
         RUST_FMU,
         r#"<DefaultExperiment stopTime="0.004" stepSize="2e-5"/>"#,
     );
-    let text = ssd(
-        PARAMETERS,
-        ELEMENTS,
-        CONNECTIONS,
-        "</ssd:SystemStructureDescription>",
-    );
-    let zip = write_stored(&[
-        (SSD_ENTRY, text.as_bytes()),
-        ("resources/rust_oscillator.fmu", &rust),
-        ("resources/c_spring_damper.fmu", C_FMU),
-        ("resources/masses.ssv", SSV.as_bytes()),
-    ]);
+    let system = no_experiment();
+    let zip = system.archive(&system.ssd(), &ssv(), &rust);
     let s = import(&zip).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!((s.run.start, s.run.stop), (0.0, 0.004));
     assert_eq!(s.master.macro_step, 2e-5);

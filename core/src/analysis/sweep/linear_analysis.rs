@@ -66,7 +66,7 @@ impl LinearAnalysis {
             l: coupling,
             method,
             macro_step: grid.h,
-            horizon: grid.time(grid.steps) - grid.t_start,
+            horizon: grid.t_stop - grid.t_start,
             limits: Limits::default(),
         }
     }

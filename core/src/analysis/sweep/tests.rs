@@ -6,7 +6,7 @@ use crate::scenario::{preset, AxisSpec, CorrectionSpec, JacobianSource, RunSpec,
 use alloc::string::String;
 use alloc::vec::Vec;
 
-/// The two-mass oscillator (exact modules, Jacobi, exact start-up) over 0.3 s.
+/// The two-mass oscillator (exact modules, Jacobi, exact start-up) over about 0.3 s.
 pub(crate) fn two_mass(order: u32, alpha: Option<f64>, h: f64, ck: f64, dk: f64) -> LinearAnalysis {
     let mut s: Scenario = preset("two-mass-oscillator").expect("preset");
     s.master.extrapolation_order = order;
@@ -15,9 +15,10 @@ pub(crate) fn two_mass(order: u32, alpha: Option<f64>, h: f64, ck: f64, dk: f64)
         alpha,
         jacobians: JacobianSource::Auto,
     });
+    // The whole number of macro-steps nearest to 0.3 s: the analysis needs whole steps.
     s.run = RunSpec {
         start: 0.0,
-        stop: 0.3,
+        stop: crate::time::FixedGrid::nearest(0.0, 0.3, h).t_stop,
     };
     s.modules[1].parameters.insert("ck".into(), ck);
     s.modules[1].parameters.insert("dk".into(), dk);

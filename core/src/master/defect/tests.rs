@@ -102,11 +102,7 @@ fn run_chain(
 }
 
 fn fixed(h: f64, steps: u32) -> Box<dyn StepController> {
-    Box::new(FixedStep::new(FixedGrid {
-        t_start: 0.0,
-        h,
-        steps,
-    }))
+    Box::new(FixedStep::new(FixedGrid::uniform(0.0, h, steps)))
 }
 
 fn defect_control(stop: f64, h0: f64, tol: f64) -> Box<dyn StepController> {

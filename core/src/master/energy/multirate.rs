@@ -10,9 +10,10 @@
 //! With every `n_m = 1` and order 0 this is plain Jacobi with zero-order hold.
 
 use crate::error::MasterError;
+use crate::master::algorithm::require_whole_step;
+use crate::master::explicit::check_initialized;
+use crate::master::predictor::OutputHistory;
 use crate::master::{CoupledSystem, MacroStepOutcome, MasterAlgorithm, RunStart};
-use crate::module::Status;
-use alloc::collections::VecDeque;
 use alloc::vec::Vec;
 
 /// Multi-rate Jacobi with polynomial extrapolation of order 0 to 2.
@@ -20,8 +21,8 @@ use alloc::vec::Vec;
 pub struct MultiRateJacobi {
     substeps: Vec<u32>,
     order: u32,
-    /// Outputs at the last macro points, newest first.
-    history: VecDeque<Vec<f64>>,
+    /// Outputs at the last three macro points, newest first.
+    history: OutputHistory,
     /// Source output of every input.
     sources: Vec<usize>,
     values: Vec<f64>,
@@ -34,7 +35,7 @@ impl MultiRateJacobi {
         MultiRateJacobi {
             substeps,
             order: order.min(2),
-            history: VecDeque::with_capacity(3),
+            history: OutputHistory::new(3, 0),
             sources: Vec::new(),
             values: Vec::new(),
         }
@@ -43,7 +44,7 @@ impl MultiRateJacobi {
     /// Input `i` extrapolated to `β` macro-steps after the newest sample.
     fn extrapolate(&self, i: usize, beta: f64) -> f64 {
         let o = self.sources[i];
-        let y = |k: usize| self.history[k][o];
+        let y = |k: usize| self.history.sample(k)[o];
         match self.order.min(self.history.len() as u32 - 1) {
             0 => y(0),
             1 => y(0) + beta * (y(0) - y(1)),
@@ -63,8 +64,9 @@ impl MasterAlgorithm for MultiRateJacobi {
     fn prepare(
         &mut self,
         sys: &mut CoupledSystem,
-        _start: &RunStart<'_>,
+        start: &RunStart<'_>,
     ) -> Result<(), MasterError> {
+        check_initialized(sys, start)?;
         if self.substeps.len() != sys.n_modules() || self.substeps.contains(&0) {
             return Err(MasterError::InvalidSettings(alloc::format!(
                 "multi-rate Jacobi needs a step count of at least 1 for each of the {} modules",
@@ -76,8 +78,8 @@ impl MasterAlgorithm for MultiRateJacobi {
             .map(|i| graph.source_of_input(i))
             .collect();
         self.values = alloc::vec![0.0; graph.n_inputs()];
-        self.history.clear();
-        self.history.push_front(sys.outputs().to_vec());
+        self.history = OutputHistory::new(3, graph.n_outputs());
+        self.history.push(start.t_start, sys.outputs());
         Ok(())
     }
 
@@ -108,27 +110,14 @@ impl MasterAlgorithm for MultiRateJacobi {
                 }
                 let t_end = if j + 1 == n { t + h } else { t1 };
                 let report = slot.do_step(t0, t_end - t0, true)?;
-                if report.status == Status::Discard || report.early_return {
-                    return Err(MasterError::InvalidSettings(alloc::format!(
-                        "module `{}` discarded or cut short a step at t = {t0} s; multi-rate \
-                         Jacobi does not roll back",
-                        slot.name()
-                    )));
-                }
+                require_whole_step(slot.name(), t0, t_end - t0, &report, "multi-rate Jacobi")?;
                 slot.read_outputs(t_end)?;
             }
         }
         Ok(MacroStepOutcome::accepted(h))
     }
 
-    fn commit(&mut self, sys: &CoupledSystem, _t_end: f64) {
-        // Reuse the oldest buffer once three samples are kept: no allocation per step.
-        let mut newest = match self.history.len() {
-            3 => self.history.pop_back().unwrap_or_default(),
-            _ => Vec::new(),
-        };
-        newest.clear();
-        newest.extend_from_slice(sys.outputs());
-        self.history.push_front(newest);
+    fn commit(&mut self, sys: &CoupledSystem, t_end: f64) {
+        self.history.push(t_end, sys.outputs());
     }
 }

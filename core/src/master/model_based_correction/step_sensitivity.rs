@@ -6,8 +6,9 @@
 //! `ε` is `FD_REL_STEP` (cube root of the machine epsilon, optimal for central
 //! differences) times the input's magnitude.
 
-use super::{check_report, targets, Work};
+use super::{targets, Work, CORRECTOR};
 use crate::error::MasterError;
+use crate::master::algorithm::require_whole_step;
 use crate::master::correction_tables::hold_weights;
 use crate::master::step_sensitivity::Perturbation;
 use crate::master::CoupledSystem;
@@ -48,7 +49,7 @@ impl Work {
                     perturbation,
                     saved,
                     (t, h),
-                    |sys, report| check_report(sys, m, t, h, report),
+                    |sys, report| require_whole_step(sys.name(m), t, h, report, CORRECTOR),
                     |r, value| g[(outputs.start + r, i)] = value,
                 )?;
             }

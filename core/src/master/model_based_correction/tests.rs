@@ -71,11 +71,7 @@ fn corrected_run(
     history: bool,
 ) -> Vec<Vec<f64>> {
     let mut sys = two_mass();
-    let grid = FixedGrid {
-        t_start: 0.0,
-        h,
-        steps,
-    };
+    let grid = FixedGrid::uniform(0.0, h, steps);
     sys.initialize(0.0, grid.time(steps)).unwrap();
     let history = history.then(|| {
         let blocks: Vec<LinearBlock> = sys
@@ -262,11 +258,7 @@ fn modules_without_jacobians_or_rollback_are_refused_before_the_first_step() {
         ("b.y".to_string(), "a.u".to_string()),
     ];
     let sys = CoupledSystem::new(modules, &connections).unwrap();
-    let grid = FixedGrid {
-        t_start: 0.0,
-        h: 0.1,
-        steps: 3,
-    };
+    let grid = FixedGrid::uniform(0.0, 0.1, 3);
     for request in [
         JacobianRequest::Auto,
         JacobianRequest::DirectionalDerivatives,

@@ -43,17 +43,9 @@ fn ball_and_decay() -> CoupledSystem {
     )
 }
 
-const GRID: FixedGrid = FixedGrid {
-    t_start: 0.0,
-    h: 2e-5,
-    steps: 150,
-};
+const GRID: FixedGrid = FixedGrid::uniform(0.0, 2e-5, 150);
 
-const BALL_GRID: FixedGrid = FixedGrid {
-    t_start: 0.0,
-    h: 0.01,
-    steps: 120,
-};
+const BALL_GRID: FixedGrid = FixedGrid::uniform(0.0, 0.01, 120);
 
 fn record(
     sys: CoupledSystem,
@@ -234,11 +226,7 @@ fn clock_and_echo() -> CoupledSystem {
 
 #[test]
 fn observers_see_the_inputs_applied_and_a_hook_offsets_them() {
-    let grid = FixedGrid {
-        t_start: 0.0,
-        h: 0.5,
-        steps: 4,
-    };
+    let grid = FixedGrid::uniform(0.0, 0.5, 4);
     let mut run = Run::new(
         clock_and_echo(),
         Box::new(ExplicitCoupling::jacobi(0)),

@@ -51,11 +51,7 @@ fn passive(steps: &Arc<Shared<Vec<(f64, f64)>>>) -> MockModule {
     })
 }
 
-const BALL_GRID: FixedGrid = FixedGrid {
-    t_start: 0.0,
-    h: 0.01,
-    steps: 300,
-};
+const BALL_GRID: FixedGrid = FixedGrid::uniform(0.0, 0.01, 300);
 /// First bounce: the Euler step ending at 0.453 s crosses h = 0 (see the model's tests).
 const FIRST_BOUNCE: f64 = 0.453;
 
@@ -151,11 +147,7 @@ fn gauss_seidel_rolls_back_a_module_that_already_passed_the_event() {
         ],
         &[],
     );
-    let grid = FixedGrid {
-        t_start: 0.0,
-        h: 0.01,
-        steps: 50,
-    };
+    let grid = FixedGrid::uniform(0.0, 0.01, 50);
     let (run, rec) = run(sys, ExplicitCoupling::gauss_seidel(vec![0, 1], 0), grid).expect("runs");
     assert!(rec.time.iter().any(|&t| (t - FIRST_BOUNCE).abs() < 1e-12));
     assert_eq!(run.events(), 1);
@@ -231,11 +223,7 @@ fn early_return_needs_variable_step_sizes_everywhere() {
 fn stair_counts_in_event_mode_and_terminates_the_run_cleanly() {
     // Event Mode and early return at its time events; the recorded run equals Stair_out.csv.
     let sys = system(vec![("stair", reference(STAIR_ID))], &[]);
-    let grid = FixedGrid {
-        t_start: 0.0,
-        h: 0.2,
-        steps: 50,
-    };
+    let grid = FixedGrid::uniform(0.0, 0.2, 50);
     let (run, rec) = run(sys, ExplicitCoupling::jacobi(0), grid).expect("ends cleanly");
     assert_eq!(run.terminated_early(), Some((9.0, "stair")));
     assert!(run.finished() && run.steps_done() == 45);
@@ -267,11 +255,7 @@ fn stair_counts_in_event_mode_and_terminates_the_run_cleanly() {
 #[test]
 fn a_run_after_termination_takes_no_more_steps() {
     let sys = system(vec![("stair", reference(STAIR_ID))], &[]);
-    let grid = FixedGrid {
-        t_start: 0.0,
-        h: 0.5,
-        steps: 40,
-    };
+    let grid = FixedGrid::uniform(0.0, 0.5, 40);
     let mut run =
         Run::new(sys, Box::new(ExplicitCoupling::jacobi(0)), grid, None).expect("prepare");
     let mut rec = TimeSeriesRecorder::new();

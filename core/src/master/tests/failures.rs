@@ -12,11 +12,7 @@ use alloc::format;
 use alloc::vec;
 
 fn grid() -> FixedGrid {
-    FixedGrid {
-        t_start: 0.0,
-        h: 0.1,
-        steps: 10,
-    }
+    FixedGrid::uniform(0.0, 0.1, 10)
 }
 
 #[test]
@@ -196,11 +192,7 @@ fn bad_history_is_refused() {
 #[test]
 fn invalid_grid_is_refused() {
     let sys = system(vec![("src", source(|t| t))], &[]);
-    let g = FixedGrid {
-        t_start: 0.0,
-        h: 0.0,
-        steps: 3,
-    };
+    let g = FixedGrid::uniform(0.0, 0.0, 3);
     assert!(matches!(
         Run::new(sys, Box::new(ExplicitCoupling::jacobi(0)), g, None),
         Err(MasterError::InvalidSettings(_))

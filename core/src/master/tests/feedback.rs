@@ -57,11 +57,7 @@ fn jacobi_on_integrators_is_adams_bashforth() {
             .rev()
             .map(|j| (-(j as f64) * H, exact(-(j as f64) * H).to_vec()))
             .collect();
-        let grid = FixedGrid {
-            t_start: 0.0,
-            h: H,
-            steps: STEPS,
-        };
+        let grid = FixedGrid::uniform(0.0, H, STEPS);
         let (_, rec) = run_all(
             oscillator(p as u32),
             ExplicitCoupling::jacobi(p as u32),
@@ -97,11 +93,7 @@ fn jacobi_on_integrators_is_adams_bashforth() {
 
 #[test]
 fn gauss_seidel_zoh_on_integrators_is_symplectic_euler() {
-    let grid = FixedGrid {
-        t_start: 0.0,
-        h: H,
-        steps: STEPS,
-    };
+    let grid = FixedGrid::uniform(0.0, H, STEPS);
     let (_, rec) = run_all(
         oscillator(0),
         ExplicitCoupling::gauss_seidel(vec![0, 1], 0),

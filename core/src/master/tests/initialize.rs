@@ -30,11 +30,7 @@ fn initial_outputs_are_consistent_through_a_feedthrough_chain() {
     assert_eq!(sys.initialized_at(), Some(0.5));
     assert!(sys.initialize(0.5, 1.0).is_err());
     // An initialised system can be handed to a run that starts at the same time.
-    let grid = FixedGrid {
-        t_start: 0.5,
-        h: 0.25,
-        steps: 2,
-    };
+    let grid = FixedGrid::uniform(0.5, 0.25, 2);
     let mut run = Run::new(sys, Box::new(ExplicitCoupling::jacobi(0)), grid, None).unwrap();
     let mut rec = TimeSeriesRecorder::new();
     assert!(run.advance(10, &mut rec).unwrap());
@@ -46,10 +42,6 @@ fn initial_outputs_are_consistent_through_a_feedthrough_chain() {
 fn run_refuses_a_system_initialised_at_another_time() {
     let mut sys = system(vec![("A", source(|t| t))], &[]);
     sys.initialize(1.0, 2.0).unwrap();
-    let grid = FixedGrid {
-        t_start: 0.0,
-        h: 0.5,
-        steps: 2,
-    };
+    let grid = FixedGrid::uniform(0.0, 0.5, 2);
     assert!(Run::new(sys, Box::new(ExplicitCoupling::jacobi(0)), grid, None).is_err());
 }

@@ -14,11 +14,7 @@ const H: f64 = 0.1;
 const STEPS: u32 = 10;
 
 fn grid() -> FixedGrid {
-    FixedGrid {
-        t_start: 0.0,
-        h: H,
-        steps: STEPS,
-    }
+    FixedGrid::uniform(0.0, H, STEPS)
 }
 
 /// Source `y = t` (module 0) feeding an integrator (module 1), both logging.

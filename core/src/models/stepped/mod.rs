@@ -17,7 +17,7 @@ use crate::module::{
     Derivatives, DirectionalDerivatives, JacobianProduct, Module, ModuleDescription, ModuleError,
     OutputDerivatives,
 };
-use crate::solvers::{Integrator, Rk4, SolverSpec};
+use crate::solvers::{Integrator, OdeSystem, Rk4, SolverSpec, SymplecticEuler};
 use alloc::boxed::Box;
 use alloc::format;
 use alloc::vec;
@@ -72,15 +72,35 @@ impl OwnMethod {
     }
 }
 
-/// Symplectic Euler on states `[q (n), v (n)]` whose derivative is `[v, a]`: `v += h·a(t,
-/// q, v, u)` with `dx` from `rhs` at the step start, then `q += h·v` with the new `v`.
+/// Symplectic Euler on states `[q (n), v (n)]` whose derivative is `[q̇, a]`: one step of
+/// the solvers' [`SymplecticEuler`] (`v += h·a(t, q, v, u)`, then `q += h·q̇(t, q, v_new, u)`)
+/// with `u` held at its value at `t`.
 pub fn symplectic_euler<M: OdeModel>(model: &M, t: f64, h: f64, x: &mut [f64], u: &[f64]) {
-    let n = x.len() / 2;
-    let mut dx = vec![0.0; x.len()];
-    model.rhs(t, x, u, &mut dx);
-    for i in 0..n {
-        x[n + i] += h * dx[n + i];
-        x[i] += h * x[n + i];
+    let (mut k1, mut k2) = (vec![0.0; x.len()], vec![0.0; x.len()]);
+    let mut held = HeldInput {
+        model,
+        u,
+        dim: x.len(),
+    };
+    SymplecticEuler {
+        positions: x.len() / 2,
+    }
+    .step(&mut held, t, h, x, &mut k1, &mut k2);
+}
+
+/// A model as an ODE in its states alone, its input held at `u`.
+struct HeldInput<'a, M> {
+    model: &'a M,
+    u: &'a [f64],
+    dim: usize,
+}
+
+impl<M: OdeModel> OdeSystem for HeldInput<'_, M> {
+    fn dim(&self) -> usize {
+        self.dim
+    }
+    fn rhs(&mut self, t: f64, x: &[f64], dx: &mut [f64]) {
+        self.model.rhs(t, x, self.u, dx);
     }
 }
 
