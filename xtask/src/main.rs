@@ -8,11 +8,13 @@
 //! - `serve [--port N] [--no-build]`: setup + wasm, then serve `www/` on 127.0.0.1.
 //! - `test [--no-setup]`: every check CI runs (`.ci/run` calls this).
 //! - `bench [--steps N]`: criterion benchmark natively and the same preset in Chromium.
+//! - `chain-study damping|mass|threads`: seed 002's chain case studies with the release CLI.
 //!
 //! Std only, on purpose: this crate must build before anything else is installed.
 mod bench;
 mod bench_controlled;
 mod bench_map;
+mod chain_study;
 mod fmus;
 mod serve;
 mod setup;
@@ -35,7 +37,9 @@ commands:
                              setup + wasm, then serve www/ at http://127.0.0.1:N/ (default 8080)
   test [--no-setup]          run every check: fmt, native tests, docs, no_std, browser tests, page tests
   bench [--steps N]          macro-step benchmark natively (criterion) and in Chromium (wasm)
-  bench --controlled         accepted steps/s of step-controlled runs next to fixed-step ones, both ways";
+  bench --controlled         accepted steps/s of step-controlled runs next to fixed-step ones, both ways
+  chain-study damping|mass|threads [--masses N] [--subsystems R] [--stop T] [--no-build]
+                             ExSLocal against ImSLocal on a chain over d or m, or on 1 and 2 threads";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -96,6 +100,22 @@ fn dispatch(args: &[String]) -> Result<()> {
                 true => bench_controlled::bench(),
                 false => bench::bench(steps),
             }
+        }
+        "chain-study" => {
+            let options = chain_study::StudyOptions {
+                masses: flags.value("--masses")?.unwrap_or(1000),
+                subsystems: flags.value("--subsystems")?.unwrap_or(20),
+                stop: flags.value("--stop")?.unwrap_or(1e-4),
+                build: !flags.switch("--no-build"),
+            };
+            let which = flags
+                .rest
+                .first()
+                .map(|s| s.to_string())
+                .unwrap_or_default();
+            flags.rest.retain(|a| *a != which);
+            flags.finish()?;
+            chain_study::study(&which, &options)
         }
         "help" | "--help" | "-h" => {
             println!("{USAGE}");
