@@ -59,8 +59,8 @@ fn a_chain_gives_the_same_bytes_across_runs_and_thread_counts() {
 
 #[test]
 fn an_error_controlled_chain_gives_the_same_bytes_for_every_thread_count() {
-    // Without --threads the masters step one module after the other (and the implicit one
-    // perturbs one coupling variable at a time); with it, through the pool.
+    // Without --threads the masters step one module after the other; with it, through
+    // the pool (the implicit one's finite-difference rounds too).
     for (name, corrector) in [
         ("chain-100-ex_s_local", false),
         ("chain-100-im_s_local", true),

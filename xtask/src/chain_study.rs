@@ -47,7 +47,7 @@ pub fn study(which: &str, o: &StudyOptions) -> Result<()> {
             .args(["build", "--release", "-p", "cosim-cli"]))?;
     }
     let cli = root.join("target/release/cosim");
-    let dir = root.join("target/chain-study");
+    let dir = root.join("target/chain-study").join(which);
     fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let (label, points): (&str, Vec<(String, String)>) = match which {
         "damping" => (

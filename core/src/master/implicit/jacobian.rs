@@ -10,12 +10,13 @@
 //!   coupling variable (the seed's core count `3r − 2 + 1` on the chain). One-sided, with
 //!   `δ_j = √ε_mach·max(|u^pre_j|, |u_{N,j}|, 1)` (independent of the tolerances, so
 //!   a replay with other tolerances takes the same steps): exact up to rounding for linear modules.
-//!   With an executor the perturbed runs go in rounds: round `ρ` perturbs the `ρ`-th
+//!   The perturbed runs go in rounds (each through the executor, if any): round `ρ` perturbs the `ρ`-th
 //!   coupling variable of every dynamic module at once (each module reads only its own, so
 //!   each sees the polynomial the one-at-a-time loop gives it) and steps those modules at
 //!   the same time; then each column's update step takes the nominal outputs with only its
 //!   owner's replaced. Same numbers as the loop, in `max_m(variables of m)` sweeps instead
-//!   of `n_c` integrations one after the other (two sweeps on a chain). Only when no
+//!   of `n_c` integrations one after the other (two sweeps on a chain), and one state
+//!   restore per perturbation instead of one per dynamic module. Only when no
 //!   dynamic module has an output with direct feedthrough: the update step then reads no
 //!   dynamic module's state, so the others need not sit at their predictor end.
 //! - **Low-order sensitivities** (`low_order`): [`super::los`] (no extra integration).
@@ -166,19 +167,12 @@ impl JacobianWork {
                 }
                 Ok(None)
             }
-            InterfaceJacobian::FiniteDifferences => match ex {
-                Some(ex) if !self.rounds.is_empty() => {
-                    self.in_rounds(sys, ex, cv, at_start, (t, h, k), predicted, jacobian)
-                }
-                _ => self.finite_differences(
-                    sys,
-                    cv,
-                    (at_start, at_end),
-                    (t, h, k),
-                    predicted,
-                    jacobian,
-                ),
-            },
+            InterfaceJacobian::FiniteDifferences if !self.rounds.is_empty() => {
+                self.in_rounds(sys, ex, cv, at_start, (t, h, k), predicted, jacobian)
+            }
+            InterfaceJacobian::FiniteDifferences => {
+                self.finite_differences(sys, cv, (at_start, at_end), (t, h, k), predicted, jacobian)
+            }
         }
     }
 
@@ -222,12 +216,12 @@ impl JacobianWork {
         Ok(None)
     }
 
-    /// The finite differences in rounds through `ex` (module docs).
+    /// The finite differences in rounds, each through `ex` if given (module docs).
     #[allow(clippy::too_many_arguments)]
     fn in_rounds(
         &mut self,
         sys: &mut CoupledSystem,
-        ex: &mut (dyn Executor + 'static),
+        mut ex: Option<&mut (dyn Executor + 'static)>,
         cv: &mut CouplingVariables,
         at_start: &[ModuleState],
         (t, h, k): (f64, f64, usize),
@@ -250,7 +244,7 @@ impl JacobianWork {
             }
             sys.exchange_outputs(&self.raw_outputs);
             cv.apply_interpolation(sys, t_end, &self.perturbed, k, t)?;
-            if let Some(out) = step_selected(sys, &self.in_round, Some(&mut *ex), t, h)? {
+            if let Some(out) = step_selected(sys, &self.in_round, ex.as_deref_mut(), t, h)? {
                 return Ok(Some(out));
             }
             self.round_outputs.copy_from_slice(sys.outputs());
