@@ -17,7 +17,8 @@ commands:
                                     reference as CSV to FILE (default: standard output);
                                     a `chain` scenario writes its watched masses, cut
                                     forces, coupling-body states, H and k. --threads N
-                                    steps the modules of a fixed-step Jacobi sweep on N
+                                    steps the modules of each sweep (fixed-step Jacobi,
+                                    every run of an error-controlled attempt) on N
                                     threads (default 1; same bytes for every N).
                                     --mpi (under mpirun -n R, a build with the `mpi`
                                     feature) steps a chain's subsystems on R processes;

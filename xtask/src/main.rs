@@ -11,11 +11,13 @@
 //! - `test [--no-setup]`: every check CI runs (`.ci/run` calls this).
 //! - `bench [--steps N]`: criterion benchmark natively and the same preset in Chromium;
 //!   `bench --map` the map benchmark alone, on the wasm built last.
+//! - `chain-study damping|mass|threads`: seed 002's chain case studies with the release CLI.
 //!
 //! Std only, on purpose: this crate must build before anything else is installed.
 mod bench;
 mod bench_controlled;
 mod bench_map;
+mod chain_study;
 mod fmus;
 mod serve;
 mod setup;
@@ -42,7 +44,9 @@ commands:
   test [--no-setup]          run every check: fmt, native tests, mpi, docs, no_std, browser tests, page tests
   bench [--steps N]          macro-step benchmark natively (criterion) and in Chromium (wasm)
   bench --controlled         accepted steps/s of step-controlled runs next to fixed-step ones, both ways
-  bench --map                the map benchmark alone (native, NumPy, Chromium) on the www/pkg built last";
+  bench --map                the map benchmark alone (native, NumPy, Chromium) on the www/pkg built last
+  chain-study damping|mass|threads [--masses N] [--subsystems R] [--stop T] [--no-build]
+                             ExSLocal against ImSLocal on a chain over d or m, or on 1 and 2 threads";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -109,6 +113,22 @@ fn dispatch(args: &[String]) -> Result<()> {
                 (false, true) => bench::bench_map_only(),
                 (false, false) => bench::bench(steps),
             }
+        }
+        "chain-study" => {
+            let options = chain_study::StudyOptions {
+                masses: flags.value("--masses")?.unwrap_or(1000),
+                subsystems: flags.value("--subsystems")?.unwrap_or(20),
+                stop: flags.value("--stop")?.unwrap_or(1e-4),
+                build: !flags.switch("--no-build"),
+            };
+            let which = flags
+                .rest
+                .first()
+                .map(|s| s.to_string())
+                .unwrap_or_default();
+            flags.rest.retain(|a| *a != which);
+            flags.finish()?;
+            chain_study::study(&which, &options)
         }
         "help" | "--help" | "-h" => {
             println!("{USAGE}");

@@ -172,8 +172,10 @@ impl Simulation {
     }
 
     /// As [`Self::new`]; a fixed-step Jacobi master (no corrector, no defects) steps the
-    /// modules of each sweep with `executor` (e.g. on threads, docs/methods.md §16.3). The
-    /// other masters step one module after the other. The numbers are the same either way.
+    /// modules of each sweep with `executor` (e.g. on threads, docs/methods.md §16.3), and
+    /// the error-controlled explicit and implicit masters every integration of an attempt
+    /// (and the implicit one its finite-difference Jacobian). The other masters step one
+    /// module after the other. The numbers are the same either way.
     pub fn with_executor(
         v: &ValidatedScenario,
         executor: Option<Box<dyn Executor>>,
@@ -187,12 +189,18 @@ impl Simulation {
             // The algorithm decides and its controller follows (one shared verdict).
             Some(StepControlSpec::Error(spec)) if s.master.algorithm == Algorithm::Implicit => {
                 let corrector = spec.corrector.clone().unwrap_or_default().settings();
-                let alg = ImplicitCoupling::new(spec.settings(), corrector);
+                let mut alg = ImplicitCoupling::new(spec.settings(), corrector);
+                if let Some(e) = executor {
+                    alg = alg.with_executor(e);
+                }
                 let c = alg.step_controller(s.run.start, s.run.stop, s.master.macro_step);
                 Self::build(v, |_| Box::new(c), Some(Box::new(alg)))
             }
             Some(StepControlSpec::Error(spec)) => {
-                let alg = ErrorControlledCoupling::new(spec.settings());
+                let mut alg = ErrorControlledCoupling::new(spec.settings());
+                if let Some(e) = executor {
+                    alg = alg.with_executor(e);
+                }
                 let c = alg.step_controller(s.run.start, s.run.stop, s.master.macro_step);
                 Self::build(v, |_| Box::new(c), Some(Box::new(alg)))
             }

@@ -16,10 +16,11 @@
 //!   comparative run, so `|q − q̂|` estimates the error the same way (pinned choice).
 
 use super::bookkeeping::Bookkeeping;
+use super::parallel::step_selected;
 use crate::error::{MasterError, RejectReason};
 use crate::master::error_control::lagrange::evaluate;
 use crate::master::error_control::{Attempt, ErrorNorms, EstimatorKind, StepConstants};
-use crate::master::{CoupledSystem, MacroStepOutcome, Rejection};
+use crate::master::{CoupledSystem, Executor, MacroStepOutcome, Rejection};
 use crate::module::{ModuleState, Status};
 use alloc::vec::Vec;
 
@@ -46,6 +47,7 @@ impl Work {
     pub(super) fn attempt(
         &mut self,
         sys: &mut CoupledSystem,
+        mut ex: Option<&mut (dyn Executor + 'static)>,
         t: f64,
         h: f64,
     ) -> Result<MacroStepOutcome, MasterError> {
@@ -54,14 +56,14 @@ impl Work {
         let t_end = t + h;
         let norms = match estimator {
             EstimatorKind::ExSLocal => {
-                if let Some(out) = self.actual(sys, k, t, h)? {
+                if let Some(out) = self.actual(sys, ex.as_deref_mut(), k, t, h)? {
                     return Ok(out);
                 }
                 evaluate(self.book.cv.history(), k, t_end, &mut self.extrapolated);
                 self.book.coupling_norm(&self.extrapolated)
             }
             _ if self.book.cv.history().len() < k + 2 => {
-                if let Some(out) = self.start_up(sys, t, h)? {
+                if let Some(out) = self.start_up(sys, ex.as_deref_mut(), t, h)? {
                     return Ok(out);
                 }
                 self.state_norms(1.0, 1.0)
@@ -81,12 +83,12 @@ impl Work {
                     self.book.cv.apply_extrapolation(sys, k + 1, t)?;
                     (1.0, 1.0)
                 };
-                if let Some(out) = self.integrate(sys, t, h)? {
+                if let Some(out) = self.integrate(sys, ex.as_deref_mut(), t, h)? {
                     return Ok(out);
                 }
                 self.read_compared(sys, t_end)?;
                 self.restore(sys, t, true)?;
-                if let Some(out) = self.actual(sys, k, t, h)? {
+                if let Some(out) = self.actual(sys, ex.as_deref_mut(), k, t, h)? {
                     return Ok(out);
                 }
                 self.state_norms(factors.0, factors.1)
@@ -107,12 +109,13 @@ impl Work {
     fn actual(
         &mut self,
         sys: &mut CoupledSystem,
+        ex: Option<&mut (dyn Executor + 'static)>,
         k: usize,
         t: f64,
         h: f64,
     ) -> Result<Interrupted, MasterError> {
         self.book.cv.apply_extrapolation(sys, k, t)?;
-        if let Some(out) = self.integrate(sys, t, h)? {
+        if let Some(out) = self.integrate(sys, ex, t, h)? {
             return Ok(Some(out));
         }
         if let Some(s) = self.book.states.as_mut() {
@@ -126,18 +129,19 @@ impl Work {
     fn start_up(
         &mut self,
         sys: &mut CoupledSystem,
+        mut ex: Option<&mut (dyn Executor + 'static)>,
         t: f64,
         h: f64,
     ) -> Result<Interrupted, MasterError> {
         self.save(sys, t, true)?;
-        if let Some(out) = self.actual(sys, 0, t, h)? {
+        if let Some(out) = self.actual(sys, ex.as_deref_mut(), 0, t, h)? {
             return Ok(Some(out));
         }
         self.outputs.copy_from_slice(sys.outputs());
         self.save(sys, t + h, false)?;
         self.restore(sys, t, true)?;
         self.book.cv.apply_through_updated(sys, t + h, 1, t)?;
-        if let Some(out) = self.integrate(sys, t, h)? {
+        if let Some(out) = self.integrate(sys, ex.as_deref_mut(), t, h)? {
             return Ok(Some(out));
         }
         self.read_compared(sys, t + h)?;
@@ -146,21 +150,16 @@ impl Work {
         Ok(None)
     }
 
-    /// Steps every dynamic module over `[t, t + h]` on the inputs set and reads its outputs.
+    /// Steps every dynamic module over `[t, t + h]` on the inputs set and reads its outputs
+    /// (at the same time through an executor).
     fn integrate(
         &mut self,
         sys: &mut CoupledSystem,
+        ex: Option<&mut (dyn Executor + 'static)>,
         t: f64,
         h: f64,
     ) -> Result<Interrupted, MasterError> {
-        for m in 0..sys.n_modules() {
-            if self.book.cv.is_dynamic(m) {
-                if let Some(out) = step_module(sys, m, t, h)? {
-                    return Ok(Some(out));
-                }
-            }
-        }
-        Ok(None)
+        step_selected(sys, self.book.cv.dynamic(), ex, t, h)
     }
 
     /// Saves every dynamic module's state into `at_start` (or `at_end`).

@@ -157,6 +157,11 @@ impl CouplingVariables {
         self.dynamic[m]
     }
 
+    /// Whether each module is dynamic (integrated over the macro-step).
+    pub fn dynamic(&self) -> &[bool] {
+        &self.dynamic
+    }
+
     /// Stacked input index of each coupling variable.
     pub fn input_indices(&self) -> &[usize] {
         &self.inputs

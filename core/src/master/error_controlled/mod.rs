@@ -22,6 +22,7 @@ mod attempt;
 mod bookkeeping;
 mod coupling_variables;
 mod link;
+mod parallel;
 mod states;
 #[cfg(test)]
 pub(crate) mod tests;
@@ -30,13 +31,15 @@ pub(crate) use attempt::{step_module, Interrupted};
 pub use bookkeeping::Bookkeeping;
 pub use coupling_variables::CouplingVariables;
 pub use link::{ControlLink, ErrorStepControl};
+pub(crate) use parallel::step_selected;
 pub use states::StateGroups;
 
 use super::error_control::{ErrorControlSettings, EstimatorKind, MacroStepControl, OrderMode};
 use super::explicit::check_initialized;
-use super::{CoupledSystem, MacroStepOutcome, MasterAlgorithm, RunStart};
+use super::{CoupledSystem, Executor, MacroStepOutcome, MasterAlgorithm, RunStart};
 use crate::error::MasterError;
 use crate::module::ModuleState;
+use alloc::boxed::Box;
 use alloc::format;
 use alloc::vec;
 
@@ -45,6 +48,7 @@ pub struct ErrorControlledCoupling {
     settings: ErrorControlSettings,
     link: ControlLink,
     work: Option<attempt::Work>,
+    executor: Option<Box<dyn Executor>>,
 }
 
 impl ErrorControlledCoupling {
@@ -54,7 +58,15 @@ impl ErrorControlledCoupling {
             settings,
             link: ControlLink::default(),
             work: None,
+            executor: None,
         }
+    }
+
+    /// Steps the dynamic modules of every integration (actual and comparative runs) with
+    /// `executor` instead of one after the other; the numbers are the same.
+    pub fn with_executor(mut self, executor: Box<dyn Executor>) -> Self {
+        self.executor = Some(executor);
+        self
     }
 
     /// The step controller the driver must run this algorithm with, from `t_start` to
@@ -191,7 +203,8 @@ impl MasterAlgorithm for ErrorControlledCoupling {
             .work
             .as_mut()
             .ok_or(MasterError::NotPrepared("ErrorControlledCoupling"))?;
-        work.attempt(sys, t, h)
+        let executor = self.executor.as_deref_mut();
+        work.attempt(sys, executor, t, h)
     }
 
     fn commit(&mut self, _sys: &CoupledSystem, t_end: f64) {

@@ -8,8 +8,10 @@ use super::InterfaceJacobian;
 use crate::error::{MasterError, RejectReason};
 use crate::master::error_control::lagrange::evaluate;
 use crate::master::error_control::{Attempt, ErrorNorms, EstimatorKind, StepConstants};
-use crate::master::error_controlled::{step_module, Interrupted};
-use crate::master::{Bookkeeping, Checkpoint, CoupledSystem, CouplingVariables, MacroStepOutcome};
+use crate::master::error_controlled::{step_selected, Interrupted};
+use crate::master::{
+    Bookkeeping, Checkpoint, CoupledSystem, CouplingVariables, Executor, MacroStepOutcome,
+};
 use crate::module::ModuleState;
 use alloc::vec::Vec;
 use nalgebra::{DMatrix, DVector};
@@ -45,6 +47,7 @@ impl Work {
     pub(super) fn attempt(
         &mut self,
         sys: &mut CoupledSystem,
+        mut ex: Option<&mut (dyn Executor + 'static)>,
         t: f64,
         h: f64,
     ) -> Result<MacroStepOutcome, MasterError> {
@@ -63,7 +66,7 @@ impl Work {
         }
         // Predictor: the explicit step's integration on p^pre.
         self.book.cv.apply_extrapolation(sys, k, t)?;
-        if let Some(out) = integrate(sys, &self.book.cv, t, h)? {
+        if let Some(out) = integrate(sys, &self.book.cv, ex.as_deref_mut(), t, h)? {
             return Ok(out);
         }
         if let Some(s) = self.book.states.as_mut() {
@@ -79,6 +82,7 @@ impl Work {
         // The interface Jacobian at the predictor point, kept for every iteration.
         let interrupted = self.jacobian_work.compute(
             sys,
+            ex.as_deref_mut(),
             &mut self.book.cv,
             (&mut self.at_start, &mut self.at_end),
             (t, h, k),
@@ -105,7 +109,7 @@ impl Work {
             self.book
                 .cv
                 .apply_interpolation(sys, t_end, &self.u_star, k, t)?;
-            if let Some(out) = integrate(sys, &self.book.cv, t, h)? {
+            if let Some(out) = integrate(sys, &self.book.cv, ex.as_deref_mut(), t, h)? {
                 return Ok(out);
             }
             self.iterations += 1;
@@ -161,19 +165,16 @@ impl Work {
     }
 }
 
-/// Steps every dynamic module over `[t, t + h]` on the inputs set and reads its outputs.
+/// Steps every dynamic module over `[t, t + h]` on the inputs set and reads its outputs
+/// (at the same time through an executor).
 pub(super) fn integrate(
     sys: &mut CoupledSystem,
     cv: &CouplingVariables,
+    ex: Option<&mut (dyn Executor + 'static)>,
     t: f64,
     h: f64,
 ) -> Result<Interrupted, MasterError> {
-    for m in (0..sys.n_modules()).filter(|&m| cv.is_dynamic(m)) {
-        if let Some(out) = step_module(sys, m, t, h)? {
-            return Ok(Some(out));
-        }
-    }
-    Ok(None)
+    step_selected(sys, cv.dynamic(), ex, t, h)
 }
 
 fn bad_grid(t: f64, h: f64) -> MasterError {

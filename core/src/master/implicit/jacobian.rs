@@ -10,13 +10,23 @@
 //!   coupling variable (the seed's core count `3r − 2 + 1` on the chain). One-sided, with
 //!   `δ_j = √ε_mach·max(|u^pre_j|, |u_{N,j}|, 1)` (independent of the tolerances, so
 //!   a replay with other tolerances takes the same steps): exact up to rounding for linear modules.
+//!   The perturbed runs go in rounds (each through the executor, if any): round `ρ` perturbs the `ρ`-th
+//!   coupling variable of every dynamic module at once (each module reads only its own, so
+//!   each sees the polynomial the one-at-a-time loop gives it) and steps those modules at
+//!   the same time; then each column's update step takes the nominal outputs with only its
+//!   owner's replaced. Same numbers as the loop, in `max_m(variables of m)` sweeps instead
+//!   of `n_c` integrations one after the other (two sweeps on a chain), and one state
+//!   restore per perturbation instead of one per dynamic module. Only when no
+//!   dynamic module has an output with direct feedthrough: the update step then reads no
+//!   dynamic module's state, so the others need not sit at their predictor end.
 //! - **Low-order sensitivities** (`low_order`): [`super::los`] (no extra integration).
 //! - **Directional derivatives** (`directional_derivatives`): [`super::directional`].
 
 use crate::error::MasterError;
 use crate::master::error_control::Samples;
+use crate::master::error_controlled::step_selected;
 use crate::master::error_controlled::{step_module, Interrupted};
-use crate::master::{CoupledSystem, CouplingVariables};
+use crate::master::{CoupledSystem, CouplingVariables, Executor};
 use crate::module::ModuleState;
 use alloc::vec;
 use alloc::vec::Vec;
@@ -67,6 +77,13 @@ pub(super) struct JacobianWork {
     kind: InterfaceJacobian,
     /// The dynamic module each coupling variable is an input of.
     owner: Vec<usize>,
+    /// The coupling variables perturbed together in each round (one per module at most),
+    /// when the rounds give the loop's numbers (module docs); empty otherwise.
+    rounds: Vec<Vec<usize>>,
+    /// Modules stepped in a round, and the outputs of a round and of one column.
+    in_round: Vec<bool>,
+    round_outputs: Vec<f64>,
+    column_outputs: Vec<f64>,
     /// Outputs right after the predictor run, before the update step.
     raw_outputs: Vec<f64>,
     /// `φ(u^pre)` and a perturbed `u*`.
@@ -84,7 +101,7 @@ impl JacobianWork {
         kind: InterfaceJacobian,
     ) -> Self {
         let g = sys.graph();
-        let owner = cv
+        let owner: Vec<usize> = cv
             .input_indices()
             .iter()
             .map(|&i| {
@@ -93,9 +110,18 @@ impl JacobianWork {
                     .unwrap_or(0)
             })
             .collect();
+        let rounds = if dynamic_feedthrough(sys, cv) {
+            Vec::new()
+        } else {
+            rounds_of(&owner)
+        };
         JacobianWork {
             kind,
             owner,
+            rounds,
+            in_round: vec![false; sys.n_modules()],
+            round_outputs: vec![0.0; sys.outputs().len()],
+            column_outputs: vec![0.0; sys.outputs().len()],
             raw_outputs: vec![0.0; sys.outputs().len()],
             nominal: vec![0.0; cv.len()],
             perturbed: vec![0.0; cv.len()],
@@ -112,9 +138,11 @@ impl JacobianWork {
     /// `dg_c/du*` at the predictor point `predicted` into `jacobian` (row-major), after the
     /// predictor run and its update step. Leaves the modules in any state: the corrector
     /// restores them from its checkpoint next.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn compute(
         &mut self,
         sys: &mut CoupledSystem,
+        ex: Option<&mut (dyn Executor + 'static)>,
         cv: &mut CouplingVariables,
         (at_start, at_end): (&mut [ModuleState], &mut [ModuleState]),
         (t, h, k): (f64, f64, usize),
@@ -139,6 +167,9 @@ impl JacobianWork {
                 }
                 Ok(None)
             }
+            InterfaceJacobian::FiniteDifferences if !self.rounds.is_empty() => {
+                self.in_rounds(sys, ex, cv, at_start, (t, h, k), predicted, jacobian)
+            }
             InterfaceJacobian::FiniteDifferences => {
                 self.finite_differences(sys, cv, (at_start, at_end), (t, h, k), predicted, jacobian)
             }
@@ -161,8 +192,7 @@ impl JacobianWork {
         save_dynamic(sys, cv, at_end, t_end)?;
         for j in 0..n {
             let owner = self.owner[j];
-            let newest = Samples::value(cv.history(), 0)[j].abs();
-            let delta = FD_STEP * predicted[j].abs().max(newest).max(1.0);
+            let delta = fd_delta(cv, predicted, j);
             self.perturbed.copy_from_slice(predicted);
             self.perturbed[j] += delta;
             sys.exchange_outputs(&self.raw_outputs);
@@ -185,6 +215,91 @@ impl JacobianWork {
         }
         Ok(None)
     }
+
+    /// The finite differences in rounds, each through `ex` if given (module docs).
+    #[allow(clippy::too_many_arguments)]
+    fn in_rounds(
+        &mut self,
+        sys: &mut CoupledSystem,
+        mut ex: Option<&mut (dyn Executor + 'static)>,
+        cv: &mut CouplingVariables,
+        at_start: &[ModuleState],
+        (t, h, k): (f64, f64, usize),
+        predicted: &[f64],
+        jacobian: &mut [f64],
+    ) -> Result<Interrupted, MasterError> {
+        let n = cv.len();
+        let t_end = t + h;
+        self.nominal.copy_from_slice(cv.updated());
+        for r in 0..self.rounds.len() {
+            self.perturbed.copy_from_slice(predicted);
+            self.in_round.fill(false);
+            for &j in &self.rounds[r] {
+                let m = self.owner[j];
+                self.perturbed[j] += fd_delta(cv, predicted, j);
+                self.in_round[m] = true;
+                let r = sys.subsystem_mut(m).set_state(&at_start[m]);
+                r.map_err(|e| sys.module_error(m, t, e))?;
+                sys.mark_changed(m);
+            }
+            sys.exchange_outputs(&self.raw_outputs);
+            cv.apply_interpolation(sys, t_end, &self.perturbed, k, t)?;
+            if let Some(out) = step_selected(sys, &self.in_round, ex.as_deref_mut(), t, h)? {
+                return Ok(Some(out));
+            }
+            self.round_outputs.copy_from_slice(sys.outputs());
+            for &j in &self.rounds[r] {
+                let outs = sys.graph().output_range(self.owner[j]);
+                self.column_outputs.copy_from_slice(&self.raw_outputs);
+                self.column_outputs[outs.clone()].copy_from_slice(&self.round_outputs[outs]);
+                sys.exchange_outputs(&self.column_outputs);
+                cv.update(sys, t_end)?;
+                let delta = fd_delta(cv, predicted, j);
+                for (c, (phi, phi0)) in cv.updated().iter().zip(&self.nominal).enumerate() {
+                    jacobian[c * n + j] -= (phi - phi0) / delta;
+                }
+            }
+        }
+        Ok(None)
+    }
+}
+
+/// The finite-difference step of coupling variable `j`: `FD_STEP·max(|u^pre_j|, |u_{N,j}|, 1)`.
+fn fd_delta(cv: &CouplingVariables, predicted: &[f64], j: usize) -> f64 {
+    let newest = Samples::value(cv.history(), 0)[j].abs();
+    FD_STEP * predicted[j].abs().max(newest).max(1.0)
+}
+
+/// Whether a dynamic module has an output with direct feedthrough (the update step then
+/// reads its state).
+fn dynamic_feedthrough(sys: &CoupledSystem, cv: &CouplingVariables) -> bool {
+    let g = sys.graph();
+    (0..g.n_outputs()).any(|o| {
+        let m = g.output_module(o);
+        let desc = sys.subsystem(m).description();
+        let out = g.output_value_ref(o);
+        cv.is_dynamic(m)
+            && g.input_value_refs(m)
+                .iter()
+                .any(|&i| desc.has_feedthrough(out, i))
+    })
+}
+
+/// Round `ρ` holds the `ρ`-th coupling variable of every module that has one, ascending.
+fn rounds_of(owner: &[usize]) -> Vec<Vec<usize>> {
+    let mut rounds: Vec<Vec<usize>> = Vec::new();
+    let mut count: Vec<usize> = Vec::new();
+    for (j, &m) in owner.iter().enumerate() {
+        if count.len() <= m {
+            count.resize(m + 1, 0);
+        }
+        if rounds.len() <= count[m] {
+            rounds.push(Vec::new());
+        }
+        rounds[count[m]].push(j);
+        count[m] += 1;
+    }
+    rounds
 }
 
 /// Relative finite-difference step, `≈ √ε_mach`.

@@ -31,10 +31,11 @@ use super::error_control::{ErrorControlSettings, MacroStepControl, OrderMode};
 use super::explicit::check_initialized;
 use super::{
     Bookkeeping, Checkpoint, ControlLink, CoupledSystem, CouplingVariables, ErrorStepControl,
-    MacroStepOutcome, MasterAlgorithm, RunStart, StateGroups,
+    Executor, MacroStepOutcome, MasterAlgorithm, RunStart, StateGroups,
 };
 use crate::error::MasterError;
 use crate::module::ModuleState;
+use alloc::boxed::Box;
 use alloc::format;
 use alloc::vec;
 
@@ -85,6 +86,7 @@ pub struct ImplicitCoupling {
     corrector: CorrectorSettings,
     link: ControlLink,
     work: Option<attempt::Work>,
+    executor: Option<Box<dyn Executor>>,
 }
 
 impl ImplicitCoupling {
@@ -95,7 +97,16 @@ impl ImplicitCoupling {
             corrector,
             link: ControlLink::default(),
             work: None,
+            executor: None,
         }
+    }
+
+    /// Steps the dynamic modules of the predictor and corrector runs, and the perturbed
+    /// runs of the finite-difference Jacobian, with `executor` instead of one after the
+    /// other; the numbers are the same.
+    pub fn with_executor(mut self, executor: Box<dyn Executor>) -> Self {
+        self.executor = Some(executor);
+        self
     }
 
     /// The step controller the driver must run this algorithm with (as
@@ -250,7 +261,8 @@ impl MasterAlgorithm for ImplicitCoupling {
             .work
             .as_mut()
             .ok_or(MasterError::NotPrepared("ImplicitCoupling"))?;
-        work.attempt(sys, t, h)
+        let executor = self.executor.as_deref_mut();
+        work.attempt(sys, executor, t, h)
     }
 
     fn commit(&mut self, _sys: &CoupledSystem, t_end: f64) {

@@ -1,0 +1,87 @@
+//! [`step_selected`]: one integration of the error-controlled masters (the actual run, a
+//! comparative run, a corrector run, a round of finite-difference perturbations) over the
+//! chosen modules, through the driver's [`Executor`] when there is one (docs/methods.md §16.3).
+//!
+//! With an executor the modules step at the same time: each task steps its own slot and
+//! reads its outputs; discards, terminate requests and events are then handled in module
+//! order, as the sequential loop meets them. A module's arithmetic does not depend on the
+//! others, so the numbers are those of the sequential loop for every thread count. One
+//! difference in what is left behind: after a discard or a terminate request the modules
+//! after it have stepped too (the driver restores every changed module on a rejection).
+
+use super::attempt::{step_module, Interrupted};
+use crate::error::{MasterError, RejectReason};
+use crate::master::{CoupledSystem, Executor, MacroStepOutcome, ModuleSlot, Rejection, Sweep};
+use crate::module::{Status, StepReport};
+use alloc::vec;
+use alloc::vec::Vec;
+
+/// Steps every module `m` with `selected[m]` over `[t, t + h]` on the inputs set and reads
+/// its outputs: one after the other without an executor, through `executor` otherwise.
+pub(crate) fn step_selected(
+    sys: &mut CoupledSystem,
+    selected: &[bool],
+    executor: Option<&mut (dyn Executor + 'static)>,
+    t: f64,
+    h: f64,
+) -> Result<Interrupted, MasterError> {
+    let Some(executor) = executor else {
+        for m in (0..sys.n_modules()).filter(|&m| selected[m]) {
+            if let Some(out) = step_module(sys, m, t, h)? {
+                return Ok(Some(out));
+            }
+        }
+        return Ok(None);
+    };
+    let event_mode: Vec<bool> = (0..sys.n_modules())
+        .map(|m| sys.instantiate_options(m).event_mode_used)
+        .collect();
+    let mut reports: Vec<Option<StepReport>> = vec![None; sys.n_modules()];
+    let task = |slot: &mut ModuleSlot<'_>| step_slot(slot, event_mode[slot.index], t, h);
+    executor.sweep(Sweep {
+        sys,
+        selected,
+        task: &task,
+        reports: &mut reports,
+    })?;
+    for m in (0..sys.n_modules()).filter(|&m| selected[m]) {
+        let Some(report) = reports[m] else {
+            return Ok(Some(MacroStepOutcome::Rejected(Rejection {
+                reason: RejectReason::Discarded {
+                    module: sys.name(m).into(),
+                },
+                h_retry: None,
+            })));
+        };
+        if report.terminate_simulation {
+            return Ok(Some(MacroStepOutcome::Terminated {
+                h_taken: h,
+                module: m,
+            }));
+        }
+        if report.event_handling_needed && event_mode[m] {
+            sys.handle_event(m, t + h)?;
+        }
+    }
+    Ok(None)
+}
+
+/// One module's share of [`step_selected`]: the step, and its outputs unless it discarded,
+/// asks to terminate or has an event to handle first (`None` for a discard).
+fn step_slot(
+    slot: &mut ModuleSlot<'_>,
+    event_mode_used: bool,
+    t: f64,
+    h: f64,
+) -> Result<Option<StepReport>, MasterError> {
+    // Every run of an attempt may be followed by a restore to `t`: not "no set state prior".
+    let report = slot.do_step(t, h, false)?;
+    if report.status == Status::Discard {
+        return Ok(None);
+    }
+    let event = report.event_handling_needed && event_mode_used;
+    if !report.terminate_simulation && !event {
+        slot.read_outputs(t + h)?;
+    }
+    Ok(Some(report))
+}
