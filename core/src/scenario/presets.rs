@@ -45,7 +45,7 @@ macro_rules! embed {
 }
 
 /// Every preset file (alphabetical; `index.json` gives the order).
-const FILES: [(&str, &str); 54] = embed![
+const FILES: [(&str, &str); 55] = embed![
     "analysis-accuracy-map",
     "analysis-convergence",
     "analysis-rho-versus-step",
@@ -67,6 +67,7 @@ const FILES: [(&str, &str); 54] = embed![
     "energy-crane-uncorrected",
     "energy-multiple-3",
     "energy-multiple-5",
+    "energy-nonlinear-cap-unlimited",
     "energy-nonlinear-damped",
     "energy-nonlinear-nu-0",
     "energy-nonlinear-nu-010",
