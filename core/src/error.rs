@@ -37,6 +37,28 @@ pub enum CouplingError {
         /// Its unit.
         to_unit: String,
     },
+    /// Source and target carry different FMI types.
+    TypeMismatch {
+        /// `module.output`.
+        from: String,
+        /// Its type, e.g. `Int32`.
+        from_type: String,
+        /// `module.input`.
+        to: String,
+        /// Its type.
+        to_type: String,
+    },
+    /// Source and target have different shapes (scalar or array extents).
+    DimensionMismatch {
+        /// The connection's `from` as written.
+        from: String,
+        /// `a scalar` or `an array [3]`.
+        from_shape: String,
+        /// The connection's `to` as written.
+        to: String,
+        /// Its shape.
+        to_shape: String,
+    },
     /// Direct feedthrough around a cycle: the listed ports form an algebraic loop.
     AlgebraicLoop(Vec<String>),
 }
@@ -67,6 +89,25 @@ impl fmt::Display for CouplingError {
             } => write!(
                 f,
                 "unit mismatch: `{from}` is in `{from_unit}` but `{to}` expects `{to_unit}`"
+            ),
+            CouplingError::TypeMismatch {
+                from,
+                from_type,
+                to,
+                to_type,
+            } => write!(
+                f,
+                "type mismatch: `{from}` is {from_type} but `{to}` is {to_type}; a connection \
+                 joins ports of the same type"
+            ),
+            CouplingError::DimensionMismatch {
+                from,
+                from_shape,
+                to,
+                to_shape,
+            } => write!(
+                f,
+                "dimension mismatch: `{from}` is {from_shape} but `{to}` is {to_shape}"
             ),
             CouplingError::AlgebraicLoop(ports) => {
                 write!(

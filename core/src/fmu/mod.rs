@@ -15,7 +15,10 @@ mod budget;
 mod capabilities;
 mod error;
 pub mod model_description;
+mod parameters;
 mod runtime;
+mod typed_access;
+pub mod typed_ports;
 pub mod variable_types;
 mod wasi;
 mod wasi_fs;
@@ -25,7 +28,11 @@ pub use budget::{MemoryBudget, DEFAULT_BUDGET_BYTES};
 pub use error::FmuError;
 pub use model_description::ModelDescription;
 pub use runtime::RuntimeLimits;
+pub use typed_access::TypedValues;
+pub use variable_types::VariableType;
 pub use wasi::{MAX_BYTES_PER_CALL, WASI_PROVIDED};
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod typed_tests;

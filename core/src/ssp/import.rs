@@ -264,6 +264,7 @@ impl Importer<'_> {
             name: name.clone(),
             model: BINARY_MODEL.into(),
             parameters: BTreeMap::new(),
+            typed_parameters: Default::default(),
             solver: Default::default(),
             source: Some(data_url(&bytes)),
         });

@@ -11,7 +11,7 @@
  *   param_sum (Int64) offset + i16 + u8 + u16 + u32 + i64 + flag + mode + strlen(label) + size(blob)
  *   big    (UInt64)  u64 + count
  *   mode_out (Enumeration) mode
- *   in_sum (Float64) arr_in[0] + arr_in[1]
+ *   in_sum (Float64) arr_in[0] + arr_in[1] + arr_in[2]
  *   k_echo (Int32)   k_in as it was when the last step began
  *
  * Built like c_table (cargo xtask fmus), packaged with resources/config.txt. Value
@@ -46,7 +46,7 @@ enum {
 };
 
 typedef struct {
-    double time, u, arr_in[2], period, y, arr[MAX_N], in_sum;
+    double time, u, arr_in[3], period, y, arr[MAX_N], in_sum;
     int32_t k_in, count, k_echo;
     float gain, f32;
     int8_t offset;
@@ -107,7 +107,7 @@ static void update(Instance *m) {
                    + (int64_t)strlen(v->label) + (int64_t)v->blob_size;
     v->big = v->u64 + (uint64_t)v->count;
     v->mode_out = v->mode;
-    v->in_sum = v->arr_in[0] + v->arr_in[1];
+    v->in_sum = v->arr_in[0] + v->arr_in[1] + v->arr_in[2];
 }
 
 static int read_weights(Instance *m, const char *resourcePath, char *why, size_t n) {
@@ -222,7 +222,7 @@ FMI3_Export fmi3Status fmi3ExitInitializationMode(fmi3Instance instance) {
         break;
 
 ACCESSOR(Float64, fmi3Float64,
-         SCALAR(VR_TIME, time) SCALAR(VR_U, u) ARRAY(VR_ARR_IN, arr_in, 2) SCALAR(VR_PERIOD, period)
+         SCALAR(VR_TIME, time) SCALAR(VR_U, u) ARRAY(VR_ARR_IN, arr_in, 3) SCALAR(VR_PERIOD, period)
          SCALAR(VR_Y, y) ARRAY(VR_ARR, arr, m->v.n) SCALAR(VR_IN_SUM, in_sum))
 ACCESSOR(Float32, fmi3Float32, SCALAR(VR_GAIN, gain) SCALAR(VR_F32, f32))
 ACCESSOR(Int8, fmi3Int8, SCALAR(VR_OFFSET, offset))

@@ -1,0 +1,532 @@
+//! `fmi3Get/Set{Float32, Int8..UInt64, Boolean, String, Binary}` for one variable at a
+//! time ([`TypedValues`]), and the master's `f64` view of typed ports and array elements
+//! ([`BinaryModule::get_ports`], [`BinaryModule::set_ports`]). The module's memory is
+//! reached only through the runtime's `scratch`, `write`, `read`, `func` and `call`.
+//!
+//! wasm32 sizes (clang and rustc): `fmi3Boolean` is C `bool`, one byte; `size_t` and
+//! pointers four bytes; `fmi3String` and `fmi3Binary` are pointers into module memory.
+
+use super::abi::Float64Access;
+use super::binary_module::{layout, to_i32, vr_bytes, BinaryModule};
+use super::runtime::Runtime;
+use super::variable_types::VariableType;
+use super::FmuError;
+use crate::module::{ModuleError, ValueRef};
+use alloc::collections::BTreeMap;
+use alloc::format;
+use alloc::string::String;
+use alloc::vec;
+use alloc::vec::Vec;
+use wasmi::TypedFunc;
+
+/// The values of one variable (all its elements), of its FMI type.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TypedValues {
+    /// `Float32`.
+    Float32(Vec<f32>),
+    /// `Float64`.
+    Float64(Vec<f64>),
+    /// `Int8` … `Int64` and `Enumeration`, widened; the type says the width.
+    Int(VariableType, Vec<i64>),
+    /// `UInt8` … `UInt64`, widened.
+    UInt(VariableType, Vec<u64>),
+    /// `Boolean`.
+    Boolean(Vec<bool>),
+    /// `String`.
+    String(Vec<String>),
+    /// `Binary`.
+    Binary(Vec<Vec<u8>>),
+}
+
+/// `fmi3GetBinary` / `fmi3SetBinary(instance, vrs*, nvr, valueSizes*, values*, nValues)`.
+type BinaryAccess = TypedFunc<(i32, i32, i32, i32, i32, i32), i32>;
+
+/// The get and set exports of every type the module's variables use, resolved at load.
+#[derive(Default)]
+pub(crate) struct TypedFns {
+    access: BTreeMap<&'static str, (Float64Access, Float64Access)>,
+    binary: Option<(BinaryAccess, BinaryAccess)>,
+}
+
+/// The FMI name part of a type's functions (`fmi3Get<name>`) and its element size.
+fn fmi_name(ty: VariableType) -> (&'static str, usize) {
+    match ty {
+        VariableType::Float32 => ("Float32", 4),
+        VariableType::Float64 => ("Float64", 8),
+        VariableType::Int(8) => ("Int8", 1),
+        VariableType::Int(16) => ("Int16", 2),
+        VariableType::Int(32) => ("Int32", 4),
+        VariableType::Int(_) | VariableType::Enumeration => ("Int64", 8),
+        VariableType::UInt(8) => ("UInt8", 1),
+        VariableType::UInt(16) => ("UInt16", 2),
+        VariableType::UInt(32) => ("UInt32", 4),
+        VariableType::UInt(_) => ("UInt64", 8),
+        VariableType::Boolean => ("Boolean", 1),
+        VariableType::String => ("String", 4),
+        VariableType::Binary => ("Binary", 4),
+        VariableType::Clock => ("Clock", 1),
+    }
+}
+
+const GETTERS: [&str; 12] = [
+    "fmi3GetFloat32",
+    "fmi3GetFloat64",
+    "fmi3GetInt8",
+    "fmi3GetInt16",
+    "fmi3GetInt32",
+    "fmi3GetInt64",
+    "fmi3GetUInt8",
+    "fmi3GetUInt16",
+    "fmi3GetUInt32",
+    "fmi3GetUInt64",
+    "fmi3GetBoolean",
+    "fmi3GetString",
+];
+
+/// `(get, set)` export names of `name` as `&'static str` (calls are named in errors).
+fn call_names(name: &str) -> (&'static str, &'static str) {
+    let get = GETTERS
+        .iter()
+        .find(|g| g[7..] == *name)
+        .copied()
+        .unwrap_or("fmi3GetFloat64");
+    let set = match get {
+        "fmi3GetFloat32" => "fmi3SetFloat32",
+        "fmi3GetInt8" => "fmi3SetInt8",
+        "fmi3GetInt16" => "fmi3SetInt16",
+        "fmi3GetInt32" => "fmi3SetInt32",
+        "fmi3GetInt64" => "fmi3SetInt64",
+        "fmi3GetUInt8" => "fmi3SetUInt8",
+        "fmi3GetUInt16" => "fmi3SetUInt16",
+        "fmi3GetUInt32" => "fmi3SetUInt32",
+        "fmi3GetUInt64" => "fmi3SetUInt64",
+        "fmi3GetBoolean" => "fmi3SetBoolean",
+        "fmi3GetString" => "fmi3SetString",
+        _ => "fmi3SetFloat64",
+    };
+    (get, set)
+}
+
+impl TypedFns {
+    /// Resolves the exports of every type in `types` (Clock variables are not used).
+    pub(crate) fn resolve(rt: &Runtime, types: &[VariableType]) -> Result<Self, FmuError> {
+        let mut out = TypedFns::default();
+        for &ty in types {
+            let (name, _) = fmi_name(ty);
+            let why = format!("a <{name}> variable");
+            match ty {
+                VariableType::Clock => {}
+                VariableType::Binary => {
+                    let get = rt.func("fmi3GetBinary", Some(&why))?;
+                    let set = rt.func("fmi3SetBinary", Some(&why))?;
+                    out.binary = get.zip(set);
+                }
+                _ => {
+                    let (g, s) = call_names(name);
+                    if let (Some(get), Some(set)) =
+                        (rt.func(g, Some(&why))?, rt.func(s, Some(&why))?)
+                    {
+                        out.access.insert(name, (get, set));
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
+fn decode(ty: VariableType, bytes: &[u8], n: usize) -> TypedValues {
+    let (_, size) = fmi_name(ty);
+    let chunks = bytes.chunks_exact(size).take(n);
+    let le8 = |c: &[u8]| {
+        let mut b = [0u8; 8];
+        b[..c.len()].copy_from_slice(c);
+        b
+    };
+    match ty {
+        VariableType::Float32 => TypedValues::Float32(
+            chunks
+                .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect(),
+        ),
+        VariableType::Float64 => {
+            TypedValues::Float64(chunks.map(|c| f64::from_le_bytes(le8(c))).collect())
+        }
+        VariableType::Boolean => TypedValues::Boolean(chunks.map(|c| c[0] != 0).collect()),
+        VariableType::UInt(_) => {
+            TypedValues::UInt(ty, chunks.map(|c| u64::from_le_bytes(le8(c))).collect())
+        }
+        _ => TypedValues::Int(
+            ty,
+            chunks
+                .map(|c| {
+                    // Sign-extend from the element's width.
+                    let shift = 64 - 8 * c.len() as u32;
+                    (i64::from_le_bytes(le8(c)) << shift) >> shift
+                })
+                .collect(),
+        ),
+    }
+}
+
+fn encode(values: &TypedValues) -> Vec<u8> {
+    match values {
+        TypedValues::Float32(v) => v.iter().flat_map(|x| x.to_le_bytes()).collect(),
+        TypedValues::Float64(v) => v.iter().flat_map(|x| x.to_le_bytes()).collect(),
+        TypedValues::Boolean(v) => v.iter().map(|&b| u8::from(b)).collect(),
+        TypedValues::Int(ty, v) => {
+            let size = fmi_name(*ty).1;
+            v.iter()
+                .flat_map(|x| x.to_le_bytes()[..size].to_vec())
+                .collect()
+        }
+        TypedValues::UInt(ty, v) => {
+            let size = fmi_name(*ty).1;
+            v.iter()
+                .flat_map(|x| x.to_le_bytes()[..size].to_vec())
+                .collect()
+        }
+        TypedValues::String(_) | TypedValues::Binary(_) => Vec::new(),
+    }
+}
+
+/// Integers beyond this magnitude have no exact `f64`.
+const EXACT: u64 = 1 << 53;
+
+impl TypedValues {
+    /// Every element as the `f64` the master carries; an integer beyond 2^53 in magnitude
+    /// is refused (it would be rounded), as are strings and binaries.
+    pub fn to_f64(&self) -> Result<Vec<f64>, String> {
+        let big = |x: &dyn core::fmt::Display| {
+            format!("{x} is beyond 2^53 and has no exact Float64 value, so it cannot be carried")
+        };
+        Ok(match self {
+            TypedValues::Float32(v) => v.iter().map(|&x| f64::from(x)).collect(),
+            TypedValues::Float64(v) => v.clone(),
+            TypedValues::Boolean(v) => v.iter().map(|&b| f64::from(u8::from(b))).collect(),
+            TypedValues::Int(_, v) => v
+                .iter()
+                .map(|&x| match x.unsigned_abs() <= EXACT {
+                    true => Ok(x as f64),
+                    false => Err(big(&x)),
+                })
+                .collect::<Result<_, _>>()?,
+            TypedValues::UInt(_, v) => v
+                .iter()
+                .map(|&x| match x <= EXACT {
+                    true => Ok(x as f64),
+                    false => Err(big(&x)),
+                })
+                .collect::<Result<_, _>>()?,
+            TypedValues::String(_) | TypedValues::Binary(_) => {
+                return Err("strings and binaries are not numbers".into())
+            }
+        })
+    }
+
+    /// Values of type `ty` from the master's `f64`s: whole numbers in range for integers,
+    /// 0 or 1 for booleans, values a Float32 holds exactly for Float32.
+    pub fn from_f64(ty: VariableType, values: &[f64]) -> Result<TypedValues, String> {
+        let (name, size) = fmi_name(ty);
+        let whole = |x: f64| x.is_finite() && x == libm::trunc(x);
+        let bad = |x: f64| format!("{x} is not a {name} value");
+        Ok(match ty {
+            VariableType::Float64 => TypedValues::Float64(values.to_vec()),
+            VariableType::Float32 => TypedValues::Float32(
+                values
+                    .iter()
+                    .map(|&x| match f64::from(x as f32) == x || x.is_nan() {
+                        true => Ok(x as f32),
+                        false => Err(bad(x)),
+                    })
+                    .collect::<Result<_, _>>()?,
+            ),
+            VariableType::Boolean => TypedValues::Boolean(
+                values
+                    .iter()
+                    .map(|&x| match x {
+                        0.0 => Ok(false),
+                        1.0 => Ok(true),
+                        _ => Err(bad(x)),
+                    })
+                    .collect::<Result<_, _>>()?,
+            ),
+            VariableType::UInt(_) => {
+                let max = if size == 8 {
+                    EXACT as f64
+                } else {
+                    (1u64 << (8 * size)) as f64 - 1.0
+                };
+                TypedValues::UInt(
+                    ty,
+                    values
+                        .iter()
+                        .map(|&x| match whole(x) && (0.0..=max).contains(&x) {
+                            true => Ok(x as u64),
+                            false => Err(bad(x)),
+                        })
+                        .collect::<Result<_, _>>()?,
+                )
+            }
+            _ => {
+                let max = if size == 8 {
+                    EXACT as f64
+                } else {
+                    (1u64 << (8 * size - 1)) as f64
+                };
+                TypedValues::Int(
+                    ty,
+                    values
+                        .iter()
+                        .map(|&x| match whole(x) && (-max..max).contains(&x) {
+                            true => Ok(x as i64),
+                            false => Err(bad(x)),
+                        })
+                        .collect::<Result<_, _>>()?,
+                )
+            }
+        })
+    }
+}
+
+impl BinaryModule {
+    fn access_fns(
+        &self,
+        ty: VariableType,
+    ) -> Result<(&'static str, &'static str, Float64Access, Float64Access), ModuleError> {
+        let name = fmi_name(ty).0;
+        let (g, s) = call_names(name);
+        if ty == VariableType::Float64 {
+            return Ok((g, s, self.fmi.get_float64, self.fmi.set_float64));
+        }
+        let (get, set) = self.typed_fns.access.get(name).copied().ok_or_else(|| {
+            ModuleError::invalid(format!("the module has no {g}/{s} (no <{name}> variable)"))
+        })?;
+        Ok((g, s, get, set))
+    }
+
+    /// `fmi3Get<Type>` of all `n` elements of variable `vr`.
+    pub fn get_typed(
+        &mut self,
+        vr: u32,
+        ty: VariableType,
+        n: usize,
+    ) -> Result<TypedValues, ModuleError> {
+        let inst = self.instance()?;
+        let (_, size) = fmi_name(ty);
+        if ty == VariableType::Binary {
+            let (get, _) = self.typed_fns.binary.ok_or_else(|| {
+                ModuleError::invalid("the module has no fmi3GetBinary (no <Binary> variable)")
+            })?;
+            let ([pv, ps, pp], len) = layout([4, 4 * n, 4 * n]);
+            let base = self.rt.scratch(len)?;
+            self.rt.write(base + pv, &vr_bytes(&[ValueRef(vr)]))?;
+            let args = (
+                inst,
+                (base + pv) as i32,
+                1,
+                (base + ps) as i32,
+                (base + pp) as i32,
+                to_i32(n)?,
+            );
+            let code = self.rt.call("fmi3GetBinary", &get, args)?;
+            self.check("fmi3GetBinary", code)?;
+            let mut out = Vec::with_capacity(n);
+            for k in 0..n as u32 {
+                let size = self.read_u32(base + ps + 4 * k)? as usize;
+                let at = self.read_u32(base + pp + 4 * k)?;
+                let mut bytes = vec![0u8; size];
+                self.rt.read(at, &mut bytes)?;
+                out.push(bytes);
+            }
+            return Ok(TypedValues::Binary(out));
+        }
+        let (call, _, get, _) = self.access_fns(ty)?;
+        let ([pv, px], len) = layout([4, size * n]);
+        let base = self.rt.scratch(len)?;
+        self.rt.write(base + pv, &vr_bytes(&[ValueRef(vr)]))?;
+        let args = (inst, (base + pv) as i32, 1, (base + px) as i32, to_i32(n)?);
+        let code = self.rt.call(call, &get, args)?;
+        self.check(call, code)?;
+        if ty == VariableType::String {
+            let mut out = Vec::with_capacity(n);
+            for k in 0..n as u32 {
+                let at = self.read_u32(base + px + 4 * k)?;
+                out.push(self.read_c_string(at)?);
+            }
+            return Ok(TypedValues::String(out));
+        }
+        let mut bytes = vec![0u8; size * n];
+        self.rt.read(base + px, &mut bytes)?;
+        Ok(decode(ty, &bytes, n))
+    }
+
+    fn read_c_string(&self, at: u32) -> Result<String, ModuleError> {
+        let mut bytes = Vec::new();
+        let mut chunk = [0u8; 64];
+        loop {
+            self.rt.read(at + bytes.len() as u32, &mut chunk[..1])?;
+            if chunk[0] == 0 || bytes.len() > 1 << 20 {
+                break;
+            }
+            bytes.push(chunk[0]);
+        }
+        Ok(String::from_utf8_lossy(&bytes).into_owned())
+    }
+
+    /// `fmi3Set<Type>` of all elements of variable `vr`.
+    pub fn set_typed(&mut self, vr: u32, values: &TypedValues) -> Result<(), ModuleError> {
+        let inst = self.instance()?;
+        let vrs = vr_bytes(&[ValueRef(vr)]);
+        if let TypedValues::Binary(items) = values {
+            let (_, set) = self.typed_fns.binary.ok_or_else(|| {
+                ModuleError::invalid("the module has no fmi3SetBinary (no <Binary> variable)")
+            })?;
+            let n = items.len();
+            let total: usize = items.iter().map(|b| b.len().div_ceil(8) * 8).sum();
+            let ([pv, ps, pp, pd], len) = layout([4, 4 * n, 4 * n, total]);
+            let base = self.rt.scratch(len)?;
+            self.rt.write(base + pv, &vrs)?;
+            let mut at = base + pd;
+            for (k, item) in items.iter().enumerate() {
+                let k = 4 * k as u32;
+                self.rt
+                    .write(base + ps + k, &(item.len() as u32).to_le_bytes())?;
+                self.rt.write(base + pp + k, &at.to_le_bytes())?;
+                self.rt.write(at, item)?;
+                at += (item.len().div_ceil(8) * 8) as u32;
+            }
+            let args = (
+                inst,
+                (base + pv) as i32,
+                1,
+                (base + ps) as i32,
+                (base + pp) as i32,
+                to_i32(n)?,
+            );
+            let code = self.rt.call("fmi3SetBinary", &set, args)?;
+            return self.check("fmi3SetBinary", code);
+        }
+        let (ty, n) = match values {
+            TypedValues::Float32(v) => (VariableType::Float32, v.len()),
+            TypedValues::Float64(v) => (VariableType::Float64, v.len()),
+            TypedValues::Int(t, v) => (*t, v.len()),
+            TypedValues::UInt(t, v) => (*t, v.len()),
+            TypedValues::Boolean(v) => (VariableType::Boolean, v.len()),
+            TypedValues::String(v) => (VariableType::String, v.len()),
+            TypedValues::Binary(_) => unreachable!("handled above"),
+        };
+        let (_, call, _, set) = self.access_fns(ty)?;
+        let bytes = match values {
+            // Each string is copied once and kept (FMI lets the FMU hold on to it).
+            TypedValues::String(v) => {
+                let mut ptrs = Vec::with_capacity(4 * n);
+                for s in v {
+                    ptrs.extend_from_slice(&self.rt.c_string(s)?.to_le_bytes());
+                }
+                ptrs
+            }
+            other => encode(other),
+        };
+        let ([pv, px], len) = layout([4, bytes.len()]);
+        let base = self.rt.scratch(len)?;
+        self.rt.write(base + pv, &vrs)?;
+        self.rt.write(base + px, &bytes)?;
+        let args = (inst, (base + pv) as i32, 1, (base + px) as i32, to_i32(n)?);
+        let code = self.rt.call(call, &set, args)?;
+        self.check(call, code)
+    }
+
+    /// `get_float64` over ports of any numeric type: Float64 scalars in one
+    /// `fmi3GetFloat64`, each other variable in one call of its type.
+    pub(super) fn get_ports(
+        &mut self,
+        vrs: &[ValueRef],
+        values: &mut [f64],
+    ) -> Result<(), ModuleError> {
+        let (plain, typed) = self.split(vrs);
+        if !plain.is_empty() {
+            let direct: Vec<ValueRef> = plain.iter().map(|&k| vrs[k]).collect();
+            let mut out = vec![0.0; direct.len()];
+            self.get_float64_direct(&direct, &mut out)?;
+            for (&k, x) in plain.iter().zip(out) {
+                values[k] = x;
+            }
+        }
+        for ((fmi_vr, ty, len), uses) in typed {
+            let all = self
+                .get_typed(fmi_vr, ty, len)?
+                .to_f64()
+                .map_err(|e| ModuleError::invalid(format!("{}: {e}", self.var_name(fmi_vr))))?;
+            for (k, element) in uses {
+                values[k] = all[element];
+            }
+        }
+        Ok(())
+    }
+
+    /// `set_float64` over ports of any numeric type; setting some elements of an array
+    /// reads the others first (FMI sets whole arrays).
+    pub(super) fn set_ports(
+        &mut self,
+        vrs: &[ValueRef],
+        values: &[f64],
+    ) -> Result<(), ModuleError> {
+        let (plain, typed) = self.split(vrs);
+        if !plain.is_empty() {
+            let direct: Vec<ValueRef> = plain.iter().map(|&k| vrs[k]).collect();
+            let x: Vec<f64> = plain.iter().map(|&k| values[k]).collect();
+            self.set_float64_direct(&direct, &x)?;
+        }
+        for ((fmi_vr, ty, len), uses) in typed {
+            let mut all = match uses.len() == len {
+                true => vec![0.0; len],
+                false => self
+                    .get_typed(fmi_vr, ty, len)?
+                    .to_f64()
+                    .map_err(ModuleError::invalid)?,
+            };
+            for (k, element) in uses {
+                all[element] = values[k];
+            }
+            let typed = TypedValues::from_f64(ty, &all)
+                .map_err(|e| ModuleError::invalid(format!("{}: {e}", self.var_name(fmi_vr))))?;
+            self.set_typed(fmi_vr, &typed)?;
+        }
+        Ok(())
+    }
+
+    /// Positions of Float64 scalars, and the positions and elements of the others grouped
+    /// by FMI variable.
+    #[allow(clippy::type_complexity)]
+    fn split(
+        &self,
+        vrs: &[ValueRef],
+    ) -> (
+        Vec<usize>,
+        BTreeMap<(u32, VariableType, usize), Vec<(usize, usize)>>,
+    ) {
+        let ports = &self.model_description().ports;
+        let mut plain = Vec::new();
+        let mut typed: BTreeMap<_, Vec<(usize, usize)>> = BTreeMap::new();
+        for (k, &vr) in vrs.iter().enumerate() {
+            match ports.get(vr) {
+                None => plain.push(k),
+                Some(p) => typed
+                    .entry((p.fmi_vr, p.ty, p.len as usize))
+                    .or_default()
+                    .push((k, p.element as usize)),
+            }
+        }
+        (plain, typed)
+    }
+
+    fn var_name(&self, fmi_vr: u32) -> String {
+        let all = &self.model_description().all_variables;
+        let name = all
+            .iter()
+            .find(|v| v.value_ref == fmi_vr)
+            .map(|v| v.name.as_str());
+        format!("`{}`", name.unwrap_or("?"))
+    }
+}
