@@ -37,27 +37,18 @@ pub enum CouplingError {
         /// Its unit.
         to_unit: String,
     },
-    /// Source and target carry different FMI types.
-    TypeMismatch {
-        /// `module.output`.
+    /// Source and target differ in FMI type or shape (scalar, array extents).
+    PortMismatch {
+        /// `type` or `dimension`.
+        kind: &'static str,
+        /// `module.output` (as the connection writes it, for shapes).
         from: String,
-        /// Its type, e.g. `Int32`.
-        from_type: String,
+        /// What it is, e.g. `Int32` or `an array [3]`.
+        from_is: String,
         /// `module.input`.
         to: String,
-        /// Its type.
-        to_type: String,
-    },
-    /// Source and target have different shapes (scalar or array extents).
-    DimensionMismatch {
-        /// The connection's `from` as written.
-        from: String,
-        /// `a scalar` or `an array [3]`.
-        from_shape: String,
-        /// The connection's `to` as written.
-        to: String,
-        /// Its shape.
-        to_shape: String,
+        /// What it is.
+        to_is: String,
     },
     /// Direct feedthrough around a cycle: the listed ports form an algebraic loop.
     AlgebraicLoop(Vec<String>),
@@ -90,25 +81,13 @@ impl fmt::Display for CouplingError {
                 f,
                 "unit mismatch: `{from}` is in `{from_unit}` but `{to}` expects `{to_unit}`"
             ),
-            CouplingError::TypeMismatch {
+            CouplingError::PortMismatch {
+                kind,
                 from,
-                from_type,
+                from_is,
                 to,
-                to_type,
-            } => write!(
-                f,
-                "type mismatch: `{from}` is {from_type} but `{to}` is {to_type}; a connection \
-                 joins ports of the same type"
-            ),
-            CouplingError::DimensionMismatch {
-                from,
-                from_shape,
-                to,
-                to_shape,
-            } => write!(
-                f,
-                "dimension mismatch: `{from}` is {from_shape} but `{to}` is {to_shape}"
-            ),
+                to_is,
+            } => write!(f, "{kind} mismatch: `{from}` is {from_is} but `{to}` is {to_is}"),
             CouplingError::AlgebraicLoop(ports) => {
                 write!(
                     f,

@@ -93,11 +93,12 @@ impl CouplingGraph {
         let mut source: Vec<Option<usize>> = vec![None; g.input_names.len()];
         for (o, i) in g.connection_ports(modules, &lookup, connections)? {
             if g.output_types[o] != g.input_types[i] {
-                return Err(CouplingError::TypeMismatch {
+                return Err(CouplingError::PortMismatch {
+                    kind: "type",
                     from: g.output_names[o].clone(),
-                    from_type: g.output_types[o].name().into(),
+                    from_is: g.output_types[o].name().into(),
                     to: g.input_names[i].clone(),
-                    to_type: g.input_types[i].name().into(),
+                    to_is: g.input_types[i].name().into(),
                 });
             }
             if g.output_units[o] != g.input_units[i] {

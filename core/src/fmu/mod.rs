@@ -18,6 +18,7 @@ pub mod model_description;
 mod parameters;
 mod runtime;
 mod typed_access;
+mod typed_values;
 pub mod typed_ports;
 pub mod variable_types;
 mod wasi;
@@ -28,7 +29,7 @@ pub use budget::{MemoryBudget, DEFAULT_BUDGET_BYTES};
 pub use error::FmuError;
 pub use model_description::ModelDescription;
 pub use runtime::RuntimeLimits;
-pub use typed_access::TypedValues;
+pub use typed_values::TypedValues;
 pub use variable_types::VariableType;
 pub use wasi::{MAX_BYTES_PER_CALL, WASI_PROVIDED};
 

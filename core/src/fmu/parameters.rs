@@ -6,7 +6,7 @@
 
 use super::model_description::ModelDescription;
 use super::typed_access::TypedValues;
-use super::variable_types::{DeclaredVariable, VariableType};
+use super::variable_types::{DeclaredVariable, Dimension, VariableType};
 use super::FmuError;
 use crate::module::ValueRef;
 use alloc::collections::BTreeMap;
@@ -26,9 +26,15 @@ pub(super) struct Prepared {
 
 fn settable(v: &DeclaredVariable) -> bool {
     v.variability != "constant"
-        && matches!(v.causality.as_str(), "parameter" | "input" | "local")
+        && !matches!(v.causality.as_str(), "calculatedParameter" | "independent")
         && !v.start.is_empty()
         && v.ty != VariableType::Clock
+}
+
+/// Whether a `<Dimension>` takes its extent from `v`.
+fn sizes_an_array(v: &DeclaredVariable, all: &[DeclaredVariable]) -> bool {
+    let by_v = |d: &Dimension| *d == Dimension::Structural(v.value_ref);
+    all.iter().any(|a| a.dimensions.iter().any(by_v))
 }
 
 fn type_name(v: &DeclaredVariable) -> &'static str {
@@ -68,10 +74,10 @@ pub(super) fn prepare(
                 false => unknown(md, name),
             }));
         };
-        if var.causality == "structuralParameter" {
+        if sizes_an_array(var, &md.all_variables) {
             return Err(FmuError::Parameter(format!(
-                "`{name}` is a structural parameter (it sets array sizes); it keeps its start value \
-                 {} in this playground",
+                "`{name}` is a structural parameter (it sets the size of an array); it keeps its \
+                 start value {} in this playground",
                 var.start.join(" ")
             )));
         }
@@ -109,7 +115,7 @@ fn unknown(md: &ModelDescription, name: &str) -> String {
     let names: Vec<&str> = md
         .all_variables
         .iter()
-        .filter(|v| settable(v) && v.causality != "structuralParameter")
+        .filter(|v| settable(v) && !sizes_an_array(v, &md.all_variables))
         .map(|v| v.name.as_str())
         .collect();
     format!(

@@ -168,7 +168,7 @@ fn a_parameter_of_the_wrong_type_names_its_path() {
         ("gain", json!([1, 2]), "Float32 is a scalar, not an array"),
         ("n", json!(4), "structural parameter"),
         (
-            "count",
+            "time",
             json!(1),
             "is not a variable of `CTypes` with a settable start value",
         ),

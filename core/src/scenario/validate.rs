@@ -341,10 +341,9 @@ impl Scenario {
             }
             CouplingError::NotAnOutput(p) => find(p, true),
             CouplingError::NotAnInput(p) | CouplingError::InputConnectedTwice(p) => find(p, false),
-            CouplingError::UnitMismatch { to, .. } | CouplingError::TypeMismatch { to, .. } => {
+            CouplingError::UnitMismatch { to, .. } | CouplingError::PortMismatch { to, .. } => {
                 find(to, false)
             }
-            CouplingError::DimensionMismatch { to, .. } => find(to, false),
             CouplingError::UnconnectedInput(_) | CouplingError::AlgebraicLoop(_) => None,
         };
         ScenarioError::at(path.unwrap_or_else(|| "connections".into()), e.to_string())

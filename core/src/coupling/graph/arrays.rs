@@ -43,11 +43,12 @@ impl CouplingGraph {
             let (outs, from_shape) = side(o, from, PortSide::Output)?;
             let (ins, to_shape) = side(i, to, PortSide::Input)?;
             if from_shape != to_shape || outs.len() != ins.len() {
-                return Err(CouplingError::DimensionMismatch {
+                return Err(CouplingError::PortMismatch {
+                    kind: "dimension",
                     from: from.clone(),
-                    from_shape,
+                    from_is: from_shape,
                     to: to.clone(),
-                    to_shape,
+                    to_is: to_shape,
                 });
             }
             out.extend(outs.into_iter().zip(ins));
