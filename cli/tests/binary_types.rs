@@ -67,7 +67,11 @@ fn cosim_run_writes_the_same_csv_as_the_core_with_exact_integers() {
     let s = scenario(params(), connections());
     std::fs::write(dir.join("types.json"), s.to_string()).unwrap();
     let out = cosim(&dir, &["run", "types.json", "--out", "types.csv"]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let cli = std::fs::read_to_string(dir.join("types.csv")).unwrap();
 
     let mut parsed: Scenario = scenario::parse(&s.to_string()).unwrap();
@@ -84,7 +88,13 @@ fn cosim_run_writes_the_same_csv_as_the_core_with_exact_integers() {
     assert_eq!(&last[2..4], ["8", "0"]);
     assert_eq!(last[11], "9007199254740008");
     // param_sum = -7 - 300 + 250 + 60000 + 4e9 - 9007199254740000 + 0 + 3 + 4 + 3.
-    assert_eq!(last[10], format!("{}", -7 - 300 + 250 + 60000 + 4_000_000_000i64 - 9007199254740000 + 10));
+    assert_eq!(
+        last[10],
+        format!(
+            "{}",
+            -7 - 300 + 250 + 60000 + 4_000_000_000i64 - 9007199254740000 + 10
+        )
+    );
     std::fs::remove_dir_all(&dir).ok();
 }
 

@@ -87,7 +87,10 @@ impl fmt::Display for CouplingError {
                 from_is,
                 to,
                 to_is,
-            } => write!(f, "{kind} mismatch: `{from}` is {from_is} but `{to}` is {to_is}"),
+            } => write!(
+                f,
+                "{kind} mismatch: `{from}` is {from_is} but `{to}` is {to_is}"
+            ),
             CouplingError::AlgebraicLoop(ports) => {
                 write!(
                     f,

@@ -3,11 +3,12 @@
 //! `modelDescription.xml` declares. Every call copies value references and values into a
 //! scratch buffer the module `malloc`ed, calls the export, and copies results back.
 
-use super::abi::{resolve, Float64Access, Fmi3};
+use super::abi::{resolve, Fmi3};
 use super::archive::Archive;
 use super::model_description::{self, ModelDescription};
 use super::parameters::{prepare, Prepared};
 use super::runtime::{Runtime, RuntimeLimits};
+use super::sandbox::{ExportFn, WasmValue};
 use super::typed_access::TypedFns;
 use super::wasi_fs::{ResourceTree, RESOURCE_DIR};
 use super::FmuError;
@@ -164,7 +165,7 @@ impl BinaryModule {
     }
 
     /// Everything the module wrote to stdout/stderr or through `logMessage` (bounded).
-    pub fn log(&self) -> &str {
+    pub fn log(&self) -> String {
         self.rt.log()
     }
 
@@ -225,7 +226,9 @@ impl BinaryModule {
             let inst = self.instance()?;
             let p = self.rt.scratch(8)?;
             self.rt.write(p, &handle.to_le_bytes())?;
-            let code = self.rt.call("fmi3FreeFMUState", &free, (inst, p as i32))?;
+            let code =
+                self.rt
+                    .call_i32("fmi3FreeFMUState", free, &[inst.into(), (p as i32).into()])?;
             self.check("fmi3FreeFMUState", code)?;
         }
         Ok(())
@@ -287,7 +290,7 @@ impl BinaryModule {
     fn float64_call(
         &mut self,
         call: &'static str,
-        f: Float64Access,
+        f: ExportFn,
         vrs: &[ValueRef],
         (n, set): (usize, Option<&[f64]>),
     ) -> Result<u32, ModuleError> {
@@ -299,8 +302,8 @@ impl BinaryModule {
             self.rt.write(base + px, &f64_bytes(values))?;
         }
         let (vrs_at, values_at) = ((base + pv) as i32, (base + px) as i32);
-        let args = (inst, vrs_at, to_i32(vrs.len())?, values_at, to_i32(n)?);
-        let code = self.rt.call(call, &f, args)?;
+        let args = [inst, vrs_at, to_i32(vrs.len())?, values_at, to_i32(n)?].map(WasmValue::I32);
+        let code = self.rt.call_i32(call, f, &args)?;
         self.check(call, code)?;
         Ok(base + px)
     }
@@ -308,10 +311,10 @@ impl BinaryModule {
     pub(super) fn instance_call(
         &mut self,
         call: &'static str,
-        f: super::abi::InstanceCall,
+        f: ExportFn,
     ) -> Result<(), ModuleError> {
         let inst = self.instance()?;
-        let code = self.rt.call(call, &f, inst)?;
+        let code = self.rt.call_i32(call, f, &[inst.into()])?;
         self.check(call, code)
     }
 }
@@ -341,7 +344,7 @@ impl Module for BinaryModule {
             false => 0,
         };
         let f = self.fmi.instantiate;
-        let args = (
+        let args = [
             name as i32,
             token as i32,
             resources as i32,
@@ -354,8 +357,9 @@ impl Module for BinaryModule {
             0, // instanceEnvironment
             self.rt.log_callback,
             0, // intermediateUpdate: not provided
-        );
-        let inst = self.rt.call("fmi3InstantiateCoSimulation", &f, args)?;
+        ]
+        .map(WasmValue::I32);
+        let inst = self.rt.call_i32("fmi3InstantiateCoSimulation", f, &args)?;
         if inst == 0 {
             return Err(ModuleError {
                 status: Status::Error,
@@ -377,15 +381,15 @@ impl Module for BinaryModule {
     ) -> Result<(), ModuleError> {
         let inst = self.instance()?;
         let f = self.fmi.enter_initialization_mode;
-        let args = (
-            inst,
-            i32::from(tolerance.is_some()),
-            tolerance.unwrap_or(0.0),
-            start_time,
-            i32::from(stop_time.is_some()),
-            stop_time.unwrap_or(0.0),
-        );
-        let code = self.rt.call("fmi3EnterInitializationMode", &f, args)?;
+        let args = [
+            inst.into(),
+            i32::from(tolerance.is_some()).into(),
+            tolerance.unwrap_or(0.0).into(),
+            start_time.into(),
+            i32::from(stop_time.is_some()).into(),
+            stop_time.unwrap_or(0.0).into(),
+        ];
+        let code = self.rt.call_i32("fmi3EnterInitializationMode", f, &args)?;
         self.check("fmi3EnterInitializationMode", code)
     }
 
@@ -420,17 +424,17 @@ impl Module for BinaryModule {
         let p = self.rt.scratch(16)?;
         self.rt.write(p, &[t.to_le_bytes(), [0; 8]].concat())?;
         let f = self.fmi.do_step;
-        let args = (
-            inst,
-            t,
-            h,
-            i32::from(no_set_state_prior_to_current_point),
-            (p + 8) as i32,
-            (p + 9) as i32,
-            (p + 10) as i32,
-            p as i32,
-        );
-        let code = self.rt.call("fmi3DoStep", &f, args)?;
+        let args: [WasmValue; 8] = [
+            inst.into(),
+            t.into(),
+            h.into(),
+            i32::from(no_set_state_prior_to_current_point).into(),
+            ((p + 8) as i32).into(),
+            ((p + 9) as i32).into(),
+            ((p + 10) as i32).into(),
+            (p as i32).into(),
+        ];
+        let code = self.rt.call_i32("fmi3DoStep", f, &args)?;
         let status = self.status("fmi3DoStep", code)?;
         let mut out = [0u8; 16];
         self.rt.read(p, &mut out)?;
@@ -483,7 +487,9 @@ impl Drop for BinaryModule {
         if self.instance != 0 {
             let _ = self.free_released();
             let f = self.fmi.free_instance;
-            let _ = self.rt.call("fmi3FreeInstance", &f, self.instance);
+            let _ = self
+                .rt
+                .call("fmi3FreeInstance", f, &[self.instance.into()], &mut []);
         }
     }
 }

@@ -4,18 +4,16 @@
 //! than the budget. Each module's [`Limiter`] charges its memories and tables to it
 //! before wasmi allocates them and gives the bytes back when the module is dropped.
 
-use alloc::format;
-use alloc::string::String;
 use alloc::sync::Arc;
 use core::fmt;
 use core::sync::atomic::{AtomicUsize, Ordering};
+#[cfg(feature = "wasmi")]
 use wasmi::ResourceLimiter;
+#[cfg(feature = "wasmi")]
 use wasmi_core::LimiterError;
 
 /// Bytes in use by all binary modules at once, by default.
 pub const DEFAULT_BUDGET_BYTES: usize = 256 << 20;
-/// Bytes charged per table element (a function reference and its bookkeeping).
-pub const TABLE_ELEMENT_BYTES: usize = 16;
 
 struct Counter {
     limit: usize,
@@ -69,6 +67,7 @@ impl MemoryBudget {
     }
 
     /// Takes `bytes` if they fit.
+    #[cfg_attr(not(feature = "wasmi"), allow(dead_code))]
     fn try_charge(&self, bytes: usize) -> bool {
         let c = self.counter();
         c.used
@@ -78,6 +77,7 @@ impl MemoryBudget {
             .is_ok()
     }
 
+    #[cfg_attr(not(feature = "wasmi"), allow(dead_code))]
     fn release(&self, bytes: usize) {
         self.counter().used.fetch_sub(bytes, Ordering::AcqRel);
     }
@@ -102,104 +102,121 @@ impl fmt::Debug for MemoryBudget {
     }
 }
 
-/// One module's share: its own caps, and what it charged to the shared budget.
-pub(crate) struct Limiter {
-    budget: MemoryBudget,
-    max_memory_bytes: usize,
-    max_table_elements: usize,
-    /// Bytes of linear memory (all memories) and table elements this module holds.
-    memory: usize,
-    charged: usize,
-    /// Why the last growth was refused, for the error message.
-    pub denied: Option<String>,
-}
+#[cfg(feature = "wasmi")]
+pub(crate) use limiter::Limiter;
 
-impl Limiter {
-    pub fn new(budget: MemoryBudget, max_memory_bytes: usize, max_table_elements: usize) -> Self {
-        Limiter {
-            budget,
-            max_memory_bytes,
-            max_table_elements,
-            memory: 0,
-            charged: 0,
-            denied: None,
-        }
+#[cfg(feature = "wasmi")]
+mod limiter {
+    use super::*;
+    use alloc::format;
+    use alloc::string::String;
+
+    /// Bytes charged per table element (a function reference and its bookkeeping).
+    pub const TABLE_ELEMENT_BYTES: usize = 16;
+
+    /// One module's share: its own caps, and what it charged to the shared budget.
+    pub(crate) struct Limiter {
+        budget: MemoryBudget,
+        max_memory_bytes: usize,
+        max_table_elements: usize,
+        /// Bytes of linear memory (all memories) and table elements this module holds.
+        memory: usize,
+        charged: usize,
+        /// Why the last growth was refused, for the error message.
+        pub denied: Option<String>,
     }
 
-    fn charge(&mut self, bytes: usize, what: &str) -> bool {
-        if self.budget.try_charge(bytes) {
-            self.charged += bytes;
-            return true;
+    impl Limiter {
+        pub fn new(
+            budget: MemoryBudget,
+            max_memory_bytes: usize,
+            max_table_elements: usize,
+        ) -> Self {
+            Limiter {
+                budget,
+                max_memory_bytes,
+                max_table_elements,
+                memory: 0,
+                charged: 0,
+                denied: None,
+            }
         }
-        self.denied = Some(format!(
-            "{what} would exceed the memory budget shared by all binary modules \
+
+        fn charge(&mut self, bytes: usize, what: &str) -> bool {
+            if self.budget.try_charge(bytes) {
+                self.charged += bytes;
+                return true;
+            }
+            self.denied = Some(format!(
+                "{what} would exceed the memory budget shared by all binary modules \
              ({} of {} bytes in use; RuntimeLimits::budget)",
-            self.budget.used(),
-            self.budget.limit()
-        ));
-        false
-    }
-}
-
-impl ResourceLimiter for Limiter {
-    fn memory_growing(
-        &mut self,
-        current: usize,
-        desired: usize,
-        _maximum: Option<usize>,
-    ) -> Result<bool, LimiterError> {
-        let extra = desired.saturating_sub(current);
-        let total = self.memory.saturating_add(extra);
-        if total > self.max_memory_bytes {
-            self.denied = Some(format!(
-                "linear memory of {total} bytes (all memories of the module) is more than \
-                 RuntimeLimits::max_memory_bytes = {}",
-                self.max_memory_bytes
+                self.budget.used(),
+                self.budget.limit()
             ));
-            return Ok(false);
+            false
         }
-        if !self.charge(extra, &format!("growing linear memory to {desired} bytes")) {
-            return Ok(false);
-        }
-        self.memory = total;
-        Ok(true)
     }
 
-    fn table_growing(
-        &mut self,
-        current: usize,
-        desired: usize,
-        _maximum: Option<usize>,
-    ) -> Result<bool, LimiterError> {
-        if desired > self.max_table_elements {
-            self.denied = Some(format!(
+    impl ResourceLimiter for Limiter {
+        fn memory_growing(
+            &mut self,
+            current: usize,
+            desired: usize,
+            _maximum: Option<usize>,
+        ) -> Result<bool, LimiterError> {
+            let extra = desired.saturating_sub(current);
+            let total = self.memory.saturating_add(extra);
+            if total > self.max_memory_bytes {
+                self.denied = Some(format!(
+                    "linear memory of {total} bytes (all memories of the module) is more than \
+                 RuntimeLimits::max_memory_bytes = {}",
+                    self.max_memory_bytes
+                ));
+                return Ok(false);
+            }
+            if !self.charge(extra, &format!("growing linear memory to {desired} bytes")) {
+                return Ok(false);
+            }
+            self.memory = total;
+            Ok(true)
+        }
+
+        fn table_growing(
+            &mut self,
+            current: usize,
+            desired: usize,
+            _maximum: Option<usize>,
+        ) -> Result<bool, LimiterError> {
+            if desired > self.max_table_elements {
+                self.denied = Some(format!(
                 "a table of {desired} elements is more than RuntimeLimits::max_table_elements = {}",
                 self.max_table_elements
             ));
-            return Ok(false);
+                return Ok(false);
+            }
+            let extra = desired
+                .saturating_sub(current)
+                .saturating_mul(TABLE_ELEMENT_BYTES);
+            Ok(self.charge(extra, &format!("a table of {desired} elements")))
         }
-        let extra = desired
-            .saturating_sub(current)
-            .saturating_mul(TABLE_ELEMENT_BYTES);
-        Ok(self.charge(extra, &format!("a table of {desired} elements")))
+
+        fn instances(&self) -> usize {
+            1
+        }
+
+        // Counts are generous: the byte budget is what binds.
+        fn tables(&self) -> usize {
+            64
+        }
+
+        fn memories(&self) -> usize {
+            64
+        }
     }
 
-    fn instances(&self) -> usize {
-        1
-    }
-
-    // Counts are generous: the byte budget is what binds.
-    fn tables(&self) -> usize {
-        64
-    }
-
-    fn memories(&self) -> usize {
-        64
-    }
-}
-
-impl Drop for Limiter {
-    fn drop(&mut self) {
-        self.budget.release(self.charged);
+    impl Drop for Limiter {
+        fn drop(&mut self) {
+            self.budget.release(self.charged);
+        }
     }
 }

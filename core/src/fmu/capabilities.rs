@@ -4,6 +4,7 @@
 //! and Event Mode.
 
 use super::binary_module::{f64_bytes, layout, to_i32, vr_bytes, SavedState};
+use super::sandbox::WasmValue;
 use super::BinaryModule;
 use crate::module::{
     Derivatives, DirectionalDerivatives, DiscreteStatesUpdate, EventMode, JacobianProduct,
@@ -27,7 +28,9 @@ impl BinaryModule {
         let (get, _, _) = need(&self.fmi.state, "canGetAndSetFMUState")?;
         let p = self.rt.scratch(8)?;
         self.rt.write(p, &existing.to_le_bytes())?;
-        let code = self.rt.call("fmi3GetFMUState", &get, (inst, p as i32))?;
+        let code = self
+            .rt
+            .call_i32("fmi3GetFMUState", get, &[inst.into(), (p as i32).into()])?;
         self.check("fmi3GetFMUState", code)?;
         Ok(self.read_u32(p)? as i32)
     }
@@ -76,7 +79,9 @@ impl StateSnapshot for BinaryModule {
         let inst = self.instance()?;
         let (_, set, _) = need(&self.fmi.state, "canGetAndSetFMUState")?;
         let handle = self.own_handle(state)?;
-        let code = self.rt.call("fmi3SetFMUState", &set, (inst, handle))?;
+        let code = self
+            .rt
+            .call_i32("fmi3SetFMUState", set, &[inst.into(), handle.into()])?;
         self.check("fmi3SetFMUState", code)
     }
 
@@ -86,19 +91,17 @@ impl StateSnapshot for BinaryModule {
         let handle = self.own_handle(state)?;
         let p = self.rt.scratch(8)?;
         self.rt.write(p, &0u32.to_le_bytes())?;
-        let code = self.rt.call(
-            "fmi3SerializedFMUStateSize",
-            &size_of,
-            (inst, handle, p as i32),
-        )?;
+        let args = [inst, handle, p as i32].map(WasmValue::I32);
+        let code = self
+            .rt
+            .call_i32("fmi3SerializedFMUStateSize", size_of, &args)?;
         self.check("fmi3SerializedFMUStateSize", code)?;
         let size = self.read_u32(p)? as usize;
         let p = self.rt.scratch(size)?;
-        let code = self.rt.call(
-            "fmi3SerializeFMUState",
-            &serialize,
-            (inst, handle, p as i32, to_i32(size)?),
-        )?;
+        let args = [inst, handle, p as i32, to_i32(size)?].map(WasmValue::I32);
+        let code = self
+            .rt
+            .call_i32("fmi3SerializeFMUState", serialize, &args)?;
         self.check("fmi3SerializeFMUState", code)?;
         let mut bytes = alloc::vec![0u8; size];
         self.rt.read(p, &mut bytes)?;
@@ -111,11 +114,10 @@ impl StateSnapshot for BinaryModule {
         let p = self.rt.scratch(8 + bytes.len())?;
         self.rt.write(p, &0i32.to_le_bytes())?;
         self.rt.write(p + 8, bytes)?;
-        let code = self.rt.call(
-            "fmi3DeserializeFMUState",
-            &deserialize,
-            (inst, (p + 8) as i32, to_i32(bytes.len())?, p as i32),
-        )?;
+        let args = [inst, (p + 8) as i32, to_i32(bytes.len())?, p as i32].map(WasmValue::I32);
+        let code = self
+            .rt
+            .call_i32("fmi3DeserializeFMUState", deserialize, &args)?;
         self.check("fmi3DeserializeFMUState", code)?;
         let handle = self.read_u32(p)? as i32;
         Ok(self.track(handle))
@@ -140,7 +142,7 @@ impl DirectionalDerivatives for BinaryModule {
         self.rt.write(base + pu, &vr_bytes(unknowns))?;
         self.rt.write(base + pk, &vr_bytes(knowns))?;
         self.rt.write(base + ps, &f64_bytes(seed))?;
-        let args = (
+        let args = [
             inst,
             (base + pu) as i32,
             to_i32(unknowns.len())?,
@@ -150,8 +152,9 @@ impl DirectionalDerivatives for BinaryModule {
             to_i32(seed.len())?,
             (base + px) as i32,
             to_i32(p.sensitivity.len())?,
-        );
-        let code = self.rt.call("fmi3GetDirectionalDerivative", &f, args)?;
+        ]
+        .map(WasmValue::I32);
+        let code = self.rt.call_i32("fmi3GetDirectionalDerivative", f, &args)?;
         self.check("fmi3GetDirectionalDerivative", code)?;
         self.read_f64s(base + px, p.sensitivity)
     }
@@ -170,15 +173,16 @@ impl OutputDerivatives for BinaryModule {
         self.rt.write(base + pv, &vr_bytes(vrs))?;
         let orders: Vec<u8> = orders.iter().flat_map(|o| o.to_le_bytes()).collect();
         self.rt.write(base + po, &orders)?;
-        let args = (
+        let args = [
             inst,
             (base + pv) as i32,
             to_i32(vrs.len())?,
             (base + po) as i32,
             (base + px) as i32,
             to_i32(values.len())?,
-        );
-        let code = self.rt.call("fmi3GetOutputDerivatives", &f, args)?;
+        ]
+        .map(WasmValue::I32);
+        let code = self.rt.call_i32("fmi3GetOutputDerivatives", f, &args)?;
         self.check("fmi3GetOutputDerivatives", code)?;
         self.read_f64s(base + px, values)
     }
@@ -197,11 +201,10 @@ impl EventMode for BinaryModule {
         let p = self.rt.scratch(16)?;
         self.rt.write(p, &[0u8; 16])?;
         let b = |k: u32| (p + 8 + k) as i32;
-        let code = self.rt.call(
-            "fmi3UpdateDiscreteStates",
-            &update,
-            (inst, b(0), b(1), b(2), b(3), b(4), p as i32),
-        )?;
+        let args = [inst, b(0), b(1), b(2), b(3), b(4), p as i32].map(WasmValue::I32);
+        let code = self
+            .rt
+            .call_i32("fmi3UpdateDiscreteStates", update, &args)?;
         self.check("fmi3UpdateDiscreteStates", code)?;
         let mut out = [0u8; 16];
         self.rt.read(p, &mut out)?;

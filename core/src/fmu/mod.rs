@@ -1,8 +1,10 @@
 //! Binary modules: FMI 3.0 co-simulation FMUs compiled to wasm32 and packaged as `.fmu`
 //! archives (`modelDescription.xml` + `binaries/wasm32/<modelIdentifier>.wasm`), run in
-//! the pure-Rust `wasmi` interpreter. Because the interpreter is part of this crate, the
-//! same `.fmu` gives identical numbers in the CLI and in the page's worker (wasm in wasm).
+//! a [`Sandbox`]: the pure-Rust `wasmi` interpreter natively (feature `wasmi`), the
+//! browser's own WebAssembly engine in the page. Both run the same WASI host code
+//! ([`wasi`]), so one `.fmu` gives identical numbers in the CLI and in the page.
 //!
+//! - [`sandbox`]: the host trait an engine implements ([`Sandbox`], [`GuestInstance`]).
 //! - [`archive`]: zip reading (stored and deflated entries, CRC-checked, size-limited).
 //! - [`model_description`]: `modelDescription.xml` into a [`crate::module::ModuleDescription`].
 //! - [`BinaryModule`]: [`crate::module::Module`] and the declared capability traits over
@@ -17,21 +19,30 @@ mod error;
 pub mod model_description;
 mod parameters;
 mod runtime;
+pub mod sandbox;
 mod typed_access;
-mod typed_values;
 pub mod typed_ports;
+mod typed_values;
 pub mod variable_types;
-mod wasi;
+pub mod wasi;
 mod wasi_fs;
+mod wasi_host;
+pub mod wasm_sections;
+#[cfg(feature = "wasmi")]
+mod wasmi_engine;
 
 pub use binary_module::BinaryModule;
 pub use budget::{MemoryBudget, DEFAULT_BUDGET_BYTES};
 pub use error::FmuError;
 pub use model_description::ModelDescription;
 pub use runtime::RuntimeLimits;
+pub use sandbox::{set_sandbox, GuestInstance, GuestMemory, Sandbox};
 pub use typed_values::TypedValues;
 pub use variable_types::VariableType;
 pub use wasi::{MAX_BYTES_PER_CALL, WASI_PROVIDED};
+pub use wasi_fs::ResourceTree;
+#[cfg(feature = "wasmi")]
+pub use wasmi_engine::WasmiSandbox;
 
 #[cfg(test)]
 mod tests;

@@ -5,7 +5,7 @@
 //! parameter in backticks (the scenario turns that into its JSON path).
 
 use super::model_description::ModelDescription;
-use super::typed_access::TypedValues;
+use super::typed_values::TypedValues;
 use super::variable_types::{DeclaredVariable, Dimension, VariableType};
 use super::FmuError;
 use crate::module::ValueRef;

@@ -1,32 +1,32 @@
-//! The wasm32 sandbox a binary module runs in: a `wasmi` store with fuel metering and a
-//! memory limit, the WASI preview1 imports C code compiled with `wasi-libc` needs, the
-//! `fmi3LogMessageCallback` host function, and typed calls into the module's exports with
-//! every failure (trap, fuel exhausted, `proc_exit`) mapped to a [`ModuleError`].
+//! A binary module's instance as the FMI layer uses it, over whichever [`Sandbox`] engine
+//! runs it: type-checked exports, calls with every failure (trap, fuel exhausted,
+//! `proc_exit`, a refused write) mapped to a [`ModuleError`] naming the FMI call, `malloc`
+//! and a scratch buffer in guest memory, and the module log.
 //!
 //! Determinism matters more than realism here: the clock always reads 0 and `random_get`
 //! is a fixed xorshift sequence, so one `.fmu` gives identical numbers in the CLI and in
-//! the page's worker (wasmi's `deterministic` feature canonicalises NaNs as well).
+//! the page's worker.
 
-use super::budget::{Limiter, MemoryBudget};
-use super::wasi::{caller_memory, define_stubs, define_wasi, read_cstr};
+use super::budget::MemoryBudget;
+use super::sandbox::{
+    sandbox, CallError, Export, ExportFn, FuncSig, GuestInstance, Sandbox, WasmType, WasmValue,
+};
+use super::wasi::WasiHost;
 use super::wasi_fs::ResourceTree;
 use super::FmuError;
 use crate::module::{ModuleError, ModuleErrorKind, Status};
+use alloc::boxed::Box;
 use alloc::format;
 use alloc::string::{String, ToString};
-use alloc::vec::Vec;
-use wasmi::{
-    Caller, Config, Engine, Func, FuncType, Instance, Linker, Memory, Module, Ref, Store, TrapCode,
-    TypedFunc, ValType, WasmParams, WasmResults,
-};
 
 /// Resource limits of one binary-module instance.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RuntimeLimits {
     /// Wasm instructions (wasmi fuel units) one FMI call may execute before it is stopped
     /// with an "out of fuel" trap. Default 10⁹: a few seconds natively, so an endless
-    /// loop ends with a clear error instead of hanging the CLI or the page's worker.
-    /// Host work (WASI calls) is charged to it too.
+    /// loop ends with a clear error instead of hanging the CLI. Host work (WASI calls) is
+    /// charged to it too. (The browser's engine has no fuel: the page's watchdog stops a
+    /// worker that stays silent instead.)
     pub fuel_per_call: u64,
     /// Instructions all calls of the instance may execute together: the deadline of a
     /// module that is merely slow in every call. Default 10¹¹ (minutes natively).
@@ -57,223 +57,120 @@ impl Default for RuntimeLimits {
     }
 }
 
-/// Host-side state the imports see.
-pub(crate) struct Host {
-    log: String,
-    max_log: usize,
-    limiter: Limiter,
-    pub(super) rng: u64,
-    /// The `.fmu`'s `resources/` folder and the files the module opened.
-    pub(super) fs: ResourceTree,
-    /// A write the module attempted during the current call (it fails the call).
-    refused: Option<String>,
-}
-
-impl Host {
-    /// Bytes of log kept.
-    pub(super) fn max_log(&self) -> usize {
-        self.max_log
-    }
-
-    /// Records a refused write; the FMI call in progress then fails with `message`.
-    pub(super) fn refuse(&mut self, message: String) {
-        self.append(&format!("[host] {message}\n"));
-        self.refused.get_or_insert(message);
-    }
-
-    pub(super) fn append(&mut self, text: &str) {
-        self.log.push_str(text);
-        if self.log.len() > self.max_log {
-            let mut cut = self.log.len() - self.max_log;
-            while !self.log.is_char_boundary(cut) {
-                cut += 1;
-            }
-            self.log.drain(..cut);
-        }
-    }
-}
-
 /// A loaded, instantiated wasm module.
 pub(crate) struct Runtime {
-    store: Store<Host>,
-    instance: Instance,
-    memory: Memory,
-    malloc: TypedFunc<i32, i32>,
-    free: TypedFunc<i32, ()>,
+    guest: Box<dyn GuestInstance>,
+    malloc: ExportFn,
+    free: ExportFn,
     fuel_per_call: u64,
-    /// What is left of `RuntimeLimits::fuel_per_run`.
-    fuel_left: u64,
     fuel_per_run: u64,
     /// Table index of the host `logMessage` function, 0 (NULL) without an exported table.
     pub log_callback: i32,
     scratch: (u32, usize),
 }
 
-/// `(i32, f64) -> i32` style text of a function type.
-pub fn signature(params: &[ValType], results: &[ValType]) -> String {
-    let names = |t: &[ValType]| {
-        t.iter()
-            .map(|v| format!("{v:?}").to_lowercase())
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    match results {
-        [] => format!("({})", names(params)),
-        _ => format!("({}) -> {}", names(params), names(results)),
-    }
+/// The function type `params -> results`.
+pub(crate) fn sig(params: &[WasmType], results: &[WasmType]) -> FuncSig {
+    FuncSig::new(params, results)
 }
 
 impl Runtime {
-    /// Validates, links and instantiates `wasm` with `resources` as its file system; calls
-    /// `_initialize` (WASI reactors) if exported.
+    /// Validates, links and instantiates `wasm` with `resources` as its file system in the
+    /// installed engine ([`sandbox`]); calls `_initialize` (WASI reactors) if exported.
     pub fn load(
         wasm: &[u8],
         limits: RuntimeLimits,
         resources: ResourceTree,
     ) -> Result<Self, FmuError> {
-        let mut config = Config::default();
-        config.consume_fuel(true);
-        let engine = Engine::new(&config);
-        let module = Module::new(&engine, wasm).map_err(|e| FmuError::Wasm(e.to_string()))?;
-        let host = Host {
-            log: String::new(),
-            max_log: limits.max_log_bytes,
-            limiter: Limiter::new(
-                limits.budget.clone(),
-                limits.max_memory_bytes,
-                limits.max_table_elements,
-            ),
-            rng: 0x9E37_79B9_7F4A_7C15,
-            fs: resources,
-            refused: None,
-        };
-        let mut store = Store::new(&engine, host);
-        store.limiter(|h| &mut h.limiter);
-        let mut linker = Linker::new(&engine);
-        define_wasi(&mut linker).map_err(|e| FmuError::UnsupportedImport(e.to_string()))?;
-        define_stubs(&mut linker, &module)?;
-        store
-            .set_fuel(limits.fuel_per_call)
-            .map_err(|e| FmuError::Wasm(e.to_string()))?;
-        let instance =
-            linker
-                .instantiate_and_start(&mut store, &module)
-                .map_err(|e| match store.data_mut().limiter.denied.take() {
-                    Some(why) => FmuError::Limit(why),
-                    None if e.as_trap_code().is_some() => FmuError::Trap(e.to_string()),
-                    None => FmuError::Wasm(e.to_string()),
-                })?;
-        let memory =
-            instance
-                .get_memory(&store, "memory")
-                .ok_or_else(|| FmuError::MissingExport {
-                    name: "memory".into(),
-                    needed_by:
-                        "every call: arrays and strings are passed through the module's memory"
-                            .into(),
-                })?;
+        Self::load_in(sandbox()?, wasm, limits, resources)
+    }
+
+    /// As [`Runtime::load`], in `engine`.
+    pub fn load_in(
+        engine: &dyn Sandbox,
+        wasm: &[u8],
+        limits: RuntimeLimits,
+        resources: ResourceTree,
+    ) -> Result<Self, FmuError> {
+        use WasmType::I32;
+        let host = WasiHost::new(limits.max_log_bytes, resources);
+        let guest = engine.instantiate(wasm, host, &limits)?;
+        if guest.export("memory") != Export::Memory {
+            return Err(FmuError::MissingExport {
+                name: "memory".into(),
+                needed_by: "every call: arrays and strings are passed through the module's memory"
+                    .into(),
+            });
+        }
         let alloc_need = "passing arrays and strings (export malloc and free)";
-        let malloc = typed(&store, &instance, "malloc", Some(alloc_need))?
+        let malloc = typed(&*guest, "malloc", Some(alloc_need), &sig(&[I32], &[I32]))?
             .ok_or_else(|| FmuError::Wasm("malloc".into()))?;
-        let free = typed(&store, &instance, "free", Some(alloc_need))?
+        let free = typed(&*guest, "free", Some(alloc_need), &sig(&[I32], &[]))?
             .ok_or_else(|| FmuError::Wasm("free".into()))?;
         let mut rt = Runtime {
-            store,
-            instance,
-            memory,
+            log_callback: guest.log_callback(),
+            guest,
             malloc,
             free,
             fuel_per_call: limits.fuel_per_call,
-            fuel_left: limits.fuel_per_run,
             fuel_per_run: limits.fuel_per_run,
-            log_callback: 0,
             scratch: (0, 0),
         };
-        if let Some(init) = typed::<(), ()>(&rt.store, &rt.instance, "_initialize", None)? {
-            rt.call("_initialize", &init, ())
+        if let Some(init) = typed(&*rt.guest, "_initialize", None, &sig(&[], &[]))? {
+            rt.call("_initialize", init, &[], &mut [])
                 .map_err(|e| FmuError::Trap(e.to_string()))?;
         }
-        rt.log_callback = rt.install_log_callback();
         Ok(rt)
     }
 
-    /// Puts the host `logMessage(env, status, category, message)` into the exported
-    /// function table (`--export-table`, growable); 0 (NULL) if there is none.
-    fn install_log_callback(&mut self) -> i32 {
-        let Some(table) = self
-            .instance
-            .get_table(&self.store, "__indirect_function_table")
-        else {
-            return 0;
-        };
-        let f = Func::wrap(
-            &mut self.store,
-            |mut c: Caller<'_, Host>, _env: i32, status: i32, category: i32, message: i32| {
-                let Some(m) = caller_memory(&c) else { return };
-                let (data, host) = m.data_and_store_mut(&mut c);
-                let level = ["OK", "Warning", "Discard", "Error", "Fatal"]
-                    .get(status as usize)
-                    .copied()
-                    .unwrap_or("?");
-                let line = format!(
-                    "[{level}] {}: {}\n",
-                    read_cstr(data, category),
-                    read_cstr(data, message)
-                );
-                host.append(&line);
-            },
-        );
-        match table.grow(&mut self.store, 1, Ref::Func(wasmi::Nullable::Val(f))) {
-            Ok(index) => i32::try_from(index).unwrap_or(0),
-            Err(_) => 0,
-        }
-    }
-
-    /// The export `name` with type `P -> R`: `Ok(None)` if absent and `needed_by` is
+    /// The export `name` of type `expected`: `Ok(None)` if absent and `needed_by` is
     /// `None`, an error if absent but needed or present with another type.
-    pub fn func<P: WasmParams, R: WasmResults>(
+    pub fn func(
         &self,
         name: &str,
         needed_by: Option<&str>,
-    ) -> Result<Option<TypedFunc<P, R>>, FmuError> {
-        typed(&self.store, &self.instance, name, needed_by)
+        expected: &FuncSig,
+    ) -> Result<Option<ExportFn>, FmuError> {
+        typed(&*self.guest, name, needed_by, expected)
     }
 
-    /// Calls `f` with a fresh fuel budget; traps, fuel exhaustion and `proc_exit` become
-    /// `Fatal` [`ModuleErrorKind::Trap`] errors naming the FMI call.
-    pub fn call<P: WasmParams, R: WasmResults>(
+    /// Calls `f` (the FMI function `call`) with `args`, filling `results`; traps, fuel
+    /// exhaustion and `proc_exit` become `Fatal` [`ModuleErrorKind::Trap`] errors naming
+    /// the call, a refused write an `Error` naming it.
+    pub fn call(
         &mut self,
         call: &'static str,
-        f: &TypedFunc<P, R>,
-        params: P,
-    ) -> Result<R, ModuleError> {
-        let given = self.fuel_per_call.min(self.fuel_left);
-        let _ = self.store.set_fuel(given);
-        self.store.data_mut().refused = None;
-        let result = f.call(&mut self.store, params);
-        let used = given.saturating_sub(self.store.get_fuel().unwrap_or(0));
-        self.fuel_left = self.fuel_left.saturating_sub(used);
-        if let Some(refused) = self.store.data_mut().refused.take() {
+        f: ExportFn,
+        args: &[WasmValue],
+        results: &mut [WasmValue],
+    ) -> Result<(), ModuleError> {
+        self.guest.with_host(&mut |h| {
+            h.take_refused();
+        });
+        let result = self.guest.call(f, args, results);
+        let mut refused = None;
+        self.guest.with_host(&mut |h| refused = h.take_refused());
+        if let Some(refused) = refused {
             return Err(ModuleError {
                 status: Status::Error,
                 kind: ModuleErrorKind::Refused(format!("{call}: {refused}")),
             });
         }
         result.map_err(|e| {
-            let what = match (e.as_trap_code(), e.i32_exit_status()) {
-                (Some(TrapCode::OutOfFuel), _) if given < self.fuel_per_call => format!(
+            let what = match e {
+                CallError::OutOfFuel { whole_run: true } => format!(
                     "{call} was stopped: the module has used its {} wasm instructions for the \
                      whole run (too slow in every call?); the budget is \
                      RuntimeLimits::fuel_per_run",
                     self.fuel_per_run
                 ),
-                (Some(TrapCode::OutOfFuel), _) => format!(
+                CallError::OutOfFuel { whole_run: false } => format!(
                     "{call} did not return within {} wasm instructions (endless loop?); the budget \
                      per call is RuntimeLimits::fuel_per_call",
                     self.fuel_per_call
                 ),
-                (_, Some(code)) => format!("{call} called proc_exit({code})"),
-                _ => format!("{call}: {e}"),
+                CallError::Exit(code) => format!("{call} called proc_exit({code})"),
+                CallError::Trap(e) => format!("{call}: {e}"),
             };
             let tail = self.log_tail(5);
             let msg = if tail.is_empty() {
@@ -288,13 +185,25 @@ impl Runtime {
         })
     }
 
+    /// [`Runtime::call`] of a function returning one `i32` (an `fmi3Status`, a pointer).
+    pub fn call_i32(
+        &mut self,
+        call: &'static str,
+        f: ExportFn,
+        args: &[WasmValue],
+    ) -> Result<i32, ModuleError> {
+        let mut out = [WasmValue::I32(0)];
+        self.call(call, f, args, &mut out)?;
+        Ok(out[0].as_i32().unwrap_or(0))
+    }
+
     /// A scratch buffer of at least `len` bytes in module memory (8-byte aligned offsets
     /// are the caller's business); reallocated through `malloc` only when it must grow.
     pub fn scratch(&mut self, len: usize) -> Result<u32, ModuleError> {
         if self.scratch.1 < len {
             if self.scratch.0 != 0 {
                 let (free, old) = (self.free, self.scratch.0 as i32);
-                self.call("free", &free, old)?;
+                self.call("free", free, &[old.into()], &mut [])?;
                 self.scratch = (0, 0);
             }
             let cap = len.max(256).next_power_of_two();
@@ -308,8 +217,7 @@ impl Runtime {
     pub fn malloc(&mut self, len: usize) -> Result<u32, ModuleError> {
         let n = i32::try_from(len)
             .map_err(|_| ModuleError::invalid("allocation too large for wasm32"))?;
-        let malloc = self.malloc;
-        let ptr = self.call("malloc", &malloc, n)?;
+        let ptr = self.call_i32("malloc", self.malloc, &[n.into()])?;
         if ptr == 0 {
             return Err(ModuleError {
                 status: Status::Fatal,
@@ -331,72 +239,65 @@ impl Runtime {
 
     /// Writes `bytes` at `ptr` in module memory.
     pub fn write(&mut self, ptr: u32, bytes: &[u8]) -> Result<(), ModuleError> {
-        self.memory
-            .write(&mut self.store, ptr as usize, bytes)
-            .map_err(|_| {
-                ModuleError::invalid(format!("address {ptr:#x} is outside the module's memory"))
-            })
+        if self.guest.write(ptr, bytes) {
+            Ok(())
+        } else {
+            Err(outside(ptr))
+        }
     }
 
     /// Reads `out.len()` bytes at `ptr`.
     pub fn read(&self, ptr: u32, out: &mut [u8]) -> Result<(), ModuleError> {
-        self.memory
-            .read(&self.store, ptr as usize, out)
-            .map_err(|_| {
-                ModuleError::invalid(format!("address {ptr:#x} is outside the module's memory"))
-            })
+        if self.guest.read(ptr, out) {
+            Ok(())
+        } else {
+            Err(outside(ptr))
+        }
     }
 
     /// Everything the module logged so far (bounded).
-    pub fn log(&self) -> &str {
-        &self.store.data().log
+    pub fn log(&self) -> String {
+        let mut log = String::new();
+        self.guest.host(&mut |h| log = h.log().to_string());
+        log
     }
 
     /// The last `n` lines of the log, joined with ` | `.
     pub fn log_tail(&self, n: usize) -> String {
-        let lines: Vec<&str> = self
-            .log()
-            .lines()
-            .filter(|l| !l.trim().is_empty())
-            .collect();
-        lines[lines.len().saturating_sub(n)..].join(" | ")
+        let mut tail = String::new();
+        self.guest.host(&mut |h| tail = h.log_tail(n));
+        tail
     }
 }
 
-fn typed<P: WasmParams, R: WasmResults>(
-    store: &Store<Host>,
-    instance: &Instance,
+fn outside(ptr: u32) -> ModuleError {
+    ModuleError::invalid(format!("address {ptr:#x} is outside the module's memory"))
+}
+
+fn typed(
+    guest: &dyn GuestInstance,
     name: &str,
     needed_by: Option<&str>,
-) -> Result<Option<TypedFunc<P, R>>, FmuError> {
-    let expected = || {
-        signature(
-            &P::types().into_iter().collect::<Vec<_>>(),
-            &R::types().into_iter().collect::<Vec<_>>(),
-        )
-    };
-    let Some(export) = instance.get_export(store, name) else {
-        return match needed_by {
+    expected: &FuncSig,
+) -> Result<Option<ExportFn>, FmuError> {
+    match guest.export(name) {
+        Export::Missing => match needed_by {
             Some(why) => Err(FmuError::MissingExport {
                 name: name.into(),
                 needed_by: why.into(),
             }),
             None => Ok(None),
-        };
-    };
-    let Some(func) = export.into_func() else {
-        return Err(FmuError::WrongSignature {
+        },
+        Export::Memory | Export::NotAFunction => Err(FmuError::WrongSignature {
             name: name.into(),
             found: "not a function".into(),
-            expected: expected(),
-        });
-    };
-    func.typed::<P, R>(store).map(Some).map_err(|_| {
-        let ty: FuncType = func.ty(store);
-        FmuError::WrongSignature {
+            expected: expected.to_string(),
+        }),
+        Export::Function(f, found) if found == *expected => Ok(Some(f)),
+        Export::Function(_, found) => Err(FmuError::WrongSignature {
             name: name.into(),
-            found: signature(ty.params(), ty.results()),
-            expected: expected(),
-        }
-    })
+            found: found.to_string(),
+            expected: expected.to_string(),
+        }),
+    }
 }

@@ -6,9 +6,11 @@
 //! wasm32 sizes (clang and rustc): `fmi3Boolean` is C `bool`, one byte; `size_t` and
 //! pointers four bytes; `fmi3String` and `fmi3Binary` are pointers into module memory.
 
-use super::abi::Float64Access;
+use super::abi::value_access;
 use super::binary_module::{layout, to_i32, vr_bytes, BinaryModule};
-use super::runtime::Runtime;
+use super::runtime::{sig, Runtime};
+use super::sandbox::{ExportFn, WasmType, WasmValue};
+use super::typed_values::{decode, encode, TypedValues};
 use super::variable_types::VariableType;
 use super::FmuError;
 use crate::module::{ModuleError, ValueRef};
@@ -17,17 +19,17 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec;
 use alloc::vec::Vec;
-use super::typed_values::{decode, encode, TypedValues};
-use wasmi::TypedFunc;
 
 /// `fmi3GetBinary` / `fmi3SetBinary(instance, vrs*, nvr, valueSizes*, values*, nValues)`.
-type BinaryAccess = TypedFunc<(i32, i32, i32, i32, i32, i32), i32>;
+fn binary_access() -> super::sandbox::FuncSig {
+    sig(&[WasmType::I32; 6], &[WasmType::I32])
+}
 
 /// The get and set exports of every type the module's variables use, resolved at load.
 #[derive(Default)]
 pub(crate) struct TypedFns {
-    access: BTreeMap<&'static str, (Float64Access, Float64Access)>,
-    binary: Option<(BinaryAccess, BinaryAccess)>,
+    access: BTreeMap<&'static str, (ExportFn, ExportFn)>,
+    binary: Option<(ExportFn, ExportFn)>,
 }
 
 /// The FMI name part of a type's functions (`fmi3Get<name>`) and its element size.
@@ -99,15 +101,14 @@ impl TypedFns {
             match ty {
                 VariableType::Clock => {}
                 VariableType::Binary => {
-                    let get = rt.func("fmi3GetBinary", Some(&why))?;
-                    let set = rt.func("fmi3SetBinary", Some(&why))?;
+                    let get = rt.func("fmi3GetBinary", Some(&why), &binary_access())?;
+                    let set = rt.func("fmi3SetBinary", Some(&why), &binary_access())?;
                     out.binary = get.zip(set);
                 }
                 _ => {
                     let (g, s) = call_names(name);
-                    if let (Some(get), Some(set)) =
-                        (rt.func(g, Some(&why))?, rt.func(s, Some(&why))?)
-                    {
+                    let f = |name| rt.func(name, Some(&why), &value_access());
+                    if let (Some(get), Some(set)) = (f(g)?, f(s)?) {
                         out.access.insert(name, (get, set));
                     }
                 }
@@ -121,7 +122,7 @@ impl BinaryModule {
     fn access_fns(
         &self,
         ty: VariableType,
-    ) -> Result<(&'static str, &'static str, Float64Access, Float64Access), ModuleError> {
+    ) -> Result<(&'static str, &'static str, ExportFn, ExportFn), ModuleError> {
         let name = fmi_name(ty).0;
         let (g, s) = call_names(name);
         if ty == VariableType::Float64 {
@@ -149,15 +150,9 @@ impl BinaryModule {
             let ([pv, ps, pp], len) = layout([4, 4 * n, 4 * n]);
             let base = self.rt.scratch(len)?;
             self.rt.write(base + pv, &vr_bytes(&[ValueRef(vr)]))?;
-            let args = (
-                inst,
-                (base + pv) as i32,
-                1,
-                (base + ps) as i32,
-                (base + pp) as i32,
-                to_i32(n)?,
-            );
-            let code = self.rt.call("fmi3GetBinary", &get, args)?;
+            let (v, s, p) = ((base + pv) as i32, (base + ps) as i32, (base + pp) as i32);
+            let args = [inst, v, 1, s, p, to_i32(n)?].map(WasmValue::I32);
+            let code = self.rt.call_i32("fmi3GetBinary", get, &args)?;
             self.check("fmi3GetBinary", code)?;
             let mut out = Vec::with_capacity(n);
             for k in 0..n as u32 {
@@ -173,8 +168,8 @@ impl BinaryModule {
         let ([pv, px], len) = layout([4, size * n]);
         let base = self.rt.scratch(len)?;
         self.rt.write(base + pv, &vr_bytes(&[ValueRef(vr)]))?;
-        let args = (inst, (base + pv) as i32, 1, (base + px) as i32, to_i32(n)?);
-        let code = self.rt.call(call, &get, args)?;
+        let args = [inst, (base + pv) as i32, 1, (base + px) as i32, to_i32(n)?];
+        let code = self.rt.call_i32(call, get, &args.map(WasmValue::I32))?;
         self.check(call, code)?;
         if ty == VariableType::String {
             let mut out = Vec::with_capacity(n);
@@ -224,15 +219,9 @@ impl BinaryModule {
                 self.rt.write(at, item)?;
                 at += (item.len().div_ceil(8) * 8) as u32;
             }
-            let args = (
-                inst,
-                (base + pv) as i32,
-                1,
-                (base + ps) as i32,
-                (base + pp) as i32,
-                to_i32(n)?,
-            );
-            let code = self.rt.call("fmi3SetBinary", &set, args)?;
+            let (v, s, p) = ((base + pv) as i32, (base + ps) as i32, (base + pp) as i32);
+            let args = [inst, v, 1, s, p, to_i32(n)?].map(WasmValue::I32);
+            let code = self.rt.call_i32("fmi3SetBinary", set, &args)?;
             return self.check("fmi3SetBinary", code);
         }
         let (ty, n) = match values {
@@ -260,8 +249,8 @@ impl BinaryModule {
         let base = self.rt.scratch(len)?;
         self.rt.write(base + pv, &vrs)?;
         self.rt.write(base + px, &bytes)?;
-        let args = (inst, (base + pv) as i32, 1, (base + px) as i32, to_i32(n)?);
-        let code = self.rt.call(call, &set, args)?;
+        let args = [inst, (base + pv) as i32, 1, (base + px) as i32, to_i32(n)?];
+        let code = self.rt.call_i32(call, set, &args.map(WasmValue::I32))?;
         self.check(call, code)
     }
 

@@ -9,13 +9,13 @@
 //! module and the refusal is recorded, so that the FMI call in progress fails with an
 //! error naming the WASI call (see `Runtime::call`).
 
-use super::runtime::Host;
-use super::wasi::{caller_memory, charge, guest_range, put, Errno};
+use super::sandbox::GuestMemory;
+use super::wasi::{charge, guest_range, iovecs, put, Args, Errno, HostTrap};
+use super::wasi_host::WasiHost;
 use alloc::collections::BTreeMap;
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
-use wasmi::{Caller, Linker};
 
 /// The preopened directory's name, as the module sees it.
 pub const RESOURCE_DIR: &str = "/resources";
@@ -26,7 +26,6 @@ const MAX_OPEN_FILES: usize = 64;
 /// Bytes one `fd_read` moves at most (a short read is legal; the C library loops).
 pub const MAX_BYTES_PER_CALL: usize = 1 << 20;
 
-const WASI: &str = "wasi_snapshot_preview1";
 const FILETYPE_DIRECTORY: u8 = 3;
 const FILETYPE_REGULAR: u8 = 4;
 /// `oflags` that create or truncate: `O_CREAT`, `O_EXCL`, `O_TRUNC`.
@@ -186,7 +185,7 @@ impl ResourceTree {
 }
 
 /// Records that the module tried to change a file and answers `ERRNO_ROFS`.
-pub fn refuse(host: &mut Host, call: &str, what: &str) -> i32 {
+pub fn refuse(host: &mut WasiHost, call: &str, what: &str) -> i32 {
     host.refuse(format!(
         "WASI {call}{what} was refused: a binary module may only read the files of its \
          resources/ folder"
@@ -194,239 +193,188 @@ pub fn refuse(host: &mut Host, call: &str, what: &str) -> i32 {
     Errno::ROFS.0
 }
 
-fn guest_str(data: &[u8], ptr: i32, len: i32) -> Result<String, Errno> {
-    let r = guest_range(data, ptr, len).ok_or(Errno::FAULT)?;
+fn guest_str(mem: &dyn GuestMemory, ptr: i32, len: i32) -> Result<String, Errno> {
+    let r = guest_range(mem.size(), ptr, len).ok_or(Errno::FAULT)?;
     if r.len() > 4096 {
         return Err(Errno::NAMETOOLONG);
     }
-    core::str::from_utf8(&data[r])
-        .map(str::to_string)
-        .map_err(|_| Errno::INVAL)
+    let mut bytes = alloc::vec![0u8; r.len()];
+    mem.read(r.start as u32, &mut bytes);
+    String::from_utf8(bytes).map_err(|_| Errno::INVAL)
 }
 
-pub(super) fn define_fs(linker: &mut Linker<Host>) -> Result<(), wasmi::errors::LinkerError> {
-    linker.func_wrap(
-        WASI,
-        "fd_prestat_get",
-        |mut c: Caller<'_, Host>, fd: i32, buf: i32| -> i32 {
-            if fd != DIR_FD || !c.data().fs.present {
-                return Errno::BADF.0;
+/// The file-system calls of [`super::wasi::dispatch`]: the errno they return.
+pub(super) fn dispatch_fs(
+    name: &str,
+    host: &mut WasiHost,
+    mem: &mut dyn GuestMemory,
+    a: Args<'_>,
+) -> Result<i32, HostTrap> {
+    Ok(match name {
+        "fd_prestat_get" => {
+            if a.i(0) != DIR_FD || !host.fs.present {
+                return Ok(Errno::BADF.0);
             }
             // prestat: tag u8 (0 = directory), then the name length as u32 at offset 4.
             let mut prestat = [0u8; 8];
             prestat[4..].copy_from_slice(&(RESOURCE_DIR.len() as u32).to_le_bytes());
-            put(&mut c, buf, &prestat)
-        },
-    )?;
-    linker.func_wrap(
-        WASI,
-        "fd_prestat_dir_name",
-        |mut c: Caller<'_, Host>, fd: i32, buf: i32, len: i32| -> i32 {
-            if fd != DIR_FD || !c.data().fs.present {
-                return Errno::BADF.0;
+            put(mem, a.i(1), &prestat)
+        }
+        "fd_prestat_dir_name" => {
+            if a.i(0) != DIR_FD || !host.fs.present {
+                return Ok(Errno::BADF.0);
             }
             let name = RESOURCE_DIR.as_bytes();
-            if (len as u32 as usize) < name.len() {
-                return Errno::NAMETOOLONG.0;
+            if (a.i(2) as u32 as usize) < name.len() {
+                return Ok(Errno::NAMETOOLONG.0);
             }
-            put(&mut c, buf, name)
-        },
-    )?;
-    linker.func_wrap(
-        WASI,
-        "path_open",
-        |mut c: Caller<'_, Host>,
-         fd: i32,
-         _lookup: i32,
-         path: i32,
-         path_len: i32,
-         oflags: i32,
-         rights: i64,
-         _inheriting: i64,
-         fdflags: i32,
-         out: i32|
-         -> Result<i32, wasmi::Error> {
-            charge(&mut c, path_len as u32 as usize)?;
-            let Some(m) = caller_memory(&c) else {
-                return Ok(Errno::BADF.0);
-            };
-            let (data, host) = m.data_and_store_mut(&mut c);
-            let name = match guest_str(data, path, path_len) {
-                Ok(n) => n,
-                Err(e) => return Ok(e.0),
-            };
-            let writing = oflags & OFLAGS_WRITING != 0
-                || fdflags & FDFLAGS_WRITING != 0
-                || rights as u64 & RIGHTS_WRITING != 0;
-            if writing {
-                let shown = match host.fs.resolve(fd, &name) {
-                    Ok(full) => format!("{RESOURCE_DIR}/{full}"),
-                    Err(_) => name,
-                };
-                return Ok(refuse(
-                    host,
-                    "path_open",
-                    &format!(" of `{shown}` for writing"),
-                ));
-            }
-            let full = match host.fs.resolve(fd, &name) {
-                Ok(p) => p,
-                Err(e) => return Ok(e.0),
-            };
-            let is_file = host.fs.files.contains_key(&full);
-            if !is_file && !host.fs.is_dir(&full) {
-                let listing = host.fs.listing(10);
-                host.append(&format!(
-                    "[host] path_open: `resources/{full}` is not in the .fmu (its resources/ \
-                     folder has {listing})\n"
-                ));
-                return Ok(Errno::NOENT.0);
-            }
-            let directory_wanted = oflags & 2 != 0;
-            if directory_wanted && is_file {
-                return Ok(Errno::NOTDIR.0);
-            }
-            let new_fd = match host.fs.open(full) {
-                Ok(f) => f,
-                Err(e) => return Ok(e.0),
-            };
-            let at = guest_range(data, out, 4);
-            match at {
-                Some(r) => {
-                    data[r].copy_from_slice(&new_fd.to_le_bytes());
-                    Ok(Errno::SUCCESS.0)
-                }
-                None => {
-                    host.fs.close(new_fd);
-                    Ok(Errno::FAULT.0)
-                }
-            }
-        },
-    )?;
-    linker.func_wrap(
-        WASI,
-        "fd_read",
-        |mut c: Caller<'_, Host>,
-         fd: i32,
-         iovs: i32,
-         n: i32,
-         out: i32|
-         -> Result<i32, wasmi::Error> {
-            let Some(m) = caller_memory(&c) else {
-                return Ok(Errno::BADF.0);
-            };
-            let (data, host) = m.data_and_store_mut(&mut c);
-            let mut total = 0usize;
-            if fd != 0 {
-                let Some((file, pos)) = host.fs.position(fd) else {
-                    return Ok(if host.fs.path_of(fd).is_some() {
-                        Errno::ISDIR.0
-                    } else {
-                        Errno::BADF.0
-                    });
-                };
-                let iovecs = match super::wasi::iovecs(data, iovs, n) {
-                    Ok(v) => v,
-                    Err(e) => return Ok(e.0),
-                };
-                for r in iovecs {
-                    let start = (*pos as usize).min(file.len());
-                    let take = r
-                        .len()
-                        .min(file.len() - start)
-                        .min(MAX_BYTES_PER_CALL - total);
-                    data[r.start..r.start + take].copy_from_slice(&file[start..start + take]);
-                    *pos += take as u64;
-                    total += take;
-                    if take < r.len() {
-                        break;
-                    }
-                }
-            }
-            match guest_range(data, out, 4) {
-                Some(r) => data[r].copy_from_slice(&(total as u32).to_le_bytes()),
-                None => return Ok(Errno::FAULT.0),
-            }
-            charge(&mut c, total)?;
-            Ok(Errno::SUCCESS.0)
-        },
-    )?;
-    linker.func_wrap(
-        WASI,
-        "fd_seek",
-        |mut c: Caller<'_, Host>, fd: i32, offset: i64, whence: i32, out: i32| -> i32 {
-            let Some((file, pos)) = c.data_mut().fs.position(fd) else {
-                return if (0..=2).contains(&fd) {
+            put(mem, a.i(1), name)
+        }
+        "path_open" => path_open(host, mem, a)?,
+        "fd_read" => fd_read(host, mem, a)?,
+        "fd_seek" => {
+            let (fd, offset, whence, out) = (a.i(0), a.l(1), a.i(2), a.i(3));
+            let Some((file, pos)) = host.fs.position(fd) else {
+                return Ok(if (0..=2).contains(&fd) {
                     Errno::SPIPE.0
                 } else {
                     Errno::BADF.0
-                };
+                });
             };
             let base = match whence {
                 0 => 0,
                 1 => *pos as i64,
                 2 => file.len() as i64,
-                _ => return Errno::INVAL.0,
+                _ => return Ok(Errno::INVAL.0),
             };
             let Some(new) = base.checked_add(offset).filter(|p| *p >= 0) else {
-                return Errno::INVAL.0;
+                return Ok(Errno::INVAL.0);
             };
             *pos = new as u64;
-            put(&mut c, out, &(new as u64).to_le_bytes())
-        },
-    )?;
-    linker.func_wrap(
-        WASI,
-        "fd_tell",
-        |mut c: Caller<'_, Host>, fd: i32, out: i32| -> i32 {
-            let Some((_, pos)) = c.data_mut().fs.position(fd) else {
-                return Errno::BADF.0;
+            put(mem, out, &(new as u64).to_le_bytes())
+        }
+        "fd_tell" => {
+            let Some((_, pos)) = host.fs.position(a.i(0)) else {
+                return Ok(Errno::BADF.0);
             };
             let at = *pos;
-            put(&mut c, out, &at.to_le_bytes())
-        },
-    )?;
-    linker.func_wrap(
-        WASI,
-        "fd_filestat_get",
-        |mut c: Caller<'_, Host>, fd: i32, buf: i32| -> i32 {
-            let fs = &c.data().fs;
+            put(mem, a.i(1), &at.to_le_bytes())
+        }
+        "fd_filestat_get" => {
+            let (fd, fs) = (a.i(0), &host.fs);
             let stat = match fs.path_of(fd).map(|p| fs.filestat(p)) {
                 Some(Ok(s)) => s,
-                Some(Err(e)) => return e.0,
+                Some(Err(e)) => return Ok(e.0),
                 None if (0..=2).contains(&fd) => {
                     let mut s = [0u8; 64];
                     s[16] = 2; // character device
                     s
                 }
-                None => return Errno::BADF.0,
+                None => return Ok(Errno::BADF.0),
             };
-            put(&mut c, buf, &stat)
-        },
-    )?;
-    linker.func_wrap(
-        WASI,
-        "path_filestat_get",
-        |mut c: Caller<'_, Host>, fd: i32, _flags: i32, path: i32, len: i32, buf: i32| -> i32 {
-            let Some(m) = caller_memory(&c) else {
-                return Errno::BADF.0;
-            };
-            let (data, host) = m.data_and_store_mut(&mut c);
-            let stat = guest_str(data, path, len)
+            put(mem, a.i(1), &stat)
+        }
+        "path_filestat_get" => {
+            let (fd, path, len, buf) = (a.i(0), a.i(2), a.i(3), a.i(4));
+            let stat = guest_str(mem, path, len)
                 .and_then(|name| host.fs.resolve(fd, &name))
                 .and_then(|full| host.fs.filestat(&full));
             match stat {
-                Ok(s) => put(&mut c, buf, &s),
+                Ok(s) => put(mem, buf, &s),
                 Err(e) => e.0,
             }
-        },
-    )?;
-    linker.func_wrap(
-        WASI,
-        "fd_close",
-        |mut c: Caller<'_, Host>, fd: i32| -> i32 { c.data_mut().fs.close(fd).0 },
-    )?;
-    Ok(())
+        }
+        "fd_close" => host.fs.close(a.i(0)).0,
+        _ => Errno::BADF.0,
+    })
+}
+
+fn path_open(host: &mut WasiHost, mem: &mut dyn GuestMemory, a: Args<'_>) -> Result<i32, HostTrap> {
+    let (fd, path, path_len, oflags) = (a.i(0), a.i(2), a.i(3), a.i(4));
+    let (rights, fdflags, out) = (a.l(5), a.i(7), a.i(8));
+    charge(mem, path_len as u32 as usize)?;
+    let name = match guest_str(mem, path, path_len) {
+        Ok(n) => n,
+        Err(e) => return Ok(e.0),
+    };
+    let writing = oflags & OFLAGS_WRITING != 0
+        || fdflags & FDFLAGS_WRITING != 0
+        || rights as u64 & RIGHTS_WRITING != 0;
+    if writing {
+        let shown = match host.fs.resolve(fd, &name) {
+            Ok(full) => format!("{RESOURCE_DIR}/{full}"),
+            Err(_) => name,
+        };
+        return Ok(refuse(
+            host,
+            "path_open",
+            &format!(" of `{shown}` for writing"),
+        ));
+    }
+    let full = match host.fs.resolve(fd, &name) {
+        Ok(p) => p,
+        Err(e) => return Ok(e.0),
+    };
+    let is_file = host.fs.files.contains_key(&full);
+    if !is_file && !host.fs.is_dir(&full) {
+        let listing = host.fs.listing(10);
+        host.append(&format!(
+            "[host] path_open: `resources/{full}` is not in the .fmu (its resources/ \
+             folder has {listing})\n"
+        ));
+        return Ok(Errno::NOENT.0);
+    }
+    let directory_wanted = oflags & 2 != 0;
+    if directory_wanted && is_file {
+        return Ok(Errno::NOTDIR.0);
+    }
+    let new_fd = match host.fs.open(full) {
+        Ok(f) => f,
+        Err(e) => return Ok(e.0),
+    };
+    if mem.write(out as u32, &new_fd.to_le_bytes()) {
+        Ok(Errno::SUCCESS.0)
+    } else {
+        host.fs.close(new_fd);
+        Ok(Errno::FAULT.0)
+    }
+}
+
+fn fd_read(host: &mut WasiHost, mem: &mut dyn GuestMemory, a: Args<'_>) -> Result<i32, HostTrap> {
+    let (fd, iovs, n, out) = (a.i(0), a.i(1), a.i(2), a.i(3));
+    let mut total = 0usize;
+    if fd != 0 {
+        let is_dir = host.fs.path_of(fd).is_some();
+        let Some((file, pos)) = host.fs.position(fd) else {
+            return Ok(if is_dir {
+                Errno::ISDIR.0
+            } else {
+                Errno::BADF.0
+            });
+        };
+        let iovecs = match iovecs(mem, iovs, n) {
+            Ok(v) => v,
+            Err(e) => return Ok(e.0),
+        };
+        for r in iovecs {
+            let start = (*pos as usize).min(file.len());
+            let take = r
+                .len()
+                .min(file.len() - start)
+                .min(MAX_BYTES_PER_CALL - total);
+            mem.write(r.start as u32, &file[start..start + take]);
+            *pos += take as u64;
+            total += take;
+            if take < r.len() {
+                break;
+            }
+        }
+    }
+    if !mem.write(out as u32, &(total as u32).to_le_bytes()) {
+        return Ok(Errno::FAULT.0);
+    }
+    charge(mem, total)?;
+    Ok(Errno::SUCCESS.0)
 }
 
 #[cfg(test)]
