@@ -91,28 +91,31 @@ impl CouplingGraph {
     ) -> Result<CouplingGraph, CouplingError> {
         let (mut g, lookup, feedthrough) = CouplingGraph::ports(modules);
         let mut source: Vec<Option<usize>> = vec![None; g.input_names.len()];
-        for (o, i) in g.connection_ports(modules, &lookup, connections)? {
-            if g.output_types[o] != g.input_types[i] {
-                return Err(CouplingError::PortMismatch {
-                    kind: "type",
-                    from: g.output_names[o].clone(),
-                    from_is: g.output_types[o].name().into(),
-                    to: g.input_names[i].clone(),
-                    to_is: g.input_types[i].name().into(),
-                });
+        // Checked one connection at a time, so the first bad connection is reported.
+        for c in connections {
+            for (o, i) in g.connection_ports(modules, &lookup, c)? {
+                if g.output_types[o] != g.input_types[i] {
+                    return Err(CouplingError::PortMismatch {
+                        kind: "type",
+                        from: g.output_names[o].clone(),
+                        from_is: g.output_types[o].name().into(),
+                        to: g.input_names[i].clone(),
+                        to_is: g.input_types[i].name().into(),
+                    });
+                }
+                if g.output_units[o] != g.input_units[i] {
+                    return Err(CouplingError::UnitMismatch {
+                        from: g.output_names[o].clone(),
+                        from_unit: g.output_units[o].clone(),
+                        to: g.input_names[i].clone(),
+                        to_unit: g.input_units[i].clone(),
+                    });
+                }
+                if source[i].is_some() {
+                    return Err(CouplingError::InputConnectedTwice(g.input_names[i].clone()));
+                }
+                source[i] = Some(o);
             }
-            if g.output_units[o] != g.input_units[i] {
-                return Err(CouplingError::UnitMismatch {
-                    from: g.output_names[o].clone(),
-                    from_unit: g.output_units[o].clone(),
-                    to: g.input_names[i].clone(),
-                    to_unit: g.input_units[i].clone(),
-                });
-            }
-            if source[i].is_some() {
-                return Err(CouplingError::InputConnectedTwice(g.input_names[i].clone()));
-            }
-            source[i] = Some(o);
         }
         for (i, s) in source.iter().enumerate() {
             match s {

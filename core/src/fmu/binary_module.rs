@@ -147,6 +147,8 @@ impl BinaryModule {
                 .filter(|t| matches!(t, super::VariableType::String | super::VariableType::Binary)),
         );
         let typed_fns = TypedFns::resolve(&rt, &types)?;
+        let mut md = md;
+        super::typed_ports::retain_port_types(&mut md, |ty| typed_fns.has(ty));
         Ok(BinaryModule {
             rt,
             fmi,

@@ -92,22 +92,24 @@ fn call_names(name: &str) -> (&'static str, &'static str) {
 }
 
 impl TypedFns {
-    /// Resolves the exports of every type in `types` (Clock variables are not used).
+    /// Resolves the exports of every type in `types` (Clock variables are not used). A
+    /// missing pair is no error: the variables of that type are then not ports
+    /// ([`TypedFns::has`]); one with another signature is.
     pub(crate) fn resolve(rt: &Runtime, types: &[VariableType]) -> Result<Self, FmuError> {
         let mut out = TypedFns::default();
+        let why: Option<&str> = None;
         for &ty in types {
             let (name, _) = fmi_name(ty);
-            let why = format!("a <{name}> variable");
             match ty {
                 VariableType::Clock => {}
                 VariableType::Binary => {
-                    let get = rt.func("fmi3GetBinary", Some(&why), &binary_access())?;
-                    let set = rt.func("fmi3SetBinary", Some(&why), &binary_access())?;
+                    let get = rt.func("fmi3GetBinary", why, &binary_access())?;
+                    let set = rt.func("fmi3SetBinary", why, &binary_access())?;
                     out.binary = get.zip(set);
                 }
                 _ => {
                     let (g, s) = call_names(name);
-                    let f = |name| rt.func(name, Some(&why), &value_access());
+                    let f = |name| rt.func(name, why, &value_access());
                     if let (Some(get), Some(set)) = (f(g)?, f(s)?) {
                         out.access.insert(name, (get, set));
                     }
@@ -115,6 +117,15 @@ impl TypedFns {
             }
         }
         Ok(out)
+    }
+
+    /// Whether the module exports the get and set functions of `ty`.
+    pub(crate) fn has(&self, ty: VariableType) -> bool {
+        match ty {
+            VariableType::Float64 => true,
+            VariableType::Binary => self.binary.is_some(),
+            _ => self.access.contains_key(fmi_name(ty).0),
+        }
     }
 }
 

@@ -81,6 +81,33 @@ impl PortMap {
     }
 }
 
+/// Removes the ports of the types `keep` refuses: those whose get and set functions the
+/// module does not export stay in `all_variables` only, as before typed ports existed.
+pub(super) fn retain_port_types(
+    md: &mut super::ModelDescription,
+    keep: impl Fn(VariableType) -> bool,
+) {
+    let dropped: alloc::collections::BTreeSet<ValueRef> = md
+        .ports
+        .ports
+        .iter()
+        .filter(|p| !keep(p.ty))
+        .map(|p| p.port)
+        .collect();
+    if dropped.is_empty() {
+        return;
+    }
+    let gone = |vr: &ValueRef| dropped.contains(vr);
+    md.ports.ports.retain(|p| !gone(&p.port));
+    md.ports.by_fmi.retain(|_, ports| !ports.iter().any(gone));
+    let m = &mut md.module;
+    m.variables.retain(|v| !gone(&v.value_ref));
+    m.output_dependencies.retain(|d| !gone(&d.output));
+    for d in &mut m.output_dependencies {
+        d.inputs.retain(|(i, _)| !gone(i));
+    }
+}
+
 /// The port type of an FMI type; `None` for String, Binary and Clock.
 pub fn port_type(ty: VariableType) -> Option<PortType> {
     Some(match ty {

@@ -11,20 +11,18 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 impl CouplingGraph {
-    /// The (output, input) pairs of `connections`, arrays expanded.
+    /// The (output, input) pairs of one connection, arrays expanded.
     pub(super) fn connection_ports(
         &self,
         modules: &[(String, ModuleDescription)],
         lookup: &PortLookup,
-        connections: &[(String, String)],
+        (from, to): &(String, String),
     ) -> Result<Vec<(usize, usize)>, CouplingError> {
-        let mut out = Vec::with_capacity(connections.len());
-        for (from, to) in connections {
+        {
             let o = self.find_port(modules, lookup, from, PortSide::Output);
             let i = self.find_port(modules, lookup, to, PortSide::Input);
             if let (Ok(o), Ok(i)) = (&o, &i) {
-                out.push((*o, *i));
-                continue;
+                return Ok(vec![(*o, *i)]);
             }
             let side = |found: Result<usize, CouplingError>, port: &str, side: PortSide| match found
             {
@@ -51,9 +49,8 @@ impl CouplingGraph {
                     to_is: to_shape,
                 });
             }
-            out.extend(outs.into_iter().zip(ins));
+            Ok(outs.into_iter().zip(ins).collect())
         }
-        Ok(out)
     }
 
     fn side_name(&self, side: PortSide, k: usize) -> &str {

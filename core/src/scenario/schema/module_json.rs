@@ -34,6 +34,11 @@ enum ParameterJson {
 impl<'de> Deserialize<'de> for ParameterJson {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let v = Value::deserialize(d)?;
+        if v.is_null() {
+            return Err(serde::de::Error::custom(
+                "invalid type: null, expected a number, true or false, text or an array",
+            ));
+        }
         Ok(match v.as_f64() {
             Some(x) if exact_as_f64(&v) => ParameterJson::Number(x),
             _ => ParameterJson::Other(v),
