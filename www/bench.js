@@ -1,7 +1,8 @@
 // Browser benchmark: macro-steps per second of a preset in wasm, on the page's main thread.
 // Same scenario as core/benches/macro_step.rs (preset stretched to `steps` macro-steps,
 // reference off, only `advance` timed). Result in `window.benchResult` for the driver.
-import init, { presets, JsSimulation } from './pkg/cosim_wasm.js';
+import init, * as core from './pkg/cosim_wasm.js';
+import { embedBinarySources } from './js/external.js';
 
 // With `mode=to-end` (core/benches/controlled_steps.rs): the preset runs to its own stop
 // time and the rate counts accepted steps; `preset=ID|fixed` drops the step controller,
@@ -24,9 +25,16 @@ function caseScenario(scenario) {
 
 async function main() {
   await init();
+  const { presets, JsSimulation } = core;
   const preset = presets().find((p) => p.id === presetId);
   if (!preset) throw new Error(`unknown preset ${presetId}`);
-  const json = JSON.stringify(caseScenario(JSON.parse(preset.scenario)));
+  // Binary presets name their .fmu files: fetch them as the page does (www/fmus/).
+  const json = JSON.stringify(await embedBinarySources(caseScenario(JSON.parse(preset.scenario))));
+  // The browser's engine: the main thread may not compile large modules synchronously,
+  // so they are compiled here first (a build with wasmi inside has no such export).
+  for (const { key, bytes } of core.pendingBinaries?.(json) ?? []) {
+    core.adoptCompiled(key, await WebAssembly.compile(bytes));
+  }
 
   let counted = steps;
   const oneRun = () => {

@@ -88,9 +88,11 @@ pub(crate) fn to_js_with_kind(e: impl Into<CosimError>) -> JsValue {
     error.into()
 }
 
-/// Installs the panic hook once, when the module is instantiated.
+/// Installs the panic hook once, when the module is instantiated, and makes the
+/// browser's own WebAssembly engine the one binary modules run in.
 #[wasm_bindgen(start)]
 pub fn install_panic_hook() {
+    crate::engine::install();
     std::panic::set_hook(Box::new(|info| {
         if let Ok(mut slot) = LAST_PANIC.lock() {
             *slot = Some(format!("internal error (please report): {info}"));

@@ -3,11 +3,12 @@
 //! Bindings only, no numerics: [`simulation::JsSimulation`] wraps the core's `Simulation`
 //! (the one stateful object a worker holds), [`scenario`] has the stateless functions
 //! (presets, validation, model catalog), [`link`] encodes and decodes shared links, [`ssp`]
-//! opens SSP systems,
+//! opens SSP systems, [`engine`] runs binary modules on the browser's own WebAssembly,
 //! [`error`] turns core errors and panics into JS errors. Every export returns a `Result` or a plain value; none panics on user input.
 
 pub mod analysis;
 pub mod defect_study;
+pub mod engine;
 pub mod error;
 pub mod link;
 pub mod models;

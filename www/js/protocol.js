@@ -33,7 +33,9 @@ export const SIM_REQUESTS = ['validate', 'csv', 'encodeLink', 'decodeLink', 'imp
  *   {type:'result', id, stepsDone, totalSteps, columns, globalNrmse, couplingBodyError, csv, elapsedMs, stats, variableSteps, rmsDefects}
  *   {type:'cancelled', id}
  *   {type:'error', id, message, fatal, kind, run}   (id null: the worker itself failed)
- * READY from the simulation worker carries {presets, catalog, version}.
+ * READY from the simulation worker carries {presets, catalog, version}. Outside any run or
+ * request it may post {type:'compiled', modules:[{key, module}]}: the binary modules it
+ * compiled (WebAssembly.Module), which the page hands to later workers in INIT {binaries}.
  */
 export const RUN = 'run';
 export const CANCEL = 'cancel';

@@ -1,10 +1,13 @@
 // Page side of the simulation worker's protocol (protocol.js): starts the module worker, tags each
 // run with an id, drops replies from runs that are no longer current, and on Cancel
-// terminates and replaces a worker that does not answer within a grace period.
+// terminates and replaces a worker that does not answer within a grace period; a busy
+// worker that stays silent (a binary module in an endless loop) is replaced by the
+// watchdog (watchdog.js).
 // The wasm binary is fetched and compiled once, here, and the compiled module is handed
 // to every worker this page starts (a replaced worker does not fetch it again).
 
 import { CANCEL, INIT, READY, REPLY, RUN } from './protocol.js';
+import { binaryModuleNames, silenceMessage, Watchdog } from './watchdog.js';
 
 /** How long a cancelled run may take to reach its next chunk boundary, in ms. */
 const CANCEL_GRACE_MS = 750;
@@ -22,6 +25,18 @@ export const compiledCore = (async () => {
   }
 })();
 
+/**
+ * Binary modules compiled by any worker of this page (key -> WebAssembly.Module, see
+ * worker.js shareCompiled): every worker started later gets them with INIT, so a module
+ * is compiled once, not once per worker of a map.
+ */
+export const compiledBinaries = new Map();
+
+/** The INIT `binaries` list of compiledBinaries. */
+export function binariesForInit() {
+  return [...compiledBinaries].map(([key, module]) => ({ key, module }));
+}
+
 export class SimulationWorker {
   /**
    * @param {object} on handlers of the run stream: ready({presets, catalog, version}, restarted),
@@ -34,7 +49,9 @@ export class SimulationWorker {
     this.current = null;   // id of the run in progress
     this.cancelTimer = 0;
     this.starts = 0;
-    this.pending = new Map(); // id -> resolve, for request()
+    this.pending = new Map(); // id -> {resolve, scenario}, for request()
+    this.scenario = null;     // JSON text of the run in progress
+    this.watchdog = new Watchdog(() => this.silent());
     this.spawn();
   }
 
@@ -44,7 +61,7 @@ export class SimulationWorker {
     this.worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
     this.worker.onmessage = (e) => this.receive(e.data, restarted);
     const worker = this.worker;
-    compiledCore.then((module) => worker.postMessage({ type: INIT, module }));
+    compiledCore.then((module) => worker.postMessage({ type: INIT, module, binaries: binariesForInit() }));
     this.worker.onerror = (e) => {
       e.preventDefault?.();
       this.finish();
@@ -59,6 +76,8 @@ export class SimulationWorker {
   run(scenarioText) {
     const id = this.nextId++;
     this.current = id;
+    this.scenario = scenarioText;
+    this.watchdog.beat();
     this.worker.postMessage({ type: RUN, id, scenario: scenarioText });
     return id;
   }
@@ -76,7 +95,8 @@ export class SimulationWorker {
   request(type, payload) {
     const id = this.nextId++;
     return new Promise((resolve) => {
-      this.pending.set(id, resolve);
+      this.pending.set(id, { resolve, scenario: payload?.scenario ?? null });
+      this.watchdog.beat();
       this.worker.postMessage({ type, id, ...payload });
     });
   }
@@ -99,27 +119,48 @@ export class SimulationWorker {
   restart() {
     this.worker.terminate();
     this.finish();
-    for (const resolve of this.pending.values()) resolve({ message: 'the simulation worker was restarted' });
+    for (const { resolve } of this.pending.values()) resolve({ message: 'the simulation worker was restarted' });
     this.pending.clear();
+    this.watchdog.stop();
     this.spawn();
+  }
+
+  /** The watchdog's deadline passed: the worker is stuck in a binary module. */
+  silent() {
+    const ms = this.watchdog.deadlineMs;
+    const run = this.current;
+    const scenarios = run !== null ? [this.scenario] : [...this.pending.values()].map((p) => p.scenario);
+    const names = [...new Set(scenarios.flatMap((s) => (s ? binaryModuleNames(s) : [])))];
+    const message = silenceMessage(names, ms);
+    for (const { resolve } of this.pending.values()) resolve({ message });
+    this.pending.clear();
+    this.restart();
+    if (run !== null) this.on.error({ id: run, message, fatal: false, kind: 'runtime', run: null });
   }
 
   finish() {
     this.current = null;
     clearTimeout(this.cancelTimer);
+    if (this.pending.size === 0) this.watchdog.stop();
   }
 
   receive(msg, restarted) {
+    if (this.watchdog.armed) this.watchdog.beat();
     switch (msg.type) {
       case READY:
         this.on.ready(msg, restarted);
         return;
       case REPLY: {
-        const resolve = this.pending.get(msg.id);
+        const entry = this.pending.get(msg.id);
         this.pending.delete(msg.id);
-        resolve?.(msg);
+        if (this.pending.size === 0 && this.current === null) this.watchdog.stop();
+        entry?.resolve(msg);
         return;
       }
+      case 'compiled':
+        // Binary modules the worker compiled: a replacement worker gets them with INIT.
+        for (const { key, module } of msg.modules ?? []) compiledBinaries.set(key, module);
+        return;
       default:
         break;
     }

@@ -52,6 +52,22 @@ function describe(err) {
   return { message: err instanceof Error ? err.message : String(err), fatal: false, kind };
 }
 
+/** How many compiled binary modules the page has been told about. */
+let sharedCompiled = 0;
+
+/**
+ * Tells the page about binary modules compiled since the last time (WebAssembly.Module
+ * objects can be posted), so a replacement worker does not compile them again.
+ */
+function shareCompiled() {
+  try {
+    const modules = wasm.compiledModules();
+    if (modules.length === sharedCompiled) return;
+    sharedCompiled = modules.length;
+    postMessage({ type: 'compiled', modules });
+  } catch { /* a host that cannot post modules compiles them again */ }
+}
+
 function statsOf(s) {
   return { accepted: s.accepted, events: s.events, rejected: s.rejected, modulesRestored: s.modulesRestored };
 }
@@ -107,6 +123,7 @@ async function run(id, scenarioText) {
   const t0 = performance.now();
   try {
     sim = new wasm.JsSimulation(scenarioText);
+    shareCompiled();
     const names = sim.signalNames();
     const units = sim.signalUnits();
     const hasRef = sim.hasReference();
@@ -150,7 +167,7 @@ async function run(id, scenarioText) {
 
 /** The stateless requests (protocol.js SIM_REQUESTS): what each computes. */
 const REQUESTS = {
-  validate: (msg) => { wasm.validate(String(msg.scenario)); return null; },
+  validate: (msg) => { try { wasm.validate(String(msg.scenario)); } finally { shareCompiled(); } return null; },
   csv: () => (sim ? sim.toCsv() : null),
   encodeLink: (msg) => wasm.encodeLink(String(msg.scenario)),
   decodeLink: (msg) => wasm.decodeLink(String(msg.link)),
@@ -201,8 +218,13 @@ async function loadCore() {
     const { readFile } = await import('node:fs/promises');
     return init({ module_or_path: await readFile(url) });
   }
-  const { module } = await initMessage;
-  return module instanceof WebAssembly.Module ? init({ module_or_path: module }) : init();
+  const { module, binaries } = await initMessage;
+  await (module instanceof WebAssembly.Module ? init({ module_or_path: module }) : init());
+  // Binary modules another worker of this page compiled (run_client.js keeps them).
+  for (const { key, module: compiled } of binaries ?? []) {
+    if (compiled instanceof WebAssembly.Module) wasm.adoptCompiled(key, compiled);
+  }
+  sharedCompiled = (binaries ?? []).length;
 }
 
 try {

@@ -25,6 +25,7 @@ function rows(msg) {
     mapKey = null;
     map = new wasm.JsParameterMap(msg.scenario, JSON.stringify(msg.x), JSON.stringify(msg.y), msg.metric);
     mapKey = msg.key;
+    shareCompiled();
   }
   const t = map.computeRows(msg.start, msg.end);
   return { value: { start: msg.start, end: msg.end, values: t.values, status: t.status, failures: t.failures },
@@ -48,11 +49,27 @@ function handle(msg) {
 
 const pending = [];
 let ready = false;
+/** Compiled binary modules the page knows of; more are posted after a request compiles them. */
+let shared = 0;
+
+function shareCompiled() {
+  try {
+    const modules = wasm.compiledModules?.() ?? [];
+    if (modules.length === shared) return;
+    shared = modules.length;
+    postMessage({ type: 'compiled', modules });
+  } catch { /* the page compiles them again in the next worker */ }
+}
 self.onmessage = async (e) => {
   const msg = e.data;
   if (msg?.type === INIT) {
     try {
       await init(msg.module instanceof WebAssembly.Module ? { module_or_path: msg.module } : undefined);
+      // Binary modules other workers compiled (run_client.js compiledBinaries).
+      for (const { key, module } of msg.binaries ?? []) {
+        if (module instanceof WebAssembly.Module) wasm.adoptCompiled?.(key, module);
+      }
+      shared = (msg.binaries ?? []).length;
       ready = true;
       postMessage({ type: READY });
       for (const m of pending.splice(0)) handle(m);

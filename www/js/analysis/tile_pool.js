@@ -3,7 +3,7 @@
 // terminates every worker (a long tile cannot be interrupted otherwise) and rejects what
 // is queued or running; the next request starts fresh workers.
 
-import { compiledCore } from '../run_client.js';
+import { binariesForInit, compiledBinaries, compiledCore } from '../run_client.js';
 import { INIT, READY, REPLY } from '../protocol.js';
 
 /** Workers used for maps: the machine's logical cores, at most 8, at least 1. */
@@ -42,13 +42,17 @@ export class TilePool {
       job?.reject(new Error(`an analysis worker failed: ${e.message || 'unknown error'}`));
       this.pump();
     };
-    compiledCore.then((module) => worker.postMessage({ type: INIT, module }));
+    compiledCore.then((module) => worker.postMessage({ type: INIT, module, binaries: binariesForInit() }));
     this.workers.push(slot);
     return slot;
   }
 
   receive(slot, msg) {
     if (msg.type === READY) return;
+    if (msg.type === 'compiled') {
+      for (const { key, module } of msg.modules ?? []) compiledBinaries.set(key, module);
+      return;
+    }
     const job = slot.job;
     if (msg.type === 'error' && msg.id === null) {
       slot.job = null;
