@@ -94,7 +94,7 @@ fn default_true() -> bool {
 }
 
 /// One module instance.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(
     from = "module_json::ModuleSpecJson",
     into = "module_json::ModuleSpecJson"
