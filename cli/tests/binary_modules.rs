@@ -248,7 +248,7 @@ fn the_cli_names_a_missing_fmu_and_a_wrong_parameter() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
         err.contains(
-            "modules[1].parameters.zeta: module `mass2`: `zeta` is not a Float64 variable of `CSpringDamper`"
+            "modules[1].parameters.zeta: module `mass2`: `zeta` is not a variable of `CSpringDamper` with a settable start value"
         ),
         "{err}"
     );

@@ -37,6 +37,19 @@ pub enum CouplingError {
         /// Its unit.
         to_unit: String,
     },
+    /// Source and target differ in FMI type or shape (scalar, array extents).
+    PortMismatch {
+        /// `type` or `dimension`.
+        kind: &'static str,
+        /// `module.output` (as the connection writes it, for shapes).
+        from: String,
+        /// What it is, e.g. `Int32` or `an array [3]`.
+        from_is: String,
+        /// `module.input`.
+        to: String,
+        /// What it is.
+        to_is: String,
+    },
     /// Direct feedthrough around a cycle: the listed ports form an algebraic loop.
     AlgebraicLoop(Vec<String>),
 }
@@ -67,6 +80,16 @@ impl fmt::Display for CouplingError {
             } => write!(
                 f,
                 "unit mismatch: `{from}` is in `{from_unit}` but `{to}` expects `{to_unit}`"
+            ),
+            CouplingError::PortMismatch {
+                kind,
+                from,
+                from_is,
+                to,
+                to_is,
+            } => write!(
+                f,
+                "{kind} mismatch: `{from}` is {from_is} but `{to}` is {to_is}"
             ),
             CouplingError::AlgebraicLoop(ports) => {
                 write!(

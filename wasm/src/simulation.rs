@@ -125,6 +125,18 @@ impl JsSimulation {
             .collect()
     }
 
+    /// FMI type of each output, in column order (`Float64` for built-in modules; integer,
+    /// boolean and enumeration outputs are drawn as steps).
+    #[wasm_bindgen(js_name = signalTypes)]
+    pub fn signal_types(&self) -> Vec<String> {
+        self.sim
+            .result()
+            .signals
+            .iter()
+            .map(|s| s.port_type.name().into())
+            .collect()
+    }
+
     /// Whether each output has a reference column.
     #[wasm_bindgen(js_name = hasReference)]
     pub fn has_reference(&self) -> Vec<u8> {

@@ -8,6 +8,7 @@ import { EQUATIONS_MODEL, equationSourceField, markSourceLine, clearSourceLine }
 import { stepControlFields, stepMethodOf } from './step_control_form.js';
 import { chainFieldset, isChain } from './chain_form.js';
 import { energyFields } from './energy_form.js';
+import { valueField } from './value_field.js';
 
 const ALGORITHMS = [['jacobi', 'Jacobi (parallel)'], ['gauss_seidel', 'Gauss-Seidel']];
 const START_UPS = [['ramp_up', 'Ramp up'], ['exact_history', 'Exact history']];
@@ -284,6 +285,7 @@ export class ScenarioEditor {
     const known = new Set();
     for (const p of info?.parameters ?? []) {
       known.add(p.name);
+      if (params[p.name] !== undefined && typeof params[p.name] !== 'number') continue;
       grid.append(this.numberField({
         label: p.name, unit: p.unit, path: `${base}.parameters.${p.name}`, value: params[p.name] ?? p.start,
         placeholder: p.start, hint: p.description, allowBlank: true,
@@ -292,6 +294,12 @@ export class ScenarioEditor {
     }
     // Values the catalog does not list (or an unknown model) stay editable as written.
     for (const [name, value] of Object.entries(params)) {
+      // A binary module's Boolean, String, Binary or array parameter: edited as text.
+      if (typeof value !== 'number') {
+        grid.append(valueField({ id: `f${++uid}`, label: name, path: `${base}.parameters.${name}`, value,
+          set: (v) => { params[name] = v; }, onChange: () => this.onChange() }));
+        continue;
+      }
       if (known.has(name)) continue;
       grid.append(this.numberField({
         label: name, unit: '', path: `${base}.parameters.${name}`, value, allowBlank: true,

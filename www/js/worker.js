@@ -129,7 +129,8 @@ async function run(id, scenarioText) {
     const names = sim.signalNames();
     const units = sim.signalUnits();
     const hasRef = sim.hasReference();
-    const signals = names.map((name, i) => ({ name, unit: units[i], hasReference: hasRef[i] === 1 }));
+    const types = sim.signalTypes();
+    const signals = names.map((name, i) => ({ name, unit: units[i], hasReference: hasRef[i] === 1, type: types[i] }));
     postMessage({ type: 'started', id, signals, totalSteps: sim.totalSteps, jacobianSource: sim.jacobianSource ?? null,
       variableSteps: sim.variableSteps, energyNames: sim.energyNames() });
     let steps = 8;

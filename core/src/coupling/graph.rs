@@ -11,10 +11,12 @@
 //! algebraic-loop check is one iterative depth-first search over ports and edges
 //! (measured up to 10^5 modules in docs/benchmarks.md).
 
+mod arrays;
+
 use super::index::{all_with, first_with, sort_by_key_then_position, NameIndex};
 use super::port_graph::PortGraph;
 use crate::error::CouplingError;
-use crate::module::{Causality, ModuleDescription, ValueRef, Variable};
+use crate::module::{Causality, ModuleDescription, PortType, ValueRef, Variable};
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec;
@@ -39,11 +41,13 @@ pub struct CouplingGraph {
     output_names: Vec<String>,
     output_by_name: NameIndex,
     output_units: Vec<String>,
+    output_types: Vec<PortType>,
     output_vrs: Vec<ValueRef>,
     output_module: Vec<usize>,
     input_names: Vec<String>,
     input_by_name: NameIndex,
     input_units: Vec<String>,
+    input_types: Vec<PortType>,
     input_vrs: Vec<ValueRef>,
     input_module: Vec<usize>,
     output_ranges: Vec<Range<usize>>,
@@ -77,29 +81,41 @@ struct PortLookup {
 impl CouplingGraph {
     /// Checks `connections` (`("m.out", "m.in")`: input `to` takes the value of output `from`)
     /// against the module descriptions: names exist, the source is an output, the target an
-    /// input, units are equal (an empty unit matches only an empty unit), every input is
-    /// connected exactly once, and no cycle runs through direct feedthrough.
+    /// input, types are equal, units are equal (an empty unit matches only an empty unit),
+    /// every input is connected exactly once, and no cycle runs through direct
+    /// feedthrough. `m.a` names a whole array (ports `m.a[1]`, ...) when `a` is not a port
+    /// itself: it joins an array of the same shape element by element.
     pub fn build(
         modules: &[(String, ModuleDescription)],
         connections: &[(String, String)],
     ) -> Result<CouplingGraph, CouplingError> {
         let (mut g, lookup, feedthrough) = CouplingGraph::ports(modules);
         let mut source: Vec<Option<usize>> = vec![None; g.input_names.len()];
-        for (from, to) in connections {
-            let o = g.find_port(modules, &lookup, from, PortSide::Output)?;
-            let i = g.find_port(modules, &lookup, to, PortSide::Input)?;
-            if g.output_units[o] != g.input_units[i] {
-                return Err(CouplingError::UnitMismatch {
-                    from: g.output_names[o].clone(),
-                    from_unit: g.output_units[o].clone(),
-                    to: g.input_names[i].clone(),
-                    to_unit: g.input_units[i].clone(),
-                });
+        // Checked one connection at a time, so the first bad connection is reported.
+        for c in connections {
+            for (o, i) in g.connection_ports(modules, &lookup, c)? {
+                if g.output_types[o] != g.input_types[i] {
+                    return Err(CouplingError::PortMismatch {
+                        kind: "type",
+                        from: g.output_names[o].clone(),
+                        from_is: g.output_types[o].name().into(),
+                        to: g.input_names[i].clone(),
+                        to_is: g.input_types[i].name().into(),
+                    });
+                }
+                if g.output_units[o] != g.input_units[i] {
+                    return Err(CouplingError::UnitMismatch {
+                        from: g.output_names[o].clone(),
+                        from_unit: g.output_units[o].clone(),
+                        to: g.input_names[i].clone(),
+                        to_unit: g.input_units[i].clone(),
+                    });
+                }
+                if source[i].is_some() {
+                    return Err(CouplingError::InputConnectedTwice(g.input_names[i].clone()));
+                }
+                source[i] = Some(o);
             }
-            if source[i].is_some() {
-                return Err(CouplingError::InputConnectedTwice(g.input_names[i].clone()));
-            }
-            source[i] = Some(o);
         }
         for (i, s) in source.iter().enumerate() {
             match s {
@@ -132,11 +148,13 @@ impl CouplingGraph {
             output_names: Vec::new(),
             output_by_name: NameIndex::default(),
             output_units: Vec::new(),
+            output_types: Vec::new(),
             output_vrs: Vec::new(),
             output_module: Vec::new(),
             input_names: Vec::new(),
             input_by_name: NameIndex::default(),
             input_units: Vec::new(),
+            input_types: Vec::new(),
             input_vrs: Vec::new(),
             input_module: Vec::new(),
             output_ranges: Vec::with_capacity(modules.len()),
@@ -158,6 +176,7 @@ impl CouplingGraph {
             for v in desc.with_causality(Causality::Output) {
                 g.output_names.push(format!("{name}.{}", v.name));
                 g.output_units.push(v.unit.clone());
+                g.output_types.push(v.port_type);
                 g.output_vrs.push(v.value_ref);
                 g.output_module.push(m);
             }
@@ -166,6 +185,7 @@ impl CouplingGraph {
             for v in desc.with_causality(Causality::Input) {
                 g.input_names.push(format!("{name}.{}", v.name));
                 g.input_units.push(v.unit.clone());
+                g.input_types.push(v.port_type);
                 g.input_vrs.push(v.value_ref);
                 g.input_module.push(m);
             }
@@ -179,6 +199,11 @@ impl CouplingGraph {
         g.output_by_name = NameIndex::new(&g.output_names);
         g.input_by_name = NameIndex::new(&g.input_names);
         (g, lookup, feedthrough)
+    }
+
+    /// The type of each stacked output (Float64 for every built-in module).
+    pub fn output_types(&self) -> &[PortType] {
+        &self.output_types
     }
 
     /// Resolves `module.variable` to a global port index of the wanted side.

@@ -6,14 +6,15 @@
 use super::abi::{resolve, Fmi3};
 use super::archive::Archive;
 use super::model_description::{self, ModelDescription};
+use super::parameters::{prepare, Prepared};
 use super::runtime::{Runtime, RuntimeLimits};
 use super::sandbox::{ExportFn, WasmValue};
+use super::typed_access::TypedFns;
 use super::wasi_fs::{ResourceTree, RESOURCE_DIR};
 use super::FmuError;
 use crate::module::{
-    Causality, DirectionalDerivatives, EventMode, InstantiateOptions, Module, ModuleDescription,
-    ModuleError, ModuleErrorKind, OutputDerivatives, StateSnapshot, Status, StepReport, ValueRef,
-    Variability,
+    DirectionalDerivatives, EventMode, InstantiateOptions, Module, ModuleDescription, ModuleError,
+    ModuleErrorKind, OutputDerivatives, StateSnapshot, Status, StepReport, ValueRef,
 };
 use alloc::collections::BTreeMap;
 use alloc::format;
@@ -29,7 +30,9 @@ pub struct BinaryModule {
     md: ModelDescription,
     /// Whether the archive has a `resources/` folder (mounted read-only at `/resources`).
     resource_path: bool,
-    parameters: Vec<(ValueRef, f64)>,
+    parameters: Prepared,
+    /// The get/set exports of the types other than Float64 the variables use.
+    pub(super) typed_fns: TypedFns,
     /// The `fmi3Instance` pointer; 0 before `fmi3InstantiateCoSimulation`.
     instance: i32,
     /// Every `fmi3FMUState` this instance handed out, shared with the [`SavedState`] that
@@ -80,6 +83,16 @@ impl BinaryModule {
         parameters: &BTreeMap<String, f64>,
         limits: RuntimeLimits,
     ) -> Result<Self, FmuError> {
+        Self::from_fmu_values(bytes, &json_numbers(parameters), limits)
+    }
+
+    /// [`BinaryModule::from_fmu`] with parameters of any type as JSON values (see
+    /// `parameters.rs` for what each FMI type accepts).
+    pub fn from_fmu_values(
+        bytes: &[u8],
+        parameters: &BTreeMap<String, serde_json::Value>,
+        limits: RuntimeLimits,
+    ) -> Result<Self, FmuError> {
         let archive = Archive::parse(bytes)?;
         let xml = archive
             .read("modelDescription.xml")?
@@ -111,26 +124,38 @@ impl BinaryModule {
         parameters: &BTreeMap<String, f64>,
         limits: RuntimeLimits,
     ) -> Result<Self, FmuError> {
-        Self::load(md, wasm, parameters, limits, ResourceTree::default())
+        let parameters = json_numbers(parameters);
+        Self::load(md, wasm, &parameters, limits, ResourceTree::default())
     }
 
     fn load(
         md: ModelDescription,
         wasm: &[u8],
-        parameters: &BTreeMap<String, f64>,
+        parameters: &BTreeMap<String, serde_json::Value>,
         limits: RuntimeLimits,
         resources: ResourceTree,
     ) -> Result<Self, FmuError> {
-        let parameters = check_parameters(&md.module, parameters)?;
+        let parameters = prepare(&md, parameters)?;
         let resource_path = resources.present();
         let rt = Runtime::load(wasm, limits, resources)?;
         let fmi = resolve(&rt, &md.module.capabilities)?;
+        let mut types = md.ports.types();
+        types.extend(
+            md.all_variables
+                .iter()
+                .map(|v| v.ty)
+                .filter(|t| matches!(t, super::VariableType::String | super::VariableType::Binary)),
+        );
+        let typed_fns = TypedFns::resolve(&rt, &types)?;
+        let mut md = md;
+        super::typed_ports::retain_port_types(&mut md, |ty| typed_fns.has(ty));
         Ok(BinaryModule {
             rt,
             fmi,
             resource_path,
             md,
             parameters,
+            typed_fns,
             instance: 0,
             states: Vec::new(),
         })
@@ -212,11 +237,39 @@ impl BinaryModule {
     }
 
     fn apply_parameters(&mut self) -> Result<(), ModuleError> {
-        if self.parameters.is_empty() {
-            return Ok(());
+        if !self.parameters.float64.is_empty() {
+            let (vrs, values): (Vec<ValueRef>, Vec<f64>) =
+                self.parameters.float64.iter().copied().unzip();
+            self.set_float64_direct(&vrs, &values)?;
         }
-        let (vrs, values): (Vec<ValueRef>, Vec<f64>) = self.parameters.iter().copied().unzip();
-        self.set_float64(&vrs, &values)
+        for k in 0..self.parameters.typed.len() {
+            let (vr, values) = self.parameters.typed[k].clone();
+            self.set_typed(vr, &values)?;
+        }
+        Ok(())
+    }
+
+    /// `fmi3SetFloat64` of Float64 scalars.
+    pub(super) fn set_float64_direct(
+        &mut self,
+        vrs: &[ValueRef],
+        values: &[f64],
+    ) -> Result<(), ModuleError> {
+        let f = self.fmi.set_float64;
+        let n = values.len();
+        self.float64_call("fmi3SetFloat64", f, vrs, (n, Some(values)))?;
+        Ok(())
+    }
+
+    /// `fmi3GetFloat64` of Float64 scalars.
+    pub(super) fn get_float64_direct(
+        &mut self,
+        vrs: &[ValueRef],
+        values: &mut [f64],
+    ) -> Result<(), ModuleError> {
+        let f = self.fmi.get_float64;
+        let at = self.float64_call("fmi3GetFloat64", f, vrs, (values.len(), None))?;
+        self.read_f64s(at, values)
     }
 
     pub(super) fn read_f64s(&self, ptr: u32, out: &mut [f64]) -> Result<(), ModuleError> {
@@ -268,37 +321,12 @@ impl BinaryModule {
     }
 }
 
-/// Parameter values by value reference; each name must be a Float64 variable that may be
-/// given a start value (not constant, not calculated, not the independent variable).
-fn check_parameters(
-    d: &ModuleDescription,
-    params: &BTreeMap<String, f64>,
-) -> Result<Vec<(ValueRef, f64)>, FmuError> {
-    let settable = |c: Causality, v: Variability| {
-        v != Variability::Constant
-            && !matches!(c, Causality::CalculatedParameter | Causality::Independent)
-    };
-    let mut out = Vec::with_capacity(params.len());
-    for (name, &value) in params {
-        let Some(var) = d
-            .variable(name)
-            .filter(|v| settable(v.causality, v.variability) && v.start.is_some())
-        else {
-            let names: Vec<&str> = d
-                .variables
-                .iter()
-                .filter(|v| settable(v.causality, v.variability) && v.start.is_some())
-                .map(|v| v.name.as_str())
-                .collect();
-            return Err(FmuError::Parameter(format!(
-                "`{name}` is not a Float64 variable of `{}` with a settable start value; those are {}",
-                d.model_name,
-                if names.is_empty() { String::from("none") } else { names.join(", ") }
-            )));
-        };
-        out.push((var.value_ref, value));
-    }
-    Ok(out)
+/// Numbers as JSON values, for the parameters of [`BinaryModule::from_fmu`].
+fn json_numbers(parameters: &BTreeMap<String, f64>) -> BTreeMap<String, serde_json::Value> {
+    parameters
+        .iter()
+        .map(|(k, &v)| (k.clone(), serde_json::Value::from(v)))
+        .collect()
 }
 
 impl Module for BinaryModule {
@@ -373,16 +401,17 @@ impl Module for BinaryModule {
     }
 
     fn set_float64(&mut self, vrs: &[ValueRef], values: &[f64]) -> Result<(), ModuleError> {
-        let f = self.fmi.set_float64;
-        let n = values.len();
-        self.float64_call("fmi3SetFloat64", f, vrs, (n, Some(values)))?;
-        Ok(())
+        match self.md.ports.is_empty() {
+            true => self.set_float64_direct(vrs, values),
+            false => self.set_ports(vrs, values),
+        }
     }
 
     fn get_float64(&mut self, vrs: &[ValueRef], values: &mut [f64]) -> Result<(), ModuleError> {
-        let f = self.fmi.get_float64;
-        let at = self.float64_call("fmi3GetFloat64", f, vrs, (values.len(), None))?;
-        self.read_f64s(at, values)
+        match self.md.ports.is_empty() {
+            true => self.get_float64_direct(vrs, values),
+            false => self.get_ports(vrs, values),
+        }
     }
 
     fn do_step(

@@ -17,8 +17,12 @@ mod budget;
 mod capabilities;
 mod error;
 pub mod model_description;
+mod parameters;
 mod runtime;
 pub mod sandbox;
+mod typed_access;
+pub mod typed_ports;
+mod typed_values;
 pub mod variable_types;
 pub mod wasi;
 mod wasi_fs;
@@ -33,6 +37,8 @@ pub use error::FmuError;
 pub use model_description::ModelDescription;
 pub use runtime::RuntimeLimits;
 pub use sandbox::{set_sandbox, GuestInstance, GuestMemory, Sandbox};
+pub use typed_values::TypedValues;
+pub use variable_types::VariableType;
 pub use wasi::{MAX_BYTES_PER_CALL, WASI_PROVIDED};
 pub use wasi_fs::ResourceTree;
 #[cfg(feature = "wasmi")]
@@ -42,3 +48,5 @@ pub use wasmi_engine::WasmiSandbox;
 mod sandbox_tests;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod typed_tests;

@@ -1,10 +1,12 @@
 //! Reading FMI 3.0 `modelDescription.xml` into a [`ModuleDescription`]: the attributes of
-//! `<fmiModelDescription>`, the `<CoSimulation>` capability flags, scalar `<Float64>`
-//! variables and `<ModelStructure><Output dependencies>` (FMI 3.0 §2.4, §4.4).
+//! `<fmiModelDescription>`, the `<CoSimulation>` capability flags, the variables and
+//! `<ModelStructure><Output dependencies>` (FMI 3.0 §2.4, §4.4).
 //!
-//! Only Float64 scalars are modules' ports in this playground; other variable types and
-//! arrays (`<Dimension>`) are skipped, so they can be neither connected nor set.
+//! Float64 scalars are read here; every other numeric variable and every array element
+//! becomes a port through [`super::typed_ports`]; String and Binary variables are
+//! parameters only (`all_variables`).
 
+pub use super::typed_ports::PortMap;
 pub use super::variable_types::{DeclaredVariable, Dimension, VariableType};
 use super::FmuError;
 use crate::module::{
@@ -28,9 +30,11 @@ pub struct ModelDescription {
     pub model_identifier: String,
     /// Variables, flags and feedthrough as the master sees them.
     pub module: ModuleDescription,
-    /// Every variable as declared, of any type and shape; those the master cannot
-    /// exchange yet are not in `module` (see [`DeclaredVariable::is_supported`]).
+    /// Every variable as declared, of any type and shape; String, Binary and Clock
+    /// variables are not in `module` (see [`DeclaredVariable::is_supported`]).
     pub all_variables: Vec<DeclaredVariable>,
+    /// What each port that is not a Float64 scalar stands for.
+    pub ports: PortMap,
 }
 
 /// Most variables (of any type) a `modelDescription.xml` may declare.
@@ -108,17 +112,19 @@ pub fn parse(xml: &str) -> Result<ModelDescription, FmuError> {
     }
     let capabilities = capabilities(cs)?;
     let units = declared_units(root);
-    let variables = variables(root, &units)?;
+    let mut variables = variables(root, &units)?;
     let all_variables = child(root, "ModelVariables")
         .map(super::variable_types::declared_variables)
         .transpose()?
         .unwrap_or_default();
-    let output_dependencies = output_dependencies(root, &variables)?;
+    let ports = super::typed_ports::add_typed_ports(&all_variables, &mut variables)?;
+    let output_dependencies = output_dependencies(root, &variables, &ports)?;
     Ok(ModelDescription {
         fmi_version,
         instantiation_token,
         model_identifier,
         all_variables,
+        ports,
         module: ModuleDescription {
             model_name: model_name.to_string(),
             variables,
@@ -285,9 +291,11 @@ fn check_unique(list: Node<'_, '_>) -> Result<(), FmuError> {
 /// `<Output valueReference dependencies dependenciesKind>`, restricted to inputs (the only
 /// knowns a co-simulation master sets). No `dependencies` attribute means "depends on
 /// every known" (FMI 3.0 §2.4.8); an output not listed at all is treated the same way.
+/// An array stands for all its element ports, on either side.
 fn output_dependencies(
     root: Node<'_, '_>,
     vars: &[Variable],
+    ports: &PortMap,
 ) -> Result<Vec<OutputDependency>, FmuError> {
     let inputs: Vec<ValueRef> = vars
         .iter()
@@ -333,13 +341,15 @@ fn output_dependencies(
                                 "<Output valueReference=\"{vr}\">: dependency {known} is not the valueReference of any variable"
                             )));
                         }
-                        if inputs.contains(&ValueRef(known)) {
-                            let kind = if kinds.get(k) == Some(&"constant") {
-                                DependencyKind::Constant
-                            } else {
-                                DependencyKind::Dependent
-                            };
-                            d.push((ValueRef(known), kind));
+                        let kind = if kinds.get(k) == Some(&"constant") {
+                            DependencyKind::Constant
+                        } else {
+                            DependencyKind::Dependent
+                        };
+                        for port in ports.ports_of(known) {
+                            if inputs.contains(&port) {
+                                d.push((port, kind));
+                            }
                         }
                     }
                     d
@@ -353,7 +363,10 @@ fn output_dependencies(
         .filter(|v| v.causality == Causality::Output)
         .map(|v| OutputDependency {
             output: v.value_ref,
-            inputs: listed.remove(&v.value_ref.0).unwrap_or_else(all_inputs),
+            inputs: listed
+                .get(&ports.fmi_vr(v.value_ref))
+                .cloned()
+                .unwrap_or_else(all_inputs),
         })
         .collect())
 }
@@ -389,50 +402,6 @@ mod tests {
         ));
         assert!(
             e.contains("valueReference 1 is used by two variables"),
-            "{e}"
-        );
-    }
-
-    #[test]
-    fn every_type_and_array_is_declared_though_only_float64_scalars_are_ports() {
-        let vars = r#"<Float64 name="x" valueReference="1"/>
-            <Int32 name="n" valueReference="2" causality="output"/>
-            <Boolean name="b" valueReference="3"/>
-            <UInt64 name="size" valueReference="4" causality="structuralParameter" variability="fixed" start="3"/>
-            <Float64 name="a" valueReference="5" causality="output"><Dimension valueReference="4"/></Float64>
-            <Enumeration name="e" valueReference="6" declaredType="E"/>
-            <Binary name="blob" valueReference="7"><Dimension start="2"/></Binary>"#;
-        let d = parse(&md(vars, "")).unwrap();
-        let kinds: Vec<(&str, VariableType, bool)> = d
-            .all_variables
-            .iter()
-            .map(|v| (v.name.as_str(), v.ty, v.is_supported()))
-            .collect();
-        assert_eq!(
-            kinds,
-            [
-                ("x", VariableType::Float64, true),
-                ("n", VariableType::Int(32), false),
-                ("b", VariableType::Boolean, false),
-                ("size", VariableType::UInt(64), false),
-                ("a", VariableType::Float64, false),
-                ("e", VariableType::Enumeration, false),
-                ("blob", VariableType::Binary, false),
-            ]
-        );
-        assert_eq!(d.all_variables[4].dimensions, [Dimension::Structural(4)]);
-        assert_eq!(d.all_variables[6].dimensions, [Dimension::Fixed(2)]);
-        assert_eq!(
-            d.module.variables.len(),
-            1,
-            "ports: Float64 scalars only, for now"
-        );
-        let e = refused(&md(
-            r#"<Float64 name="x" valueReference="1"/><Real name="r" valueReference="2"/>"#,
-            "",
-        ));
-        assert!(
-            e.contains("<Real>, which is not an FMI 3.0 variable type"),
             "{e}"
         );
     }

@@ -1,8 +1,6 @@
 //! Every FMI 3.0 variable of a `modelDescription.xml`, of any type and shape (FMI 3.0
-//! §2.4.7): the first step towards binary modules with integer, boolean, string, binary,
-//! enumeration, clock and array ports. The module interface still exchanges Float64
-//! scalars only; [`super::ModelDescription::all_variables`] lets a front end say which
-//! variables it cannot show yet instead of dropping them silently.
+//! §2.4.7). Numeric variables and arrays become the module's ports (`typed_ports`);
+//! String and Binary variables are parameters; Clock variables are listed only.
 
 use super::FmuError;
 use alloc::format;
@@ -11,7 +9,7 @@ use alloc::vec::Vec;
 use roxmltree::Node;
 
 /// The FMI 3.0 variable types.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum VariableType {
     /// `<Float32>`.
     Float32,
@@ -79,12 +77,22 @@ pub struct DeclaredVariable {
     pub causality: String,
     /// `<Dimension>` children, outermost first; empty for a scalar.
     pub dimensions: Vec<Dimension>,
+    /// `variability` as written (empty when absent).
+    pub variability: String,
+    /// The start value as written: the `start` attribute (space-separated for an array),
+    /// or the `<Start value>` children of a String or Binary variable, one per element.
+    pub start: Vec<String>,
+    /// `description`.
+    pub description: String,
+    /// `unit`, when given.
+    pub unit: String,
 }
 
 impl DeclaredVariable {
-    /// Whether the master can exchange it today (a Float64 scalar).
+    /// Whether it is one or more of the module's ports (a numeric variable or array):
+    /// String and Binary variables are parameters only, Clock variables are not used.
     pub fn is_supported(&self) -> bool {
-        self.ty == VariableType::Float64 && self.dimensions.is_empty()
+        super::typed_ports::port_type(self.ty).is_some()
     }
 }
 
@@ -133,12 +141,28 @@ pub fn declared_variables(list: Node<'_, '_>) -> Result<Vec<DeclaredVariable>, F
                 }
             });
         }
+        let start = match v.attribute("start") {
+            Some(text) if matches!(ty, VariableType::String | VariableType::Binary) => {
+                alloc::vec![text.to_string()]
+            }
+            Some(text) => text.split_whitespace().map(str::to_string).collect(),
+            None => v
+                .children()
+                .filter(|c| c.is_element() && c.tag_name().name() == "Start")
+                .filter_map(|c| c.attribute("value").map(str::to_string))
+                .collect(),
+        };
+        let text = |a: &str| v.attribute(a).unwrap_or_default().to_string();
         out.push(DeclaredVariable {
             name: name.to_string(),
             value_ref,
             ty,
             causality: v.attribute("causality").unwrap_or("local").to_string(),
             dimensions,
+            variability: text("variability"),
+            start,
+            description: text("description"),
+            unit: text("unit"),
         });
     }
     Ok(out)

@@ -179,6 +179,7 @@ pub(crate) fn describe(sig: &Signature<'_>) -> Result<(ModuleDescription, Layout
                 start,
                 unit,
                 description: p.description.clone(),
+                port_type: crate::module::PortType::Float64,
             });
         }
     }

@@ -101,12 +101,18 @@ mod load {
             ),
         ))?;
         let bytes = super::fmu_bytes(source).map_err(|m| ("source", m))?;
-        BinaryModule::from_fmu(&bytes, &spec.parameters, RuntimeLimits::default()).map_err(|e| {
-            match e {
+        let mut values: alloc::collections::BTreeMap<String, serde_json::Value> = spec
+            .parameters
+            .iter()
+            .map(|(k, &v)| (k.clone(), serde_json::Value::from(v)))
+            .collect();
+        values.extend(spec.typed_parameters.clone());
+        BinaryModule::from_fmu_values(&bytes, &values, RuntimeLimits::default()).map_err(
+            |e| match e {
                 FmuError::Parameter(_) => ("parameters", e.to_string()),
                 _ => ("source", e.to_string()),
-            }
-        })
+            },
+        )
     }
 
     use alloc::string::String;
@@ -136,6 +142,7 @@ mod load {
                 let field = spec
                     .parameters
                     .keys()
+                    .chain(spec.typed_parameters.keys())
                     .find(|k| msg.contains(&format!("`{k}`")))
                     .map(|k| format!("{path}.parameters.{k}"))
                     .unwrap_or_else(|| format!("{path}.parameters"));

@@ -16,6 +16,7 @@ pub use crate::solvers::SolverSpec;
 mod energy;
 mod error_control;
 mod implicit;
+mod module_json;
 pub use super::chain::ChainSpec;
 pub use energy::{BondSpec, CapSpec, EnergyCorrectionSpec};
 pub use error_control::{
@@ -93,22 +94,26 @@ fn default_true() -> bool {
 }
 
 /// One module instance.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(
+    from = "module_json::ModuleSpecJson",
+    into = "module_json::ModuleSpecJson"
+)]
 pub struct ModuleSpec {
     /// Instance name, unique in the scenario (letters, digits, `_`).
     pub name: String,
     /// Built-in model identifier, e.g. `TwoMassOscillator.Mass1`.
     pub model: String,
     /// Parameter and start values by variable name, in the variable's unit.
-    #[serde(default)]
     pub parameters: BTreeMap<String, f64>,
+    /// Parameters that are not numbers, for binary modules' FMI 3.0 variables: `true` or
+    /// `false`, text, hexadecimal text (Binary), an array, an integer beyond 2^53. Written
+    /// in the same `parameters` object as the numbers.
+    pub typed_parameters: BTreeMap<String, serde_json::Value>,
     /// How the module integrates its equations (models that offer a choice).
-    #[serde(default)]
     pub solver: SolverSpec,
     /// Source text of an equation module (model `Equations`): parameters, inputs,
     /// outputs, states and equations such as `der(v) = (-c*x - d*v + F)/m`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
 }
 

@@ -240,6 +240,15 @@ impl Scenario {
                     list().into_iter().map(|p| p.name).collect()
                 }
             };
+            if let Some((name, value)) = spec.typed_parameters.iter().next() {
+                return Err(ScenarioError::at(
+                    format!("{path}.parameters.{name}"),
+                    format!(
+                        "model `{}` takes numbers as parameters, got {value}",
+                        spec.model
+                    ),
+                ));
+            }
             for (name, value) in &spec.parameters {
                 if !settable.contains(name) {
                     return Err(ScenarioError::at(
@@ -301,8 +310,11 @@ impl Scenario {
                     } else {
                         ("to", &c.to)
                     };
-                    (text == port || text.starts_with(&format!("{port}.")))
-                        .then(|| format!("connections[{i}].{side}"))
+                    // `port` may be an element (`m.a[2]`) of a whole-array connection `m.a`.
+                    (text == port
+                        || text.starts_with(&format!("{port}."))
+                        || port.starts_with(&format!("{text}[")))
+                    .then(|| format!("connections[{i}].{side}"))
                 })
         };
         let path = match &e {
@@ -331,7 +343,9 @@ impl Scenario {
             }
             CouplingError::NotAnOutput(p) => find(p, true),
             CouplingError::NotAnInput(p) | CouplingError::InputConnectedTwice(p) => find(p, false),
-            CouplingError::UnitMismatch { to, .. } => find(to, false),
+            CouplingError::UnitMismatch { to, .. } | CouplingError::PortMismatch { to, .. } => {
+                find(to, false)
+            }
             CouplingError::UnconnectedInput(_) | CouplingError::AlgebraicLoop(_) => None,
         };
         ScenarioError::at(path.unwrap_or_else(|| "connections".into()), e.to_string())

@@ -1,5 +1,6 @@
-//! A run's CSV: `time`, every output, every reference column (`name:reference`), then the
-//! per-step columns ([`StepColumns`]) and the energy columns of bonds. Written whole ([`Simulation::to_csv`]) or in pieces
+//! A run's CSV: `time`, every output (integers, booleans and enumerations as whole
+//! numbers, array elements one column each, `a[1]`), every reference column
+//! (`name:reference`), then the per-step columns ([`StepColumns`]) and the energy columns of bonds. Written whole ([`Simulation::to_csv`]) or in pieces
 //! as the run goes ([`Simulation::csv_header`], [`Simulation::csv_rows`]), so a long run's
 //! CSV need not be held in memory; both give the same bytes.
 
@@ -59,7 +60,11 @@ impl Simulation {
         for i in rows {
             let _ = write!(out, "{:e}", r.time[i]);
             for s in &r.signals {
-                let _ = write!(out, ",{:e}", s.cosim[i]);
+                // Typed ports carry integers exactly (up to 2^53), so `as i64` is exact.
+                let _ = match s.port_type.is_discrete() {
+                    true => write!(out, ",{}", s.cosim[i] as i64),
+                    false => write!(out, ",{:e}", s.cosim[i]),
+                };
             }
             for s in &r.signals {
                 if let Some(reference) = &s.reference {

@@ -32,6 +32,8 @@ pub struct Signal {
     pub name: String,
     /// Unit of the output.
     pub unit: String,
+    /// FMI type of the output: integers and booleans are printed and drawn as such.
+    pub port_type: crate::module::PortType,
     /// Co-simulation values at the communication points recorded so far.
     pub cosim: Vec<f64>,
     /// Monolithic reference at the communication points recorded so far (same length as
@@ -253,6 +255,7 @@ impl Simulation {
         let (reference, history, reference_note) = reference_for(v, &mut system)?;
         let names = system.graph().output_names();
         let units = system.graph().output_units();
+        let types = system.graph().output_types().to_vec();
         // A chain records only its plot (thousands of outputs otherwise).
         let mut recorded: Vec<usize> = match s.chain {
             Some(_) => s
@@ -268,12 +271,14 @@ impl Simulation {
         let signals = names
             .into_iter()
             .zip(units)
+            .zip(types)
             .enumerate()
             .filter(|(i, _)| keep(i))
             .map(|(_, p)| p)
-            .map(|(name, unit)| Signal {
+            .map(|((name, unit), port_type)| Signal {
                 name,
                 unit,
+                port_type,
                 cosim: Vec::with_capacity(grid.steps as usize + 1),
                 reference: reference
                     .as_ref()

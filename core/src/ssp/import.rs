@@ -263,9 +263,8 @@ impl Importer<'_> {
         self.modules.push(ModuleSpec {
             name: name.clone(),
             model: BINARY_MODEL.into(),
-            parameters: BTreeMap::new(),
-            solver: Default::default(),
             source: Some(data_url(&bytes)),
+            ..Default::default()
         });
         let mut bindings = None;
         for child in children(node) {

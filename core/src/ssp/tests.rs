@@ -70,6 +70,7 @@ fn module(name: &str, fmu: &[u8], parameters: &[(&str, f64)]) -> ModuleSpec {
             .iter()
             .map(|(k, v)| (k.to_string(), *v))
             .collect(),
+        typed_parameters: Default::default(),
         solver: Default::default(),
         source: Some(data_url(fmu)),
     }

@@ -10,6 +10,9 @@ import { cssColor, currentTheme, onThemeChange } from '../theme.js';
 import { chartPng, downloadBlob, figureSvg, fileStem } from './export.js';
 import { joinTables, pinStyle } from './pin_styles.js';
 
+/** Output types drawn as lines; every other FMI type (integers, Boolean, Enumeration) as steps. */
+const FLOAT_TYPES = new Set(['Float64', 'Float32']);
+
 /** Series colours per theme (contrast ≥ 4.5:1 on the panel background of each). */
 const PALETTE = {
   light: { cosim: '#c2410c', reference: '#1e3a8a', difference: '#15803d' },
@@ -90,6 +93,11 @@ export class TimeResponsePlots {
       const figure = document.createElement('figure');
       figure.className = 'chart';
       figure.dataset.signal = s.name;
+      // Integers, booleans and enumerations hold their value between points: drawn as steps.
+      const type = s.type ?? 'Float64';
+      const steps = !FLOAT_TYPES.has(type);
+      figure.dataset.type = type;
+      figure.dataset.drawn = steps ? 'steps' : 'lines';
       const caption = document.createElement('figcaption');
       const title = document.createElement('span');
       title.textContent = s.unit ? `${s.name} (${s.unit})` : s.name;
@@ -98,7 +106,8 @@ export class TimeResponsePlots {
       this.container.append(figure);
       const series = [
         { label: 't (s)', value: (u, v) => (v == null ? '–' : tick(v)) },
-        { label: 'co-simulation', stroke: colors.cosim, width: 1.5, value: (u, v) => (v == null ? '–' : v.toPrecision(6)) },
+        { label: 'co-simulation', stroke: colors.cosim, width: 1.5, value: (u, v) => (v == null ? '–' : v.toPrecision(6)),
+          ...(steps ? { paths: uPlot.paths.stepped({ align: 1 }) } : {}) },
       ];
       const axes = [
         { ...axis, label: 't (s)', values: (u, vals) => vals.map(tick) },
@@ -123,7 +132,7 @@ export class TimeResponsePlots {
         spanGaps: true, value: (u, v) => (v == null ? '–' : v.toPrecision(6)) })));
       if (pinned.length) for (const x of series.slice(1)) x.spanGaps = true;
       const layout = { index, hasReference: s.hasReference, difference, pinned, current, pinsOnly };
-      const chart = { name: s.name, unit: s.unit, ...layout, figure, plot: null, options: { series, axes } };
+      const chart = { name: s.name, unit: s.unit, type, steps, ...layout, figure, plot: null, options: { series, axes } };
       this.charts.push(chart);
       this.pending.push(chart);
     });
@@ -348,8 +357,8 @@ export class TimeResponsePlots {
       const list = (a) => (a ? Array.from(a) : null);
       const series = c.plot.series.slice(1).map((x, i) => ({ label: x.label, values: list(c.plot.data[i + 1]) }));
       const of = (label) => series.find((x) => x.label === label)?.values ?? null;
-      return { name: c.name, time: list(c.plot.data[0]), cosim: of('co-simulation'), reference: of('reference'),
-        difference: of('co-sim − reference'), series };
+      return { name: c.name, type: c.type, steps: c.steps, time: list(c.plot.data[0]), cosim: of('co-simulation'),
+        reference: of('reference'), difference: of('co-sim − reference'), series };
     });
   }
 

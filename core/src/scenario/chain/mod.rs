@@ -255,6 +255,7 @@ impl ChainSpec {
                 name: format!("s{}", s + 1),
                 model: SEGMENT_ID.into(),
                 parameters: p,
+                typed_parameters: Default::default(),
                 solver: self.solver.clone(),
                 source: None,
             });
@@ -272,6 +273,7 @@ impl ChainSpec {
                 name: cut.clone(),
                 model: CUT_ID.into(),
                 parameters: cut_parameters.clone(),
+                typed_parameters: Default::default(),
                 solver: SolverSpec::default(),
                 source: None,
             });

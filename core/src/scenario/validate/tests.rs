@@ -135,6 +135,7 @@ fn ring(n: usize) -> Scenario {
             name: format!("mass{k}"),
             model: "Equations".into(),
             parameters: BTreeMap::from([("x".to_string(), k as f64 / n as f64)]),
+            typed_parameters: Default::default(),
             solver: Default::default(),
             source: Some(MASS_SOURCE.to_string()),
         })
