@@ -37,6 +37,10 @@ struct Wasmi {
     /// What is left of `RuntimeLimits::fuel_per_run`.
     fuel_left: u64,
     log_callback: i32,
+    /// Argument and result buffers kept between calls, so a warm call allocates nothing
+    /// (the driver's checkpoints rely on it).
+    params: Vec<Val>,
+    out: Vec<Val>,
 }
 
 fn wasm_type(t: &ValType) -> WasmType {
@@ -230,6 +234,8 @@ impl Sandbox for WasmiSandbox {
             fuel_per_call: limits.fuel_per_call,
             fuel_left: limits.fuel_per_run,
             log_callback: 0,
+            params: Vec::new(),
+            out: Vec::new(),
         };
         w.log_callback = w.install_log_callback();
         Ok(Box::new(w))
@@ -289,12 +295,14 @@ impl GuestInstance for Wasmi {
         };
         let given = self.fuel_per_call.min(self.fuel_left);
         let _ = self.store.set_fuel(given);
-        let params: Vec<Val> = args.iter().map(|v| to_val(*v)).collect();
-        let mut out: Vec<Val> = results.iter().map(|v| to_val(*v)).collect();
-        let result = func.call(&mut self.store, &params, &mut out);
+        self.params.clear();
+        self.params.extend(args.iter().map(|v| to_val(*v)));
+        self.out.clear();
+        self.out.extend(results.iter().map(|v| to_val(*v)));
+        let result = func.call(&mut self.store, &self.params, &mut self.out);
         let used = given.saturating_sub(self.store.get_fuel().unwrap_or(0));
         self.fuel_left = self.fuel_left.saturating_sub(used);
-        for (slot, v) in results.iter_mut().zip(&out) {
+        for (slot, v) in results.iter_mut().zip(&self.out) {
             *slot = from_val(v);
         }
         result.map_err(|e| match (e.as_trap_code(), e.i32_exit_status()) {
