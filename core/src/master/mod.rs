@@ -53,7 +53,7 @@ pub use error_controlled::{
 };
 pub use executor::{Executor, Sequential, SlotTask, Sweep};
 pub use explicit::{ExplicitCoupling, Scheme};
-pub use implicit::{CorrectorSettings, ImplicitCoupling, InterfaceJacobian};
+pub use implicit::{CorrectorSettings, ImplicitCoupling, InterfaceJacobian, NewtonIteration};
 pub use jacobians::{jacobian_source_for, JacobianRequest, JacobianSource};
 pub use model_based_correction::ModelBasedCorrection;
 pub use module_slot::ModuleSlot;

@@ -20,9 +20,9 @@ mod module_json;
 pub use super::chain::ChainSpec;
 pub use energy::{BondSpec, CapSpec, EnergyCorrectionSpec};
 pub use error_control::{
-    AtolSpec, AtolValue, ErrorControlSpec, EstimatorSpec, GroupAtol, OrderSpec,
+    AtolSpec, AtolValue, ErrorControlSpec, EstimatorSpec, GroupAtol, MonitorSpec, OrderSpec,
 };
-pub use implicit::{CorrectorSpec, JacobianSpec};
+pub use implicit::{CorrectorSpec, JacobianSpec, NewtonSpec};
 
 /// The schema version this build writes. Older versions are migrated on load.
 pub const SCHEMA_VERSION: u32 = 1;

@@ -105,6 +105,29 @@ fn implicit_combinations_are_refused_at_their_json_path() {
             ),
             "master.step_control.corrector.tolerance_fraction",
         ),
+        (
+            two_mass(
+                Algorithm::Implicit,
+                Some(
+                    r#""estimator": "im_milne", "rtol": 1e-4, "corrector": {"newton": "full", "max_iterations": 1}"#,
+                ),
+            ),
+            "master.step_control.corrector.newton",
+        ),
+        (
+            two_mass(
+                Algorithm::Implicit,
+                Some(r#""estimator": "im_s_local", "rtol": 1e-4, "monitor": "coupling_bodies""#),
+            ),
+            "master.step_control.monitor",
+        ),
+        (
+            two_mass(
+                Algorithm::Jacobi,
+                Some(r#""estimator": "ex_s_local", "rtol": 1e-4, "monitor": "coupling_bodies""#),
+            ),
+            "master.step_control.monitor",
+        ),
     ];
     for (s, path) in cases {
         let e = s.validate().expect_err("must be refused");
@@ -112,4 +135,16 @@ fn implicit_combinations_are_refused_at_their_json_path() {
     }
     let bad = r#"{"method": "error", "estimator": "im_milne", "rtol": 1e-4, "corrector": {"jacobain": "low_order"}}"#;
     assert!(serde_json::from_str::<scenario::StepControlSpec>(bad).is_err());
+    let bad = r#"{"method": "error", "estimator": "im_milne", "rtol": 1e-4, "corrector": {"newton": "exact"}}"#;
+    assert!(serde_json::from_str::<scenario::StepControlSpec>(bad).is_err());
+    let bad = r#"{"method": "error", "estimator": "ex_milne", "rtol": 1e-4, "monitor": "bodies"}"#;
+    assert!(serde_json::from_str::<scenario::StepControlSpec>(bad).is_err());
+    // Accepted: full Newton, and coupling bodies with a state estimator.
+    let good = two_mass(
+        Algorithm::Implicit,
+        Some(
+            r#""estimator": "im_milne", "rtol": 1e-4, "monitor": "coupling_bodies", "corrector": {"newton": "full"}"#,
+        ),
+    );
+    assert!(good.validate().is_ok());
 }

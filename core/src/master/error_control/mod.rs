@@ -67,7 +67,9 @@ pub use history::{coupling_history, Newest, Samples, WithNewest};
 pub use newton::NewtonPolynomial;
 pub use norms::{AbsTol, ErrorNorms, GroupTolerance, Tolerances};
 pub use order::{select_order, OrderChoice, OrderCounters, OrderRule};
-pub use settings::{ErrorControlSettings, EstimatorKind, OrderMode, HISTORY_CAPACITY, MAX_DEGREE};
+pub use settings::{
+    ErrorControlSettings, EstimatorKind, MonitoredStates, OrderMode, HISTORY_CAPACITY, MAX_DEGREE,
+};
 pub use step_size::{coupling_ratio, ratio, state_ratio, step_factor, StepLimits, StepRule};
 
 #[cfg(test)]

@@ -105,6 +105,35 @@ impl OrderMode {
     }
 }
 
+/// Which states the state estimators (ExLocal, ExMilne, ImMilne) compare (seed 002, Sect.
+/// 5.1: "all states of all subsystems" or "only the states of the coupling bodies").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum MonitoredStates {
+    /// Every state of every dynamic module.
+    #[default]
+    AllStates,
+    /// Only the states an input enters the derivative of (the coupling bodies' velocities)
+    /// and the positions whose derivatives they are (docs/methods.md §14.11.3).
+    CouplingBodies,
+}
+
+impl MonitoredStates {
+    /// The scenario's name (`all_states`, `coupling_bodies`).
+    pub fn name(self) -> &'static str {
+        match self {
+            MonitoredStates::AllStates => "all_states",
+            MonitoredStates::CouplingBodies => "coupling_bodies",
+        }
+    }
+
+    /// The choice of this name, if any.
+    pub fn from_name(name: &str) -> Option<Self> {
+        [MonitoredStates::AllStates, MonitoredStates::CouplingBodies]
+            .into_iter()
+            .find(|m| m.name() == name)
+    }
+}
+
 /// Settings of the macro-step size and order control. Defaults are seed 002's Example 1
 /// (`SF = 6`, `r_min = 0.5`, `r_max = 2`, tolerances in [`Tolerances::default`]),
 /// `H_min = 1e-12` s, no `H_max`, variable degree up to 5.
@@ -130,6 +159,8 @@ pub struct ErrorControlSettings {
     pub h_max: f64,
     /// Fixed degree or order control.
     pub order: OrderMode,
+    /// Which states a state estimator compares (ignored by the coupling estimators).
+    pub monitored: MonitoredStates,
 }
 
 impl Default for ErrorControlSettings {
@@ -143,6 +174,7 @@ impl Default for ErrorControlSettings {
             h_min: 1e-12,
             h_max: f64::INFINITY,
             order: OrderMode::Variable { k_max: MAX_DEGREE },
+            monitored: MonitoredStates::AllStates,
         }
     }
 }
@@ -185,6 +217,16 @@ impl ErrorControlSettings {
                 &format!(
                     "degree {} is above the highest supported degree {MAX_DEGREE}",
                     self.order.k_max()
+                ),
+            );
+        }
+        if self.monitored != MonitoredStates::AllStates && !self.estimator.on_states() {
+            return bad(
+                "monitor",
+                &format!(
+                    "{} compares coupling variables, not states; `monitor` applies to \
+                     ExLocal, ExMilne and ImMilne",
+                    self.estimator.name()
                 ),
             );
         }

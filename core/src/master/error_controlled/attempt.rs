@@ -9,6 +9,11 @@
 //! - **ExMilne**: the same, the comparative run on the degree-`k` interpolation through
 //!   `(T_{N+1}, û)`, `û = P^{k+1}(T_{N+1})`, and `T_N … T_{N−k+1}`; the differences times
 //!   `C^{k+1}/C^k` of the actual grid (eqns 19, 20).
+//! - **The comparison's own error** (ExLocal; our rule, docs/methods.md §14.11.3):
+//!   the seed takes `q̂, v̂` as exact to leading order; their input `û = P^{k+1}(T_{N+1})`
+//!   misses the consistent `u_{N+1}` by `d`, and the error `d` implies for `q̂, v̂` is added
+//!   to `|q − q̂|`, `|v − v̂|` (the triangle inequality). One order above the estimate on a
+//!   smooth solution; dominant when both runs extrapolate past an impact alike.
 //! - **Start-up** of ExLocal and ExMilne with one point (no degree-1 extrapolation yet):
 //!   the actual run at `k = 0`, the update, then the comparative run on the line through
 //!   `(T_N, u_N)` and the consistent `(T_{N+1}, u_{N+1})` (restoring the actual end state
@@ -19,7 +24,7 @@ use super::bookkeeping::Bookkeeping;
 use super::parallel::step_selected;
 use crate::error::{MasterError, RejectReason};
 use crate::master::error_control::lagrange::evaluate;
-use crate::master::error_control::{Attempt, ErrorNorms, EstimatorKind, StepConstants};
+use crate::master::error_control::{Attempt, EstimatorKind, MilneFactors, StepConstants};
 use crate::master::{CoupledSystem, Executor, MacroStepOutcome, Rejection};
 use crate::module::{ModuleState, Status};
 use alloc::vec::Vec;
@@ -33,8 +38,12 @@ pub(super) struct Work {
     /// `q̂, v̂` of the comparative run.
     pub(super) compared_positions: Vec<f64>,
     pub(super) compared_velocities: Vec<f64>,
-    /// `P^k(T_{N+1})` (ExSLocal) or `û` (ExMilne).
+    /// `P^k(T_{N+1})` (ExSLocal) or `û = P^{k+1}(T_{N+1})` (ExLocal, ExMilne).
     pub(super) extrapolated: Vec<f64>,
+    /// `û − u_{N+1}`, and the comparative solution's own error it implies (ExLocal, ExMilne).
+    pub(super) defect: Vec<f64>,
+    pub(super) comparison_positions: Vec<f64>,
+    pub(super) comparison_velocities: Vec<f64>,
     /// Consistent outputs of the actual run, kept across the start-up comparative run.
     pub(super) outputs: Vec<f64>,
 }
@@ -66,22 +75,23 @@ impl Work {
                 if let Some(out) = self.start_up(sys, ex.as_deref_mut(), t, h)? {
                     return Ok(out);
                 }
-                self.state_norms(1.0, 1.0)
+                let (q_hat, v_hat) = (&self.compared_positions, &self.compared_velocities);
+                self.book
+                    .state_norms(q_hat, v_hat, MilneFactors::UNIT, None)
             }
             _ => {
                 self.save(sys, t, true)?;
+                let history = self.book.cv.history();
+                evaluate(history, k + 1, t_end, &mut self.extrapolated);
                 let factors = if estimator == EstimatorKind::ExMilne {
-                    let history = self.book.cv.history();
-                    evaluate(history, k + 1, t_end, &mut self.extrapolated);
                     let c = StepConstants::on_grid(history, k, h).ok_or_else(|| bad_grid(t, h))?;
-                    let f = c.explicit_milne();
                     self.book
                         .cv
                         .apply_interpolation(sys, t_end, &self.extrapolated, k, t)?;
-                    (f.pos, f.vel)
+                    c.explicit_milne()
                 } else {
                     self.book.cv.apply_extrapolation(sys, k + 1, t)?;
-                    (1.0, 1.0)
+                    MilneFactors::UNIT
                 };
                 if let Some(out) = self.integrate(sys, ex.as_deref_mut(), t, h)? {
                     return Ok(out);
@@ -91,7 +101,17 @@ impl Work {
                 if let Some(out) = self.actual(sys, ex.as_deref_mut(), k, t, h)? {
                     return Ok(out);
                 }
-                self.state_norms(factors.0, factors.1)
+                // The comparison bound, ExLocal only (docs/methods.md §14.11.3).
+                let ex_local = estimator == EstimatorKind::ExLocal;
+                if ex_local {
+                    self.comparison_error(sys, t_end, h)?;
+                }
+                let bound = ex_local.then_some((
+                    self.comparison_positions.as_slice(),
+                    self.comparison_velocities.as_slice(),
+                ));
+                let (q_hat, v_hat) = (&self.compared_positions, &self.compared_velocities);
+                self.book.state_norms(q_hat, v_hat, factors, bound)
             }
         };
         let attempt = Attempt {
@@ -146,6 +166,12 @@ impl Work {
         }
         self.read_compared(sys, t + h)?;
         self.restore(sys, t + h, false)?;
+        // Reading q̂, v̂ overwrote the actual run's states: read them again (ExLocal only;
+        // ExMilne keeps its recorded behaviour, docs/methods.md §14.11.3).
+        let ex_local = self.book.control.settings().estimator == EstimatorKind::ExLocal;
+        if let (true, Some(s)) = (ex_local, self.book.states.as_mut()) {
+            s.read(sys, t + h)?;
+        }
         sys.exchange_outputs(&self.outputs);
         Ok(None)
     }
@@ -201,10 +227,38 @@ impl Work {
         Ok(())
     }
 
-    /// WRMS norms of `f_pos·|q − q̂|` and `f_vel·|v − v̂|` with weights from `q, v`.
-    fn state_norms(&mut self, f_pos: f64, f_vel: f64) -> ErrorNorms {
-        let (q_hat, v_hat) = (&self.compared_positions, &self.compared_velocities);
-        self.book.state_norms(q_hat, v_hat, f_pos, f_vel)
+    /// The error of the comparative solution itself (docs/methods.md §14.11.3): its input
+    /// `û` at `T_{N+1}` misses the consistent `u_{N+1}` by `d = û − u_{N+1}`; where in the
+    /// step the coupling variables left the polynomial is unknown, so the bound takes the
+    /// worst case, an input error `|d|` over the whole step: the states' derivatives move by
+    /// `|Δf|` under `d`, so `v̂` is off by at most about `H·|Δf|` and `q̂` by `H²/2·|Δf|`.
+    /// Into `comparison_positions`, `comparison_velocities`.
+    fn comparison_error(
+        &mut self,
+        sys: &mut CoupledSystem,
+        t_end: f64,
+        h: f64,
+    ) -> Result<(), MasterError> {
+        let Some(states) = self.book.states.as_mut() else {
+            return Ok(());
+        };
+        let u = self.book.cv.updated();
+        for ((d, u_hat), u) in self.defect.iter_mut().zip(&self.extrapolated).zip(u) {
+            *d = u_hat - u;
+        }
+        let out = (
+            &mut self.comparison_positions,
+            &mut self.comparison_velocities,
+        );
+        states.input_response(sys, t_end, (u, &self.defect), out)?;
+        let (c_pos, c_vel) = (0.5 * h * h, h);
+        self.comparison_positions
+            .iter_mut()
+            .for_each(|x| *x *= c_pos);
+        self.comparison_velocities
+            .iter_mut()
+            .for_each(|x| *x *= c_vel);
+        Ok(())
     }
 }
 

@@ -8,7 +8,9 @@ use super::coupling_variables::CouplingVariables;
 use super::link::ControlLink;
 use super::states::StateGroups;
 use crate::error::MasterError;
-use crate::master::error_control::{Attempt, ControlVerdict, ErrorNorms, MacroStepControl};
+use crate::master::error_control::{
+    Attempt, ControlVerdict, ErrorNorms, MacroStepControl, MilneFactors,
+};
 use crate::master::{MacroStepOutcome, StepDiagnostics};
 use alloc::vec::Vec;
 
@@ -112,22 +114,27 @@ impl Bookkeeping {
         })
     }
 
-    /// WRMS norms of `f_pos·|q − q'|` and `f_vel·|v − v'|`, `q, v` the states read last
-    /// (the weights' values) and `q', v'` the compared ones.
+    /// WRMS norms of `f_pos·(|q − q'| + b_q)` and `f_vel·(|v − v'| + b_v)`, `q, v` the
+    /// states read last (the weights' values), `q', v'` the compared ones and `b` an error
+    /// bound of the comparison (ExLocal, ExMilne; none for ImMilne).
     pub(crate) fn state_norms(
         &mut self,
         compared_q: &[f64],
         compared_v: &[f64],
-        f_pos: f64,
-        f_vel: f64,
+        factors: MilneFactors,
+        bound: Option<(&[f64], &[f64])>,
     ) -> ErrorNorms {
         let Some(s) = self.states.as_ref() else {
             return ErrorNorms::default();
         };
         let tol = &self.control.settings().tolerances;
         let (q, v) = (&s.positions, &s.velocities);
-        difference(&mut self.eps_positions, compared_q, q, f_pos);
-        difference(&mut self.eps_velocities, compared_v, v, f_vel);
+        difference(&mut self.eps_positions, compared_q, q, factors.pos);
+        difference(&mut self.eps_velocities, compared_v, v, factors.vel);
+        if let Some((b_q, b_v)) = bound {
+            add_scaled(&mut self.eps_positions, b_q, factors.pos);
+            add_scaled(&mut self.eps_velocities, b_v, factors.vel);
+        }
         ErrorNorms::states(
             tol.positions.wrms(&self.eps_positions, q),
             tol.velocities.wrms(&self.eps_velocities, v),
@@ -154,6 +161,14 @@ impl Bookkeeping {
         if let Some(v) = self.verdict {
             self.control.apply(&v);
         }
+    }
+}
+
+/// `eps[i] += factor·b_i`.
+fn add_scaled(eps: &mut [f64], b: &[f64], factor: f64) {
+    debug_assert_eq!(eps.len(), b.len());
+    for (e, b) in eps.iter_mut().zip(b) {
+        *e += factor * b;
     }
 }
 

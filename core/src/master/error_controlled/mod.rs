@@ -162,7 +162,13 @@ impl MasterAlgorithm for ErrorControlledCoupling {
         let mut control = MacroStepControl::new(settings)?;
         let states = if estimator.on_states() {
             let needed_by = format!("the {} estimator", estimator.name());
-            Some(StateGroups::new(sys, |m| cv.is_dynamic(m), &needed_by)?)
+            let monitored = self.settings.monitored;
+            Some(StateGroups::new(
+                sys,
+                |m| cv.is_dynamic(m),
+                monitored,
+                &needed_by,
+            )?)
         } else {
             None
         };
@@ -184,6 +190,9 @@ impl MasterAlgorithm for ErrorControlledCoupling {
             compared_positions: vec![0.0; n_pos],
             compared_velocities: vec![0.0; n_vel],
             extrapolated: vec![0.0; n_c],
+            defect: vec![0.0; n_c],
+            comparison_positions: vec![0.0; n_pos],
+            comparison_velocities: vec![0.0; n_vel],
             outputs: vec![0.0; sys.outputs().len()],
         });
         Ok(())

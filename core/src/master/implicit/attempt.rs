@@ -4,7 +4,7 @@
 
 use super::jacobian::{save_dynamic, JacobianWork};
 use super::CorrectorSettings;
-use super::InterfaceJacobian;
+use super::{InterfaceJacobian, NewtonIteration};
 use crate::error::{MasterError, RejectReason};
 use crate::master::error_control::lagrange::evaluate;
 use crate::master::error_control::{Attempt, ErrorNorms, EstimatorKind, StepConstants};
@@ -93,7 +93,7 @@ impl Work {
             return Ok(out);
         }
         let n = self.u_star.len();
-        let lu = DMatrix::from_row_slice(n, n, &self.jacobian).lu();
+        let mut lu = DMatrix::from_row_slice(n, n, &self.jacobian).lu();
         let mut converged = false;
         let reason = RejectReason::NotConverged { iterations: 0 };
         while self.iterations < self.corrector.max_iterations {
@@ -116,11 +116,29 @@ impl Work {
             if let Some(s) = self.book.states.as_mut() {
                 s.read(sys, t_end)?;
             }
+            self.jacobian_work.keep_raw_outputs(sys);
             self.book.cv.update(sys, t_end)?;
             self.set_residual();
             if self.residual_norm <= self.corrector.tolerance_fraction {
                 converged = true;
                 break;
+            }
+            let again = self.iterations < self.corrector.max_iterations;
+            if again && self.corrector.newton == NewtonIteration::Full {
+                // Full Newton: the Jacobian at this iterate, from this run's end.
+                let interrupted = self.jacobian_work.compute(
+                    sys,
+                    ex.as_deref_mut(),
+                    &mut self.book.cv,
+                    (&mut self.at_start, &mut self.at_end),
+                    (t, h, k),
+                    &self.u_star,
+                    &mut self.jacobian,
+                )?;
+                if let Some(out) = interrupted {
+                    return Ok(out);
+                }
+                lu = DMatrix::from_row_slice(n, n, &self.jacobian).lu();
             }
         }
         let norms = if converged {
@@ -161,7 +179,7 @@ impl Work {
         }
         let f = StepConstants::on_grid(self.book.cv.history(), k, h)?.implicit_milne();
         let (q_pre, v_pre) = (&self.predicted_positions, &self.predicted_velocities);
-        Some(self.book.state_norms(q_pre, v_pre, f.pos, f.vel))
+        Some(self.book.state_norms(q_pre, v_pre, f, None))
     }
 }
 

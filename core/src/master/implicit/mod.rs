@@ -11,7 +11,8 @@
 //!    `T_N`) on the interpolation through `(T_{N+1}, u*)` and the newest `k` accepted
 //!    points, and `φ` is the full update step. The interface Jacobian `dg_c/du*` is
 //!    computed once per attempt at the predictor point ([`InterfaceJacobian`]) and kept
-//!    for the following iterations (a simplified Newton: exact for linear coupling).
+//!    for the following iterations (a simplified Newton: exact for linear coupling), or,
+//!    with [`NewtonIteration::Full`], re-evaluated at every iterate.
 //! 3. **Convergence**: after each corrector run, `‖g_c(u*)‖_WRMS ≤ fraction` with the
 //!    coupling tolerances; at least one corrector run is always made. Reaching
 //!    `max_iterations` unconverged is a rejection with `0.25·H_N` (paper §5.3).
@@ -39,11 +40,24 @@ use alloc::boxed::Box;
 use alloc::format;
 use alloc::vec;
 
+/// Whether the corrector re-evaluates the interface Jacobian (the seed leaves it open).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum NewtonIteration {
+    /// `dg_c/du*` once per attempt, at the predictor point, kept for every iteration.
+    #[default]
+    Simplified,
+    /// `dg_c/du*` again at every iterate `u*` that did not converge: quadratic convergence
+    /// on nonlinear coupling, at the Jacobian's cost per iteration.
+    Full,
+}
+
 /// How the corrector iterates (docs/methods.md §14.12).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CorrectorSettings {
     /// How `dg_c/du*` is computed.
     pub jacobian: InterfaceJacobian,
+    /// Simplified (default) or full Newton.
+    pub newton: NewtonIteration,
     /// Converged when the WRMS norm of the residual `g_c(u*)`, weighted with the coupling
     /// tolerances, is at most this (default 0.1: a tenth of what the error test allows).
     pub tolerance_fraction: f64,
@@ -56,6 +70,7 @@ impl Default for CorrectorSettings {
     fn default() -> Self {
         CorrectorSettings {
             jacobian: InterfaceJacobian::FiniteDifferences,
+            newton: NewtonIteration::Simplified,
             tolerance_fraction: 0.1,
             max_iterations: 5,
         }
@@ -209,7 +224,13 @@ impl MasterAlgorithm for ImplicitCoupling {
         let mut control = MacroStepControl::new(settings)?;
         let states = if estimator.on_states() {
             let needed_by = format!("the {} estimator", estimator.name());
-            Some(StateGroups::new(sys, |m| cv.is_dynamic(m), &needed_by)?)
+            let monitored = self.settings.monitored;
+            Some(StateGroups::new(
+                sys,
+                |m| cv.is_dynamic(m),
+                monitored,
+                &needed_by,
+            )?)
         } else {
             None
         };

@@ -7,14 +7,15 @@
 //!   "method": "error", "estimator": "ex_milne",
 //!   "rtol": 1e-5, "atol": {"pos": 1e-8, "vel": 1e-5, "u": 0.1}, "rtol_u": 1e-3,
 //!   "safety_factor": 6, "r_min": 0.5, "r_max": 2, "h_min": 1e-12, "h_max": 1e-3,
-//!   "order": {"variable": {"k_max": 5}}
+//!   "order": {"variable": {"k_max": 5}}, "monitor": "all_states"
 //! }
 //! ```
 //!
 //! `master.macro_step` is the first step `H_0`.
 
 use crate::master::error_control::{
-    AbsTol, ErrorControlSettings, EstimatorKind, GroupTolerance, OrderMode, Tolerances, MAX_DEGREE,
+    AbsTol, ErrorControlSettings, EstimatorKind, GroupTolerance, MonitoredStates, OrderMode,
+    Tolerances, MAX_DEGREE,
 };
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
@@ -46,6 +47,18 @@ impl EstimatorSpec {
             EstimatorSpec::ImSLocal => EstimatorKind::ImSLocal,
         }
     }
+}
+
+/// Which states a state estimator compares (seed 002, Sect. 5.1).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MonitorSpec {
+    /// Every state of every dynamic module (default).
+    #[default]
+    AllStates,
+    /// Only the coupling bodies: states an input enters the derivative of, and their
+    /// positions (ExLocal, ExMilne, ImMilne).
+    CouplingBodies,
 }
 
 /// An absolute tolerance: one value, or one per component (the last one repeats).
@@ -201,6 +214,9 @@ pub struct ErrorControlSpec {
     /// Fixed degree or order control (default variable, k_max = 5).
     #[serde(default)]
     pub order: OrderSpec,
+    /// Which states the state estimators compare (default `all_states`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub monitor: Option<MonitorSpec>,
     /// The implicit corrector (`master.algorithm: "implicit"` only; defaults if absent).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub corrector: Option<super::CorrectorSpec>,
@@ -244,6 +260,10 @@ impl ErrorControlSpec {
                 OrderSpec::Variable { k_max } => OrderMode::Variable {
                     k_max: k_max as usize,
                 },
+            },
+            monitored: match self.monitor.unwrap_or_default() {
+                MonitorSpec::AllStates => MonitoredStates::AllStates,
+                MonitorSpec::CouplingBodies => MonitoredStates::CouplingBodies,
             },
         }
     }

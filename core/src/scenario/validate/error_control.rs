@@ -3,7 +3,9 @@
 //! and what it asks of each module (state save for rejected steps, exposed equations for
 //! the update step and the state estimators), naming the module.
 
-use super::super::schema::{Algorithm, ErrorControlSpec, OrderSpec, Scenario, StepControlSpec};
+use super::super::schema::{
+    Algorithm, ErrorControlSpec, MonitorSpec, OrderSpec, Scenario, StepControlSpec,
+};
 use crate::coupling::CouplingGraph;
 use crate::error::ScenarioError;
 use crate::master::error_control::MAX_DEGREE;
@@ -96,6 +98,17 @@ fn check_settings(spec: &ErrorControlSpec) -> Result<(), ScenarioError> {
         return Err(at(
             "h_min",
             format!("must not exceed h_max ({} s > {h_max} s)", spec.h_min),
+        ));
+    }
+    let states = spec.estimator.kind().on_states();
+    if spec.monitor == Some(MonitorSpec::CouplingBodies) && !states {
+        return Err(at(
+            "monitor",
+            format!(
+                "{} compares coupling variables, not states; \"coupling_bodies\" applies to \
+                 ex_local, ex_milne and im_milne",
+                spec.estimator.kind().name()
+            ),
         ));
     }
     let (field, k) = match spec.order {

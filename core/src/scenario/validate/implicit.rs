@@ -3,7 +3,7 @@
 //! the error controller), the implicit estimators only with it and the explicit ones only
 //! without it, and the `corrector` settings at their JSON paths.
 
-use super::super::schema::ErrorControlSpec;
+use super::super::schema::{ErrorControlSpec, NewtonSpec};
 use crate::error::ScenarioError;
 use alloc::format;
 
@@ -45,6 +45,13 @@ pub(super) fn check_implicit(spec: &ErrorControlSpec, implicit: bool) -> Result<
         return Err(ScenarioError::at(
             format!("{PATH}.corrector.tolerance_fraction"),
             format!("must be a finite number > 0, got {}", c.tolerance_fraction),
+        ));
+    }
+    if c.newton == Some(NewtonSpec::Full) && c.max_iterations < 2 {
+        return Err(ScenarioError::at(
+            format!("{PATH}.corrector.newton"),
+            "\"full\" re-evaluates the Jacobian between iterations: it needs \
+             max_iterations ≥ 2",
         ));
     }
     if c.max_iterations == 0 {

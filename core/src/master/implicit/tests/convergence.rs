@@ -69,6 +69,7 @@ pub(super) fn one_newton_step() -> CorrectorSettings {
         jacobian: InterfaceJacobian::FiniteDifferences,
         tolerance_fraction: 1e300,
         max_iterations: 1,
+        ..CorrectorSettings::default()
     }
 }
 

@@ -182,6 +182,7 @@ fn a_corrector_that_does_not_converge_is_a_rejection_with_a_quarter_step() {
         jacobian: InterfaceJacobian::Identity,
         tolerance_fraction: 1e-3,
         max_iterations: 1,
+        ..CorrectorSettings::default()
     };
     let h = 2e-4;
     let (mut sys, mut alg, _, _) = prepared(EstimatorKind::ImSLocal, 1, h, &UNIFORM, corrector);
