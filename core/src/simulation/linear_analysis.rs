@@ -10,7 +10,8 @@ use crate::coupling::CouplingGraph;
 use crate::error::{CosimError, ScenarioError};
 use crate::limits::Limit;
 use crate::module::{InstantiateOptions, ModuleDescription, Subsystem};
-use crate::scenario::{whole_steps_needed, ModuleSpec, StepControlSpec, ValidatedScenario};
+use crate::scenario::{ModuleSpec, StepControlSpec, ValidatedScenario};
+use crate::time::FixedGrid;
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::sync::Arc;
@@ -86,11 +87,9 @@ impl LinearAnalysis {
             )
             .into());
         }
-        // Error measures run whole macro-steps over the run's length.
-        whole_steps_needed(
-            &v.grid,
-            "propagation-matrix analysis studies the uniform grid of master.macro_step",
-        )?;
+        // The matrices are of one macro-step; error measures over the run's length take the
+        // nearest whole number of them, as convergence studies do (docs/methods.md §2.4).
+        let grid = FixedGrid::nearest(v.grid.t_start, v.grid.t_stop, v.grid.h);
         let modules = SpecModules(s.modules.clone());
         let mut blocks = Vec::with_capacity(s.modules.len());
         let mut descriptions: Vec<(String, ModuleDescription)> =
@@ -131,7 +130,7 @@ impl LinearAnalysis {
             blocks,
             graph.coupling_matrix(),
             method,
-            v.grid,
+            grid,
         )
         .with_limits(v.limits))
     }

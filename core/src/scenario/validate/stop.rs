@@ -3,7 +3,7 @@
 //! [`crate::time::WHOLE_STEP_TOLERANCE`]) the last step is shorter. Methods that need every
 //! step to be the macro-step refuse such a stop time, naming the two nearest that work.
 
-use super::super::schema::{AnalysisView, Scenario};
+use super::super::schema::Scenario;
 use crate::error::ScenarioError;
 use crate::time::{FixedGrid, MAX_MACRO_STEPS};
 use alloc::format;
@@ -63,12 +63,6 @@ impl Scenario {
             Some("model-based correction (master.correction) has gains and difference tables for one step size")
         } else if !m.module_steps.is_empty() {
             Some("multi-rate Jacobi (master.module_steps) steps each module a whole number of times per macro-step")
-        } else if self
-            .analysis
-            .as_ref()
-            .is_some_and(|a| a.view != AnalysisView::TimeResponse)
-        {
-            Some("the analysis view studies propagation matrices of the uniform grid of master.macro_step")
         } else {
             None
         }
