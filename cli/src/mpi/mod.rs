@@ -56,6 +56,7 @@ pub fn distributable(v: &ValidatedScenario) -> Result<usize, String> {
 /// numbers are never used here; the outputs keep their places in the stacked vector, which
 /// the exchange plan relies on. Memory then grows with the rank's share of the chain, not
 /// with the chain. Rank 0 keeps every module: it records the initial outputs of all.
+#[cfg_attr(not(feature = "mpi"), allow(dead_code))]
 pub fn with_stand_ins(v: &mut ValidatedScenario, owner: &[usize], rank: usize) {
     let s = &mut v.scenario;
     let index = |port: &str| {

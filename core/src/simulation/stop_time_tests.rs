@@ -79,3 +79,25 @@ fn methods_that_need_whole_steps_refuse_with_the_nearest_stop_times() {
     // A whole number of steps passes.
     assert!(oscillator(0.01, 3.0, corrected).validate().is_ok());
 }
+
+/// The propagation-matrix analyses study one step's matrix over whole steps of every
+/// macro-step they sweep, so the corrected preset's stability map (ΔT = 10^-3.5 on a 0.1 s
+/// run among its macro-steps) is not refused, and its matrix is analysed.
+#[test]
+fn analyses_of_a_corrected_scheme_do_not_need_a_whole_step_stop() {
+    use crate::analysis::sweep::LinearAnalysis;
+    let mut s = crate::scenario::preset("analysis-stability-map").expect("preset");
+    s.master.macro_step = libm::pow(10.0, -3.5);
+    s.run.stop = 0.1;
+    let v = s.validate().unwrap_or_else(|e| panic!("{e}"));
+    let analysis = LinearAnalysis::new(&v).unwrap_or_else(|e| panic!("{e}"));
+    use crate::analysis::sweep::MapMetric;
+    let rho = analysis.evaluate(MapMetric::SpectralRadius).value;
+    assert!(rho.is_finite() && rho > 0.0, "{rho}");
+    let eg = analysis.evaluate(MapMetric::GlobalError).value;
+    assert!(eg.is_finite(), "{eg}");
+    // The same scenario as a run (no analysis view) still refuses: the corrector's gains are
+    // for one step size.
+    s.analysis = None;
+    assert_eq!(s.validate().unwrap_err().path, "run.stop");
+}

@@ -3,7 +3,7 @@
 //! [`crate::time::WHOLE_STEP_TOLERANCE`]) the last step is shorter. Methods that need every
 //! step to be the macro-step refuse such a stop time, naming the two nearest that work.
 
-use super::super::schema::Scenario;
+use super::super::schema::{AnalysisView, Scenario};
 use crate::error::ScenarioError;
 use crate::time::{FixedGrid, MAX_MACRO_STEPS};
 use alloc::format;
@@ -59,7 +59,15 @@ impl Scenario {
     /// What in this scenario needs every step to be the macro-step, if anything.
     fn uniform_grid_needed_by(&self) -> Option<&'static str> {
         let m = &self.master;
-        if m.correction.is_some() {
+        // An analysis view studies one step's propagation matrix over whole steps of every
+        // macro-step it sweeps (docs/methods.md §2.4): it never runs to the stop time.
+        if self
+            .analysis
+            .as_ref()
+            .is_some_and(|a| a.view != AnalysisView::TimeResponse)
+        {
+            None
+        } else if m.correction.is_some() {
             Some("model-based correction (master.correction) has gains and difference tables for one step size")
         } else if !m.module_steps.is_empty() {
             Some("multi-rate Jacobi (master.module_steps) steps each module a whole number of times per macro-step")
