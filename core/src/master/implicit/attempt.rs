@@ -80,16 +80,7 @@ impl Work {
         self.u_star.copy_from_slice(&self.predicted);
         self.set_residual();
         // The interface Jacobian at the predictor point, kept for every iteration.
-        let interrupted = self.jacobian_work.compute(
-            sys,
-            ex.as_deref_mut(),
-            &mut self.book.cv,
-            (&mut self.at_start, &mut self.at_end),
-            (t, h, k),
-            &self.predicted,
-            &mut self.jacobian,
-        )?;
-        if let Some(out) = interrupted {
+        if let Some(out) = self.interface_jacobian(sys, ex.as_deref_mut(), (t, h, k), true)? {
             return Ok(out);
         }
         let n = self.u_star.len();
@@ -126,16 +117,9 @@ impl Work {
             let again = self.iterations < self.corrector.max_iterations;
             if again && self.corrector.newton == NewtonIteration::Full {
                 // Full Newton: the Jacobian at this iterate, from this run's end.
-                let interrupted = self.jacobian_work.compute(
-                    sys,
-                    ex.as_deref_mut(),
-                    &mut self.book.cv,
-                    (&mut self.at_start, &mut self.at_end),
-                    (t, h, k),
-                    &self.u_star,
-                    &mut self.jacobian,
-                )?;
-                if let Some(out) = interrupted {
+                if let Some(out) =
+                    self.interface_jacobian(sys, ex.as_deref_mut(), (t, h, k), false)?
+                {
                     return Ok(out);
                 }
                 lu = DMatrix::from_row_slice(n, n, &self.jacobian).lu();
@@ -158,6 +142,30 @@ impl Work {
 
     /// `g_c(u*) = u* − φ` from the last update step, and its WRMS norm with the coupling
     /// tolerances.
+    /// The interface Jacobian into `self.jacobian`, at the predicted coupling variables or
+    /// (full Newton) at the current iterate `u*`.
+    fn interface_jacobian(
+        &mut self,
+        sys: &mut CoupledSystem,
+        ex: Option<&mut (dyn Executor + 'static)>,
+        grid: (f64, f64, usize),
+        at_predictor: bool,
+    ) -> Result<Interrupted, MasterError> {
+        let at = match at_predictor {
+            true => &self.predicted,
+            false => &self.u_star,
+        };
+        self.jacobian_work.compute(
+            sys,
+            ex,
+            &mut self.book.cv,
+            (&mut self.at_start, &mut self.at_end),
+            grid,
+            at,
+            &mut self.jacobian,
+        )
+    }
+
     fn set_residual(&mut self) {
         for ((r, u), phi) in self
             .residual
