@@ -3,8 +3,9 @@
 use crate::analysis;
 use crate::args::{Command, USAGE};
 use crate::io::{self, Failure, Output};
+use cosim_core::error::ScenarioError;
 use cosim_core::limits::Limits;
-use cosim_core::scenario;
+use cosim_core::scenario::{self, Scenario};
 use cosim_core::simulation::{self, Simulation};
 use std::io::IsTerminal;
 use std::path::Path;
@@ -101,10 +102,12 @@ pub fn execute(command: Command, limits: &Limits) -> Result<(), Failure> {
             sim.run_to_end().map_err(|e| e.to_string())?;
             out.write(&crate::energy::report(&sim)?)?;
         }
-        Command::Stability(path) => out.write(&analysis::stability(&load(&path, limits)?)?)?,
+        Command::Stability(path) => {
+            out.write(&analysis::stability(&load_for_analysis(&path, limits)?)?)?
+        }
         Command::Map(args) => {
             io::refuse_same_file(&args.scenario, args.out.as_deref())?;
-            let (csv, summary) = analysis::map(&load(&args.scenario, limits)?, &args)?;
+            let (csv, summary) = analysis::map(&load_for_analysis(&args.scenario, limits)?, &args)?;
             write_out(args.out.as_deref(), &csv)?;
             io::note(&format!("{summary}\n"));
             if interrupted() {
@@ -116,7 +119,7 @@ pub fn execute(command: Command, limits: &Limits) -> Result<(), Failure> {
             out: file,
         } => {
             io::refuse_same_file(&scenario, file.as_deref())?;
-            let (csv, slopes) = analysis::convergence(&load(&scenario, limits)?)?;
+            let (csv, slopes) = analysis::convergence(&load_for_analysis(&scenario, limits)?)?;
             write_out(file.as_deref(), &csv)?;
             // Slopes go with the CSV's destination: stdout when the CSV went to a file.
             if file.is_some() {
@@ -204,15 +207,26 @@ fn write_out(out: Option<&Path>, text: &str) -> Result<(), Failure> {
 }
 
 fn load(path: &Path, limits: &Limits) -> Result<scenario::ValidatedScenario, Failure> {
-    if crate::ssp::is_ssp(path) {
-        let s = crate::ssp::read_ssp(path)?;
-        return Ok(s
-            .validate_within(limits)
-            .map_err(|e| format!("{}: {e}", path.display()))?);
-    }
-    let text = io::read_text(path, scenario::MAX_SCENARIO_BYTES, "scenario")?;
-    let mut s = scenario::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?;
-    crate::fmus::embed(&mut s, path).map_err(|e| format!("{}: {e}", path.display()))?;
-    Ok(s.validate_within(limits)
-        .map_err(|e| format!("{}: {e}", path.display()))?)
+    load_as(path, |s| s.validate_within(limits))
+}
+
+/// As [`load`], for `stability`, `map` and `convergence`: they analyse one step's propagation
+/// matrix and never run to `run.stop`, so any stop time is accepted.
+fn load_for_analysis(path: &Path, limits: &Limits) -> Result<scenario::ValidatedScenario, Failure> {
+    load_as(path, |s| s.validate_for_analysis_within(limits))
+}
+
+fn load_as(
+    path: &Path,
+    validate: impl Fn(&Scenario) -> Result<scenario::ValidatedScenario, ScenarioError>,
+) -> Result<scenario::ValidatedScenario, Failure> {
+    let s = if crate::ssp::is_ssp(path) {
+        crate::ssp::read_ssp(path)?
+    } else {
+        let text = io::read_text(path, scenario::MAX_SCENARIO_BYTES, "scenario")?;
+        let mut s = scenario::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        crate::fmus::embed(&mut s, path).map_err(|e| format!("{}: {e}", path.display()))?;
+        s
+    };
+    Ok(validate(&s).map_err(|e| format!("{}: {e}", path.display()))?)
 }

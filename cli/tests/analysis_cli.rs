@@ -74,6 +74,40 @@ fn map_csv_is_the_same_on_one_and_two_threads() {
     assert_eq!(one, run("2"));
 }
 
+/// The map benchmark's scenario: model-based correction at ΔT = 10^-3.5 s on a 0.1 s run,
+/// not a whole number of steps. `cosim run` refuses it (the corrector needs whole steps);
+/// `cosim map` and `cosim stability` analyse one step's matrix and accept it.
+#[test]
+fn analyses_accept_a_stop_time_that_a_corrected_run_refuses() {
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../bench/map_scenario.json");
+    let p = p.to_str().unwrap();
+    let run = cosim(&["run", p]);
+    assert_eq!(run.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&run.stderr).contains("run.stop"),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    for args in [
+        &[
+            "map",
+            p,
+            "--x",
+            "mass2.ck:1:1e10:3:log",
+            "--y",
+            "mass2.dk:1:1e7:2:log",
+        ][..],
+        &["stability", p][..],
+    ] {
+        let out = cosim(args);
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
 #[test]
 fn convergence_writes_curves_and_slopes() {
     let p = scenario("conv.json", |v| {

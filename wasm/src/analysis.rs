@@ -20,7 +20,7 @@ use wasm_bindgen::prelude::*;
 
 fn linear_analysis(scenario_json: &str) -> Result<LinearAnalysis, JsError> {
     let v = scenario::parse(scenario_json)
-        .and_then(|s| s.validate_within(&cosim_core::limits::Limits::PAGE))
+        .and_then(|s| s.validate_for_analysis_within(&cosim_core::limits::Limits::PAGE))
         .map_err(to_js)?;
     LinearAnalysis::new(&v).map_err(to_js)
 }

@@ -53,6 +53,14 @@ pub struct ValidatedScenario {
     pub energy: Option<crate::master::energy::EnergyPlan>,
 }
 
+/// What a scenario is checked for: a run to its stop time, or an analysis of one step's
+/// propagation matrix.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Purpose {
+    Run,
+    Analysis,
+}
+
 impl Scenario {
     /// Checks the scenario against the command line's budgets ([`Limits::CLI`]); the
     /// error names the field path.
@@ -64,8 +72,26 @@ impl Scenario {
     /// A `chain` is checked, then expanded (its modules, connections and recorded outputs
     /// are those of the [`ValidatedScenario`]'s scenario).
     pub fn validate_within(&self, limits: &Limits) -> Result<ValidatedScenario, ScenarioError> {
+        self.validate_for(limits, Purpose::Run)
+    }
+
+    /// Checks the scenario for a propagation-matrix analysis (stability, maps, convergence):
+    /// as [`Self::validate_within`], but an analysis never runs to `run.stop`, so a stop time
+    /// that is not a whole number of macro-steps is not refused (docs/methods.md §2.4).
+    pub fn validate_for_analysis_within(
+        &self,
+        limits: &Limits,
+    ) -> Result<ValidatedScenario, ScenarioError> {
+        self.validate_for(limits, Purpose::Analysis)
+    }
+
+    fn validate_for(
+        &self,
+        limits: &Limits,
+        purpose: Purpose,
+    ) -> Result<ValidatedScenario, ScenarioError> {
         let Some(chain) = &self.chain else {
-            return self.validate_modules(limits);
+            return self.validate_modules(limits, purpose);
         };
         chain.check()?;
         for (field, empty) in [
@@ -82,10 +108,14 @@ impl Scenario {
         }
         let mut expanded = self.clone();
         (expanded.modules, expanded.connections, expanded.plot) = chain.expand();
-        expanded.validate_modules(limits)
+        expanded.validate_modules(limits, purpose)
     }
 
-    fn validate_modules(&self, limits: &Limits) -> Result<ValidatedScenario, ScenarioError> {
+    fn validate_modules(
+        &self,
+        limits: &Limits,
+        purpose: Purpose,
+    ) -> Result<ValidatedScenario, ScenarioError> {
         let (descriptions, settable) = self.module_descriptions()?;
         let graph = self.coupling_graph(&descriptions)?;
         let m = &self.master;
@@ -124,7 +154,7 @@ impl Scenario {
         self.check_defects(&descriptions, &graph)?;
         self.check_error_control(&descriptions, &graph)?;
         let energy = self.energy_plan(&descriptions, &graph)?;
-        let grid = self.grid()?;
+        let grid = self.grid(purpose)?;
         let sequence = self.sequence(&graph)?;
         let reference_available = descriptions.iter().all(|(_, d)| {
             let c = &d.capabilities;

@@ -100,4 +100,15 @@ fn analyses_of_a_corrected_scheme_do_not_need_a_whole_step_stop() {
     // for one step size.
     s.analysis = None;
     assert_eq!(s.validate().unwrap_err().path, "run.stop");
+    // Checked for an analysis (`cosim map`, the page's map workers) it is accepted without
+    // an analysis view, and analysed the same.
+    let limits = crate::limits::Limits::default();
+    let v = s
+        .validate_for_analysis_within(&limits)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let again = LinearAnalysis::new(&v).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        again.evaluate(MapMetric::SpectralRadius).value.to_bits(),
+        rho.to_bits()
+    );
 }

@@ -4,13 +4,14 @@
 //! step to be the macro-step refuse such a stop time, naming the two nearest that work.
 
 use super::super::schema::{AnalysisView, Scenario};
+use super::Purpose;
 use crate::error::ScenarioError;
 use crate::time::{FixedGrid, MAX_MACRO_STEPS};
 use alloc::format;
 
 impl Scenario {
     /// The grid of the run, its step count checked against [`MAX_MACRO_STEPS`].
-    pub(super) fn grid(&self) -> Result<FixedGrid, ScenarioError> {
+    pub(super) fn grid(&self, purpose: Purpose) -> Result<FixedGrid, ScenarioError> {
         let (start, stop, h) = (self.run.start, self.run.stop, self.master.macro_step);
         if !start.is_finite() {
             return Err(ScenarioError::at(
@@ -50,21 +51,22 @@ impl Scenario {
                 ),
             ));
         }
-        if let Some(needs) = self.uniform_grid_needed_by() {
+        if let Some(needs) = self.uniform_grid_needed_by(purpose) {
             whole_steps_needed(&grid, needs)?;
         }
         Ok(grid)
     }
 
     /// What in this scenario needs every step to be the macro-step, if anything.
-    fn uniform_grid_needed_by(&self) -> Option<&'static str> {
+    fn uniform_grid_needed_by(&self, purpose: Purpose) -> Option<&'static str> {
         let m = &self.master;
-        // An analysis view studies one step's propagation matrix over whole steps of every
+        // An analysis studies one step's propagation matrix over whole steps of every
         // macro-step it sweeps (docs/methods.md §2.4): it never runs to the stop time.
-        if self
-            .analysis
-            .as_ref()
-            .is_some_and(|a| a.view != AnalysisView::TimeResponse)
+        if purpose == Purpose::Analysis
+            || self
+                .analysis
+                .as_ref()
+                .is_some_and(|a| a.view != AnalysisView::TimeResponse)
         {
             None
         } else if m.correction.is_some() {
