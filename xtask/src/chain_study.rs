@@ -75,9 +75,11 @@ pub fn study(which: &str, o: &StudyOptions) -> Result<()> {
         "threads" => return threads(&cli, &dir, o),
         "claims" => return chain_claims::claims(&cli, &dir),
         "tolerance" => return chain_claims::tolerance(&cli, &dir),
-        other => return Err(format!(
+        other => {
+            return Err(format!(
             "chain-study: `{other}` is not damping, mass, threads, claims, tolerance or example1"
-        )),
+        ))
+        }
     };
     section(&format!(
         "{} masses in {} subsystems over {} s, {which}",
