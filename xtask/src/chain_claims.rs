@@ -6,7 +6,8 @@
 //! `claims` and `tolerance` run the substitute chain (20 masses in 4 segments of 5, 50 µs,
 //! segments on the BDF) with the release CLI, the same scenario as
 //! `tests/tests/chain/mod.rs` builds for the tests (keep the two alike); the CLI's global
-//! NRMSE is the tests' error. `example1` runs the core's Example 1 tests (debug build) and
+//! NRMSE is the tests' error (printed with three digits and rounded here to the tables' two,
+//! so a last digit can be one off the rounding of the full value). `example1` runs the core's Example 1 tests (debug build) and
 //! tabulates the lines they print.
 use crate::chain_study::{stamp, time_cli};
 use crate::shell::{self, repo_root, section, Result};
@@ -224,14 +225,15 @@ pub fn tolerance(cli: &Path, dir: &Path) -> Result<()> {
     let mut falls = true;
     let mut last = [f64::INFINITY; 5];
     for rtol in RTOLS {
-        let mut row = format!("| {} |", sci(rtol, 0));
+        // This table writes numbers as Rust does (`1e-2`, `1.07e-1`), as the docs do.
+        let mut row = format!("| {rtol:.0e} |");
         for (j, (estimator, _)) in ESTIMATORS.iter().enumerate() {
             let s = scenario(estimator, 1e4, rtol, None, TIGHT_SEGMENT_RTOL);
             let cell = match point(cli, dir, &s)? {
                 Some(p) => {
                     falls &= p.error < last[j];
                     last[j] = p.error;
-                    format!("{} / {}", sci(p.error, 2), p.accepted)
+                    format!("{:.2e} / {}", p.error, p.accepted)
                 }
                 None => {
                     falls = false;
