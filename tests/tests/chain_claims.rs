@@ -69,7 +69,7 @@ fn row_9_slocal_estimators_with_k_0_end_below_h_min() {
 
 /// Row 10: with k ≥ 2 (explicit) and k = 4 (implicit) the macro-step count hardly changes
 /// from rtol 1e-2 to 1e-5 (a stability limit, not accuracy, sets H), while at k = 1 it grows
-/// with the tolerance. Measured: ExMilne k = 2: 684 → 757, k = 1: 336 → 656; ImMilne k = 4:
+/// with the tolerance. Measured: ExMilne k = 2: 684 → 753, k = 1: 336 → 656; ImMilne k = 4:
 /// 157 → 183, k = 1: 37 → 325.
 #[test]
 fn row_10_step_count_is_about_independent_of_rtol_at_high_fixed_k() {

@@ -1,14 +1,18 @@
-//! `cargo xtask chain-study damping|mass|threads`: seed 002's Example 2 case studies on a
-//! reduced chain with the release CLI, printed as the markdown tables of docs/benchmarks.md.
+//! `cargo xtask chain-study damping|mass|threads|claims|tolerance|example1`: seed 002's
+//! studies, each printed as the markdown table of the docs that hold it.
 //!
 //! - `damping` (case 1): ExSLocal against ImSLocal as d grows from 1e3 to 1e6 N·s/m.
 //! - `mass` (case 3): the same as the mass falls from 0.1 to 1e-3 kg at d = 1e4 N·s/m.
 //! - `threads`: mass-steps per second of both schemes on 1 and 2 threads.
+//! - `claims`, `tolerance`, `example1`: docs/methods.md §14.14 and §14.11.5 / §14.12.4
+//!   (`chain_claims.rs`).
 //!
+//! The first three run a reduced Example 2 chain with the release CLI.
 //! Every point runs twice: with the banded whole-chain reference for seed 002's eqn 36
 //! error, and without it for the time (bash's `time`: user CPU and wall seconds). Options:
 //! `--masses N` (1000), `--subsystems R` (20), `--stop T` (1e-4 s), `--no-build` (use the
 //! release binary as it is).
+use crate::chain_claims;
 use crate::shell::{self, repo_root, run, section, Result};
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -39,6 +43,10 @@ const SCHEMES: [(&str, &str, &str); 2] = [
 
 /// Runs study `which` and prints its table.
 pub fn study(which: &str, o: &StudyOptions) -> Result<()> {
+    if which == "example1" {
+        // From the core's tests (debug build): no release CLI needed.
+        return chain_claims::example1();
+    }
     let root = repo_root();
     if o.build {
         section("release build of the CLI");
@@ -65,16 +73,19 @@ pub fn study(which: &str, o: &StudyOptions) -> Result<()> {
                 .collect(),
         ),
         "threads" => return threads(&cli, &dir, o),
+        "claims" => return chain_claims::claims(&cli, &dir),
+        "tolerance" => return chain_claims::tolerance(&cli, &dir),
         other => {
             return Err(format!(
-                "chain-study: `{other}` is not damping, mass or threads"
-            ))
+            "chain-study: `{other}` is not damping, mass, threads, claims, tolerance or example1"
+        ))
         }
     };
     section(&format!(
         "{} masses in {} subsystems over {} s, {which}",
         o.masses, o.subsystems, o.stop
     ));
+    println!("{}\n", stamp("Started"));
     println!(
         "| {label} | scheme | macro-steps | rejected | mean H (s) | corrector iterations | eqn 36 error | CPU time (s) | wall (s) | parallel cost |"
     );
@@ -98,6 +109,7 @@ pub fn study(which: &str, o: &StudyOptions) -> Result<()> {
             );
         }
     }
+    println!("\n{}", stamp("Done"));
     Ok(())
 }
 
@@ -107,6 +119,7 @@ fn threads(cli: &Path, dir: &Path, o: &StudyOptions) -> Result<()> {
         "{} masses in {} subsystems over {} s: threads",
         o.masses, o.subsystems, o.stop
     ));
+    println!("{}\n", stamp("Started"));
     println!("| scheme | threads | macro-steps | CPU time (s) | wall (s) | mass-steps per CPU-second | mass-steps per second (wall) |");
     println!("|---|---:|---:|---:|---:|---:|---:|");
     for (name, algorithm, estimator) in SCHEMES {
@@ -124,6 +137,7 @@ fn threads(cli: &Path, dir: &Path, o: &StudyOptions) -> Result<()> {
             );
         }
     }
+    println!("\n{}", stamp("Done"));
     Ok(())
 }
 
@@ -148,8 +162,21 @@ fn chain_scenario(
     )
 }
 
-/// Runs `cosim run` on `scenario` under bash's `time` and reads its summary line.
-fn run_cli(cli: &Path, dir: &Path, scenario: &str, threads: Option<u32>) -> Result<Outcome> {
+/// What one `cosim run` printed on standard error, whether it finished, and its times.
+pub(crate) struct Timed {
+    pub finished: bool,
+    pub stderr: String,
+    pub user: f64,
+    pub wall: f64,
+}
+
+/// Runs `cosim run` on `scenario` under bash's `time` (user CPU and wall seconds).
+pub(crate) fn time_cli(
+    cli: &Path,
+    dir: &Path,
+    scenario: &str,
+    threads: Option<u32>,
+) -> Result<Timed> {
     let file: PathBuf = dir.join("scenario.json");
     fs::write(&file, scenario).map_err(|e| format!("{}: {e}", file.display()))?;
     let threads = threads.map_or(String::new(), |n| format!(" --threads {n}"));
@@ -164,16 +191,27 @@ fn run_cli(cli: &Path, dir: &Path, scenario: &str, threads: Option<u32>) -> Resu
         .args(["-c", &script])
         .output()
         .map_err(|e| format!("bash: {e}"))?;
-    let summary = fs::read_to_string(dir.join("summary.txt")).unwrap_or_default();
-    if !out.status.success() {
-        return Err(format!("cosim run failed: {summary}"));
-    }
+    let stderr = fs::read_to_string(dir.join("summary.txt")).unwrap_or_default();
     let times = String::from_utf8_lossy(&out.stdout);
     let mut t = times
         .split_whitespace()
         .filter_map(|v| v.parse::<f64>().ok());
     let (user, wall) = (t.next().unwrap_or(f64::NAN), t.next().unwrap_or(f64::NAN));
-    let line = summary.lines().last().unwrap_or_default();
+    Ok(Timed {
+        finished: out.status.success(),
+        stderr,
+        user,
+        wall,
+    })
+}
+
+/// Runs `cosim run` on `scenario` under bash's `time` and reads its summary line.
+fn run_cli(cli: &Path, dir: &Path, scenario: &str, threads: Option<u32>) -> Result<Outcome> {
+    let run = time_cli(cli, dir, scenario, threads)?;
+    if !run.finished {
+        return Err(format!("cosim run failed: {}", run.stderr));
+    }
+    let line = run.stderr.lines().last().unwrap_or_default();
     Ok(Outcome {
         steps: count_before(line, " macro-steps").unwrap_or(0),
         rejected: count_before(line, " rejected attempts").unwrap_or(0),
@@ -183,13 +221,26 @@ fn run_cli(cli: &Path, dir: &Path, scenario: &str, threads: Option<u32>) -> Resu
             .nth(1)
             .and_then(|s| s.split([';', ' ']).next())
             .and_then(|s| s.parse().ok()),
-        user,
-        wall,
+        user: run.user,
+        wall: run.wall,
     })
 }
 
+/// When and under what load a study ran, for the line under its table.
+pub(crate) fn stamp(what: &str) -> String {
+    let date = Command::new("date")
+        .args(["-u", "+%Y-%m-%d %H:%M UTC"])
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .unwrap_or_default();
+    let load = fs::read_to_string("/proc/loadavg")
+        .map(|l| l.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_default();
+    format!("{what} {date}, load average {load} (1, 5, 15 min)")
+}
+
 /// The whole number just before `what` in `line`.
-fn count_before(line: &str, what: &str) -> Option<u64> {
+pub(crate) fn count_before(line: &str, what: &str) -> Option<u64> {
     let head = &line[..line.find(what)?];
     head.rsplit([' ', ',', ';']).next()?.parse().ok()
 }

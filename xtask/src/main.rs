@@ -11,12 +11,14 @@
 //! - `test [--no-setup]`: every check CI runs (`.ci/run` calls this).
 //! - `bench [--steps N]`: criterion benchmark natively and the same preset in Chromium;
 //!   `bench --map` the map benchmark alone, on the wasm built last.
-//! - `chain-study damping|mass|threads`: seed 002's chain case studies with the release CLI.
+//! - `chain-study damping|mass|threads|claims|tolerance|example1`: seed 002's studies, each
+//!   printed as its table in the docs.
 //!
 //! Std only, on purpose: this crate must build before anything else is installed.
 mod bench;
 mod bench_controlled;
 mod bench_map;
+mod chain_claims;
 mod chain_study;
 mod fmus;
 mod serve;
@@ -46,7 +48,10 @@ commands:
   bench --controlled         accepted steps/s of step-controlled runs next to fixed-step ones, both ways
   bench --map                the map benchmark alone (native, NumPy, Chromium) on the www/pkg built last
   chain-study damping|mass|threads [--masses N] [--subsystems R] [--stop T] [--no-build]
-                             ExSLocal against ImSLocal on a chain over d or m, or on 1 and 2 threads";
+                             ExSLocal against ImSLocal on a chain over d or m, or on 1 and 2 threads
+  chain-study claims|tolerance [--no-build]
+                             seed 002's §8 rows 4, 8-10 and the tolerance table on the 20-mass chain
+  chain-study example1       Example 1's tolerance tables (from the core's tests)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
