@@ -265,3 +265,67 @@ fn a_module_slow_in_every_step_is_stopped_by_the_run_budget() {
     assert!((2..=60).contains(&steps), "{steps} steps: {e}");
     assert!(e.contains("RuntimeLimits::fuel_per_run"), "{e}");
 }
+
+/// Steps `s` until one fails; the number that succeeded and the failure's text.
+fn steps_until_failure(s: &mut Subsystem) -> (u32, String) {
+    let mut steps = 0;
+    loop {
+        match s.do_step(f64::from(steps) * 0.1, 0.1, true) {
+            Ok(_) => steps += 1,
+            Err(e) => return (steps, e.to_string()),
+        }
+        assert!(steps < 100, "never stopped");
+    }
+}
+
+/// Each step grows the memory by 1 MiB and ignores what `memory.grow` returns.
+const GROW_1_MIB: &str = "(drop (memory.grow (i32.const 16)))";
+
+#[test]
+fn memory_grown_in_a_step_beyond_the_module_limit_stops_the_call_naming_it() {
+    let limits = RuntimeLimits {
+        max_memory_bytes: 4 * MIB,
+        ..limits(64 * MIB)
+    };
+    let budget = limits.budget.clone();
+    let mut s = started(load(&fmu("", GROW_1_MIB), limits).unwrap());
+    // 128 KiB + 3 MiB fit; the fourth step would hold 4325376 bytes.
+    for k in 0..3 {
+        s.do_step(f64::from(k) * 0.1, 0.1, true).unwrap();
+    }
+    let (result, peak) = peak_of(|| s.do_step(0.3, 0.1, true));
+    let e = result.err().expect("the fourth step fails").to_string();
+    assert!(
+        e.contains(
+            "fmi3DoStep was stopped: linear memory of 4325376 bytes (all memories of the \
+             module) is more than RuntimeLimits::max_memory_bytes = 4194304"
+        ),
+        "{e}"
+    );
+    assert!(
+        peak < MIB / 2,
+        "the refused MiB was not allocated: peak {peak}"
+    );
+    assert_eq!(
+        budget.used(),
+        3 * MIB + 128 * 1024,
+        "the growth that fit is charged"
+    );
+    drop(s);
+    assert_eq!(budget.used(), 0, "and given back with the module");
+}
+
+#[test]
+fn memory_grown_in_a_step_beyond_the_shared_budget_stops_the_call_naming_it() {
+    let mut s = started(load(&fmu("", GROW_1_MIB), limits(2 * MIB)).unwrap());
+    let (steps, e) = steps_until_failure(&mut s);
+    assert_eq!(steps, 1, "{e}");
+    assert!(
+        e.contains(
+            "fmi3DoStep was stopped: growing linear memory to 2228224 bytes would exceed the \
+             memory budget shared by all binary modules (1179648 of 2097152 bytes in use; \
+             RuntimeLimits::budget)"
+        ),
+        "{e}"
+    );
+}

@@ -93,18 +93,28 @@ export const STEPS = {
   ok: OK,
   trap: [0x00], // unreachable
   endless: [0x03, 0x40, 0x0c, 0x00, 0x0b, ...OK], // loop (br 0) end
+  // drop (memory.grow (i32.const 4096)): 256 MiB more, one page past the default
+  // RuntimeLimits::max_memory_bytes; the result (-1 if refused) is ignored.
+  grow: [0x41, 0x80, 0x20, 0x40, 0x00, 0x1a, ...OK],
+};
+
+/** fmi3InstantiateCoSimulation bodies (each leaves the instance address 64). */
+export const INSTANTIATE = {
+  ok: [0x41, 0xc0, 0x00], // i32.const 64
+  endless: [0x03, 0x40, 0x0c, 0x00, 0x0b, 0x41, 0xc0, 0x00], // loop (br 0) end, i32.const 64
 };
 
 /**
  * A minimal FMI 3.0 wasm32 module: every call returns fmi3OK, instance at address 64,
- * fmi3DoStep runs `step` (see STEPS); exports named in `omit` are left out; `retype`
- * gives functions another type index (a wrong signature), with a body that fits it.
+ * fmi3DoStep runs `step` (see STEPS), fmi3InstantiateCoSimulation `instantiate` (see
+ * INSTANTIATE); exports named in `omit` are left out; `retype` gives functions another
+ * type index (a wrong signature), with a body that fits it.
  */
-export function lagWasm({ step = STEPS.ok, omit = [], retype = {} } = {}) {
+export function lagWasm({ step = STEPS.ok, instantiate = INSTANTIATE.ok, omit = [], retype = {} } = {}) {
   const funcs = [
     ['malloc', 0, MALLOC],
     ['free', 1, []],
-    ['fmi3InstantiateCoSimulation', 2, [0x41, 0xc0, 0x00]], // i32.const 64
+    ['fmi3InstantiateCoSimulation', 2, instantiate],
     ['fmi3EnterInitializationMode', 3, OK],
     ['fmi3ExitInitializationMode', 0, OK],
     ['fmi3SetFloat64', 4, OK],

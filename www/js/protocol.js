@@ -46,9 +46,15 @@ export const RUN_STREAM = ['started', 'progress', 'result', 'cancelled', 'error'
  *   rows {key, scenario, x, y, metric, start, end} -> value {start, end, values: Float64Array,
  *        status: Uint8Array, failures: (string|null)[]} (buffers transferred)
  *   call {fn, args}  fn one of ANALYSIS_CALLS -> value: what the core returns
+ *        (pendingBinaries [scenario] -> [{key, bytes}]: the wasm binaries of its binary
+ *        modules the worker has not got compiled, for the page to compile once)
+ * Not answered: {type:'adopt', binaries:[{key, module}]}, binary modules the page compiled.
+ * Before a reply the worker may post {type:'compiled', modules, compilations}: binary
+ * modules it compiled itself, and how many it has compiled in all.
  * A worker that cannot load the core posts {type:'error', id:null, message}.
  */
-export const ANALYSIS_CALLS = ['sweep', 'stabilityCrossings', 'convergence', 'stability', 'analysisParameters'];
+export const ANALYSIS_CALLS = ['sweep', 'stabilityCrossings', 'convergence', 'stability', 'analysisParameters', 'pendingBinaries'];
+export const ADOPT = 'adopt';
 
 /** The reply to request `id`: a value, or the error's message. */
 export function reply(id, result) {

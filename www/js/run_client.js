@@ -37,6 +37,28 @@ export function binariesForInit() {
   return [...compiledBinaries].map(([key, module]) => ({ key, module }));
 }
 
+/** Binaries this page compiled itself (compileBinaries), for the tests. */
+export const pageCompilations = { count: 0 };
+const compiling = new Map(); // key -> Promise of the compilation in progress
+
+/**
+ * Compiles the wasm binaries `entries` ([{key, bytes}], a worker's `pendingBinaries`)
+ * that no worker has compiled yet, off the main thread (WebAssembly.compile), each key
+ * once even when asked twice at the same time; resolves when all are in compiledBinaries.
+ * Rejects if one does not compile (a worker then reports the core's error).
+ */
+export async function compileBinaries(entries) {
+  await Promise.all((entries ?? []).map(({ key, bytes }) => {
+    if (compiledBinaries.has(key)) return null;
+    if (!compiling.has(key)) {
+      compiling.set(key, WebAssembly.compile(bytes)
+        .then((module) => { compiledBinaries.set(key, module); pageCompilations.count += 1; })
+        .finally(() => compiling.delete(key)));
+    }
+    return compiling.get(key);
+  }));
+}
+
 export class SimulationWorker {
   /**
    * @param {object} on handlers of the run stream: ready({presets, catalog, version}, restarted),

@@ -1,9 +1,11 @@
-// Watchdog of the simulation worker. Binary modules run on the browser's own WebAssembly
+// Watchdog of the page's workers. Binary modules run on the browser's own WebAssembly
 // engine, which has no instruction budget: an endless loop in an FMI call blocks the
 // worker. While the worker owes an answer (a run or a request), every message it posts
 // is a heartbeat (a run posts progress every ~30 ms); a worker silent past the deadline
-// is terminated and replaced by run_client.js, and the failure names the binary modules
-// that may have looped. The page itself never blocks.
+// is terminated, and the failure names the binary modules that may have looped: the
+// simulation worker is replaced by run_client.js, a map's workers (analysis/tile_pool.js,
+// watched while a request's scenario has binary modules) are all stopped with the map.
+// The page itself never blocks.
 
 /** Silence after which a busy worker is replaced, in ms (`window.cosimWatchdogMs` overrides, for tests). */
 export const SILENCE_MS = 10_000;
@@ -47,11 +49,13 @@ export function binaryModuleNames(scenarioText) {
   }
 }
 
-/** What the page says when the watchdog replaced the worker. */
-export function silenceMessage(names, ms) {
+/** What silenceMessage says happened by default: the run's worker was replaced. */
+export const WORKER_REPLACED = 'the simulation worker was stopped and replaced, and nothing else was lost';
+
+/** What the page says when the watchdog stopped a worker; `stopped` says what was stopped. */
+export function silenceMessage(names, ms, stopped = WORKER_REPLACED) {
   const seconds = `${Math.round(ms / 100) / 10} s`;
   const what = names.length === 1 ? `module \`${names[0]}\`` : names.length > 1
     ? `one of the binary modules ${names.map((n) => `\`${n}\``).join(', ')}` : 'the simulation';
-  return `${what} did not return within ${seconds} (an endless loop in an FMI call?); the simulation worker `
-    + 'was stopped and replaced, and nothing else was lost';
+  return `${what} did not return within ${seconds} (an endless loop in an FMI call?); ${stopped}`;
 }

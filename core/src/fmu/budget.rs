@@ -1,9 +1,13 @@
 //! The memory budget of binary modules: one [`MemoryBudget`] shared by every module of a
 //! run (by default, every module of the process: the CLI, or one worker of the page), so
 //! that twenty modules, or one module with twenty memories, cannot together take more
-//! than the budget. Each module's [`Limiter`] charges its memories and tables to it
-//! before wasmi allocates them and gives the bytes back when the module is dropped.
+//! than the budget. Each module's [`MemoryAccount`] charges its linear memory to it and
+//! gives the bytes back when the module is dropped: under wasmi before the memory grows
+//! (its `Limiter`, which also charges tables), on the browser's engine after each call
+//! that grew it (no hook runs before). Both word a refusal the same way.
 
+use alloc::format;
+use alloc::string::String;
 use alloc::sync::Arc;
 use core::fmt;
 use core::sync::atomic::{AtomicUsize, Ordering};
@@ -67,7 +71,6 @@ impl MemoryBudget {
     }
 
     /// Takes `bytes` if they fit.
-    #[cfg_attr(not(feature = "wasmi"), allow(dead_code))]
     fn try_charge(&self, bytes: usize) -> bool {
         let c = self.counter();
         c.used
@@ -77,7 +80,6 @@ impl MemoryBudget {
             .is_ok()
     }
 
-    #[cfg_attr(not(feature = "wasmi"), allow(dead_code))]
     fn release(&self, bytes: usize) {
         self.counter().used.fetch_sub(bytes, Ordering::AcqRel);
     }
@@ -102,26 +104,87 @@ impl fmt::Debug for MemoryBudget {
     }
 }
 
+/// One module's linear memory, charged to a [`MemoryBudget`] and capped at
+/// `RuntimeLimits::max_memory_bytes`: what an engine asks before (wasmi) or after (the
+/// browser) a memory grows. The bytes charged are given back when the account is dropped.
+pub struct MemoryAccount {
+    budget: MemoryBudget,
+    max_memory_bytes: usize,
+    /// Bytes of linear memory (all memories of the module) held.
+    memory: usize,
+    /// Bytes charged to the budget (memories, and tables under wasmi).
+    charged: usize,
+}
+
+impl MemoryAccount {
+    /// An empty account of one module.
+    pub fn new(budget: MemoryBudget, max_memory_bytes: usize) -> Self {
+        MemoryAccount {
+            budget,
+            max_memory_bytes,
+            memory: 0,
+            charged: 0,
+        }
+    }
+
+    /// Bytes of linear memory the module holds (all its memories).
+    pub fn memory_bytes(&self) -> usize {
+        self.memory
+    }
+
+    /// One of the module's memories grows from `current` to `desired` bytes: charged, or
+    /// refused with the reason (the module's cap or the shared budget), nothing charged.
+    pub fn grow_memory(&mut self, current: usize, desired: usize) -> Result<(), String> {
+        let extra = desired.saturating_sub(current);
+        let total = self.memory.saturating_add(extra);
+        if total > self.max_memory_bytes {
+            return Err(format!(
+                "linear memory of {total} bytes (all memories of the module) is more than \
+                 RuntimeLimits::max_memory_bytes = {}",
+                self.max_memory_bytes
+            ));
+        }
+        self.charge(extra, &format!("growing linear memory to {desired} bytes"))?;
+        self.memory = total;
+        Ok(())
+    }
+
+    /// Charges `bytes` for `what` to the shared budget, or says why not.
+    fn charge(&mut self, bytes: usize, what: &str) -> Result<(), String> {
+        if self.budget.try_charge(bytes) {
+            self.charged += bytes;
+            return Ok(());
+        }
+        Err(format!(
+            "{what} would exceed the memory budget shared by all binary modules \
+             ({} of {} bytes in use; RuntimeLimits::budget)",
+            self.budget.used(),
+            self.budget.limit()
+        ))
+    }
+}
+
+impl Drop for MemoryAccount {
+    fn drop(&mut self) {
+        self.budget.release(self.charged);
+    }
+}
+
 #[cfg(feature = "wasmi")]
 pub(crate) use limiter::Limiter;
 
 #[cfg(feature = "wasmi")]
 mod limiter {
     use super::*;
-    use alloc::format;
-    use alloc::string::String;
 
     /// Bytes charged per table element (a function reference and its bookkeeping).
     pub const TABLE_ELEMENT_BYTES: usize = 16;
 
-    /// One module's share: its own caps, and what it charged to the shared budget.
+    /// One module's share under wasmi: its memory account, its table cap, and why the
+    /// last growth was refused.
     pub(crate) struct Limiter {
-        budget: MemoryBudget,
-        max_memory_bytes: usize,
+        account: MemoryAccount,
         max_table_elements: usize,
-        /// Bytes of linear memory (all memories) and table elements this module holds.
-        memory: usize,
-        charged: usize,
         /// Why the last growth was refused, for the error message.
         pub denied: Option<String>,
     }
@@ -133,27 +196,21 @@ mod limiter {
             max_table_elements: usize,
         ) -> Self {
             Limiter {
-                budget,
-                max_memory_bytes,
+                account: MemoryAccount::new(budget, max_memory_bytes),
                 max_table_elements,
-                memory: 0,
-                charged: 0,
                 denied: None,
             }
         }
 
-        fn charge(&mut self, bytes: usize, what: &str) -> bool {
-            if self.budget.try_charge(bytes) {
-                self.charged += bytes;
-                return true;
+        /// `Ok(true)` if `outcome` allows the growth; else remembers why not.
+        fn allow(&mut self, outcome: Result<(), String>) -> Result<bool, LimiterError> {
+            match outcome {
+                Ok(()) => Ok(true),
+                Err(why) => {
+                    self.denied = Some(why);
+                    Ok(false)
+                }
             }
-            self.denied = Some(format!(
-                "{what} would exceed the memory budget shared by all binary modules \
-             ({} of {} bytes in use; RuntimeLimits::budget)",
-                self.budget.used(),
-                self.budget.limit()
-            ));
-            false
         }
     }
 
@@ -164,21 +221,8 @@ mod limiter {
             desired: usize,
             _maximum: Option<usize>,
         ) -> Result<bool, LimiterError> {
-            let extra = desired.saturating_sub(current);
-            let total = self.memory.saturating_add(extra);
-            if total > self.max_memory_bytes {
-                self.denied = Some(format!(
-                    "linear memory of {total} bytes (all memories of the module) is more than \
-                 RuntimeLimits::max_memory_bytes = {}",
-                    self.max_memory_bytes
-                ));
-                return Ok(false);
-            }
-            if !self.charge(extra, &format!("growing linear memory to {desired} bytes")) {
-                return Ok(false);
-            }
-            self.memory = total;
-            Ok(true)
+            let outcome = self.account.grow_memory(current, desired);
+            self.allow(outcome)
         }
 
         fn table_growing(
@@ -189,15 +233,18 @@ mod limiter {
         ) -> Result<bool, LimiterError> {
             if desired > self.max_table_elements {
                 self.denied = Some(format!(
-                "a table of {desired} elements is more than RuntimeLimits::max_table_elements = {}",
-                self.max_table_elements
-            ));
+                    "a table of {desired} elements is more than RuntimeLimits::max_table_elements = {}",
+                    self.max_table_elements
+                ));
                 return Ok(false);
             }
             let extra = desired
                 .saturating_sub(current)
                 .saturating_mul(TABLE_ELEMENT_BYTES);
-            Ok(self.charge(extra, &format!("a table of {desired} elements")))
+            let outcome = self
+                .account
+                .charge(extra, &format!("a table of {desired} elements"));
+            self.allow(outcome)
         }
 
         fn instances(&self) -> usize {
@@ -211,12 +258,6 @@ mod limiter {
 
         fn memories(&self) -> usize {
             64
-        }
-    }
-
-    impl Drop for Limiter {
-        fn drop(&mut self) {
-            self.budget.release(self.charged);
         }
     }
 }

@@ -32,7 +32,7 @@ pub mod wasm_sections;
 mod wasmi_engine;
 
 pub use binary_module::BinaryModule;
-pub use budget::{MemoryBudget, DEFAULT_BUDGET_BYTES};
+pub use budget::{MemoryAccount, MemoryBudget, DEFAULT_BUDGET_BYTES};
 pub use error::FmuError;
 pub use model_description::ModelDescription;
 pub use runtime::RuntimeLimits;

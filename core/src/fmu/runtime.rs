@@ -135,7 +135,7 @@ impl Runtime {
     }
 
     /// Calls `f` (the FMI function `call`) with `args`, filling `results`; traps, fuel
-    /// exhaustion and `proc_exit` become `Fatal` [`ModuleErrorKind::Trap`] errors naming
+    /// exhaustion, memory grown beyond the budget and `proc_exit` become `Fatal` [`ModuleErrorKind::Trap`] errors naming
     /// the call, a refused write an `Error` naming it.
     pub fn call(
         &mut self,
@@ -170,6 +170,7 @@ impl Runtime {
                     self.fuel_per_call
                 ),
                 CallError::Exit(code) => format!("{call} called proc_exit({code})"),
+                CallError::Limit(why) => format!("{call} was stopped: {why}"),
                 CallError::Trap(e) => format!("{call}: {e}"),
             };
             let tail = self.log_tail(5);

@@ -179,6 +179,10 @@ pub enum CallError {
     Exit(i32),
     /// Any other trap, as the engine words it (e.g. "wasm `unreachable` instruction executed").
     Trap(String),
+    /// The call grew the module's memory (or a table) beyond its limit or the shared
+    /// budget ([`super::MemoryAccount`]'s reason): the engine refused the growth (wasmi)
+    /// or saw it after the call (the browser), and the call counts as failed either way.
+    Limit(String),
 }
 
 /// The guest's linear memory as the WASI host sees it during an import call. Every

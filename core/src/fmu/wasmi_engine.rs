@@ -295,6 +295,7 @@ impl GuestInstance for Wasmi {
         };
         let given = self.fuel_per_call.min(self.fuel_left);
         let _ = self.store.set_fuel(given);
+        self.store.data_mut().limiter.denied = None;
         self.params.clear();
         self.params.extend(args.iter().map(|v| to_val(*v)));
         self.out.clear();
@@ -304,6 +305,11 @@ impl GuestInstance for Wasmi {
         self.fuel_left = self.fuel_left.saturating_sub(used);
         for (slot, v) in results.iter_mut().zip(&self.out) {
             *slot = from_val(v);
+        }
+        // A refused growth fails the call even if the module carried on (memory.grow gave
+        // it -1): the browser's engine, which cannot refuse, stops it the same way.
+        if let Some(why) = self.store.data_mut().limiter.denied.take() {
+            return Err(CallError::Limit(why));
         }
         result.map_err(|e| match (e.as_trap_code(), e.i32_exit_status()) {
             (Some(TrapCode::OutOfFuel), _) => CallError::OutOfFuel {

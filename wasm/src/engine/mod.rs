@@ -6,10 +6,12 @@
 //! module sees the same bytes as under wasmi in the CLI.
 //!
 //! There is no fuel: an endless loop blocks the worker, and the page's watchdog
-//! (www/js/watchdog.js) replaces a worker that stays silent and names the module.
+//! (www/js/watchdog.js) replaces a worker that stays silent and names the module. The
+//! memory budget is checked after each call ([`budget`]).
 //! JS objects live in this thread's registry ([`registry`]); an instance holds only its
 //! index there, so it is `Send` as the core's modules must be (the worker is one thread).
 
+mod budget;
 mod glue;
 mod imports;
 mod memory;
@@ -20,14 +22,14 @@ use cosim_core::fmu::sandbox::{
 };
 use cosim_core::fmu::wasi::WasiHost;
 use cosim_core::fmu::wasm_sections::{self, ExportKind};
-use cosim_core::fmu::{FmuError, RuntimeLimits};
+use cosim_core::fmu::{FmuError, MemoryAccount, RuntimeLimits};
 use js_sys::{Array, BigInt, Function, Reflect, WebAssembly};
 use registry::{with_slot, with_slot_ref, Slot};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::{JsCast, JsValue};
 
-pub use registry::{adopt_compiled, compiled_modules, pending_binaries};
+pub use registry::{adopt_compiled, compilations_here, compiled_modules, pending_binaries};
 
 /// The browser's engine.
 pub struct BrowserSandbox;
@@ -37,9 +39,10 @@ pub fn install() {
     cosim_core::fmu::set_sandbox(&BrowserSandbox);
 }
 
-/// One instance: its index in this thread's registry.
+/// One instance: its index in this thread's registry, and its memory charged to the budget.
 struct BrowserInstance {
     slot: usize,
+    account: MemoryAccount,
 }
 
 /// The text of a thrown JS value.
@@ -90,14 +93,9 @@ impl Sandbox for BrowserSandbox {
         let mem = Reflect::get(&exports, &JsValue::from_str("memory"))
             .ok()
             .and_then(|m| m.dyn_into::<WebAssembly::Memory>().ok());
+        let mut account = MemoryAccount::new(limits.budget.clone(), limits.max_memory_bytes);
         if let Some(m) = &mem {
-            let bytes = memory::Guest::new(m).len();
-            if bytes > limits.max_memory_bytes {
-                return Err(FmuError::Limit(format!(
-                    "linear memory of {bytes} bytes is more than RuntimeLimits::max_memory_bytes = {}",
-                    limits.max_memory_bytes
-                )));
-            }
+            budget::charge_growth(&mut account, budget::size_of(m)).map_err(FmuError::Limit)?;
         }
         *memory.borrow_mut() = mem.clone();
         let log = imports::install_log_callback(&exports, &host, &memory);
@@ -115,7 +113,7 @@ impl Sandbox for BrowserSandbox {
             log_closure,
             log_callback,
         });
-        Ok(Box::new(BrowserInstance { slot }))
+        Ok(Box::new(BrowserInstance { slot, account }))
     }
 }
 
@@ -218,12 +216,17 @@ impl GuestInstance for BrowserInstance {
     ) -> Result<(), CallError> {
         // The registry stays borrowed (shared) during the call: the WASI imports and the
         // log callback use only what they captured, never the registry.
-        let outcome = with_slot_ref(self.slot, |s| {
+        let (outcome, memory_now) = with_slot_ref(self.slot, |s| {
             let func = s.funcs.get(f.0 as usize)?;
-            Some(call_export(func, args, results.first().map(|r| r.ty())))
+            let outcome = call_export(func, args, results.first().map(|r| r.ty()));
+            Some((outcome, s.memory.as_ref().map(budget::size_of)))
         })
         .flatten()
         .ok_or_else(|| CallError::Trap(String::from("no such export")))?;
+        // Growth beyond the budget fails the call, as wasmi's refusal does natively.
+        if let Some(now) = memory_now {
+            budget::charge_growth(&mut self.account, now).map_err(CallError::Limit)?;
+        }
         match outcome {
             Ok(v) => {
                 if let Some(slot) = results.first_mut() {

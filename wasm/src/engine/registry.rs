@@ -11,7 +11,7 @@ use cosim_core::fmu::wasm_sections::WasmInterface;
 use cosim_core::fmu::FmuError;
 use cosim_core::scenario::{fmu_bytes, Scenario, BINARY_MODEL};
 use js_sys::{Array, Function, Object, Reflect, Uint8Array, WebAssembly};
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
@@ -35,6 +35,8 @@ pub(super) struct Slot {
 thread_local! {
     static COMPILED: RefCell<Vec<(String, WebAssembly::Module)>> = const { RefCell::new(Vec::new()) };
     static SLOTS: RefCell<Vec<Option<Slot>>> = const { RefCell::new(Vec::new()) };
+    /// Binaries compiled by this thread itself (not adopted).
+    static COMPILATIONS: Cell<u32> = const { Cell::new(0) };
 }
 
 /// 64-bit FNV-1a of `bytes` and their length: the cache key of a wasm binary.
@@ -62,7 +64,15 @@ pub(super) fn compile(wasm: &[u8]) -> Result<WebAssembly::Module, FmuError> {
     let module = WebAssembly::Module::new(&bytes.into())
         .map_err(|e| FmuError::Wasm(super::js_message(&e)))?;
     COMPILED.with(|c| c.borrow_mut().push((k, module.clone())));
+    COMPILATIONS.with(|n| n.set(n.get() + 1));
     Ok(module)
+}
+
+/// How many wasm binaries this thread compiled itself rather than adopted (the page's
+/// tests check that the workers of a map compile none: the page compiles each once).
+#[wasm_bindgen(js_name = compilationsHere)]
+pub fn compilations_here() -> u32 {
+    COMPILATIONS.with(Cell::get)
 }
 
 pub(super) fn insert(slot: Slot) -> usize {
