@@ -132,6 +132,19 @@ pub trait MasterAlgorithm: Send {
     }
 }
 
+/// For every master's `prepare`: the system must be initialised at the run's start time.
+pub(crate) fn check_initialized(
+    sys: &CoupledSystem,
+    start: &RunStart<'_>,
+) -> Result<(), MasterError> {
+    if sys.initialized_at() != Some(start.t_start) {
+        return Err(MasterError::InvalidSettings(
+            "the coupled system must be initialised at the start time".into(),
+        ));
+    }
+    Ok(())
+}
+
 /// For masters that take every module step whole and never roll back (the model-based
 /// corrector, multi-rate Jacobi): a discarded step, a request to terminate or an early
 /// return of `module`'s step from `t` over `h` is an error naming it (and `algorithm`).

@@ -27,9 +27,8 @@
 //! allocate. Nonlinear modules need a new matrix exponential and factorisation per step,
 //! and rollback allocates the saved state, as FMI's `fmi3GetFMUState` does.
 
-use super::algorithm::require_whole_step;
+use super::algorithm::{check_initialized, require_whole_step};
 use super::correction_tables::hold_weights;
-use super::explicit::check_initialized;
 use super::jacobians::{
     gain_block, select_methods, summarize, JacobianRequest, JacobianSource, ModuleMethod,
 };

@@ -19,7 +19,7 @@ use super::ports::DefectPorts;
 use super::start::{check_capabilities, initial_samples, Initialisation};
 use super::taylor::{Taylor, MAX_DEGREE};
 use crate::error::{MasterError, RejectReason};
-use crate::master::explicit::check_initialized;
+use crate::master::algorithm::check_initialized;
 use crate::master::{
     CoupledSystem, MacroStepOutcome, MasterAlgorithm, Rejection, RunStart, StepDiagnostics,
 };

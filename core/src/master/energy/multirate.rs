@@ -10,8 +10,7 @@
 //! With every `n_m = 1` and order 0 this is plain Jacobi with zero-order hold.
 
 use crate::error::MasterError;
-use crate::master::algorithm::require_whole_step;
-use crate::master::explicit::check_initialized;
+use crate::master::algorithm::{check_initialized, require_whole_step};
 use crate::master::predictor::OutputHistory;
 use crate::master::{CoupledSystem, MacroStepOutcome, MasterAlgorithm, RunStart};
 use alloc::vec::Vec;

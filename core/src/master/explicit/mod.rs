@@ -25,6 +25,7 @@ mod early_return;
 mod sequence;
 mod work;
 
+use super::algorithm::check_initialized;
 use super::predictor::{extrapolation, InputPredictor};
 use super::{CoupledSystem, Executor, MacroStepOutcome, MasterAlgorithm, RunStart};
 use crate::error::MasterError;
@@ -52,19 +53,6 @@ pub struct ExplicitCoupling {
     /// `None`: the modules of a sweep step one after the other, without the indirection.
     executor: Option<Box<dyn Executor>>,
     work: Option<ExplicitWork>,
-}
-
-/// The system must be initialised at the run's start time before `prepare`.
-pub(super) fn check_initialized(
-    sys: &CoupledSystem,
-    start: &RunStart<'_>,
-) -> Result<(), MasterError> {
-    if sys.initialized_at() != Some(start.t_start) {
-        return Err(MasterError::InvalidSettings(
-            "the coupled system must be initialised at the start time".into(),
-        ));
-    }
-    Ok(())
 }
 
 impl ExplicitCoupling {
