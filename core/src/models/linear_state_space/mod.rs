@@ -9,7 +9,7 @@
 
 use super::builtin::{known_kind, output_index, unknown_kind, BuiltinModule};
 use super::instance::{Instance, INPUT_ORDER};
-use super::layout::{describe, PortSpec, Signature, VarKind};
+use super::layout::{describe, Layout, PortSpec, Signature, VarKind};
 use crate::module::{
     Causality, DependencyKind, Derivatives, DirectionalDerivatives, JacobianProduct,
     ModuleDescription, ModuleError, OutputDerivatives, Variable,
@@ -391,29 +391,38 @@ impl BuiltinModule for LinearStateSpace {
 impl DirectionalDerivatives for LinearStateSpace {
     /// Exact: `∂der(x)/∂x = A`, `∂der(x)/∂u = B`, `∂y/∂x = C`, `∂y/∂u = D`.
     fn directional_derivative(&mut self, p: JacobianProduct<'_>) -> Result<(), ModuleError> {
-        let layout = self.inst.layout;
-        let mut known_kinds = Vec::with_capacity(p.knowns.len());
-        for k in p.knowns {
-            known_kinds.push(known_kind(&layout, *k)?);
-        }
-        for (u, s) in p.unknowns.iter().zip(p.sensitivity.iter_mut()) {
-            let (from_x, from_u) = match unknown_kind(&layout, *u)? {
-                VarKind::Derivative(i) => (self.a.row(i), self.b.row(i)),
-                VarKind::Output(i) => (self.c.row(i), self.d.row(i)),
-                _ => continue,
-            };
-            *s = known_kinds
-                .iter()
-                .zip(p.seed)
-                .map(|(kind, v)| match kind {
-                    VarKind::State(j) => from_x[*j] * v,
-                    VarKind::Input(j) => from_u[*j] * v,
-                    _ => 0.0,
-                })
-                .sum();
-        }
-        Ok(())
+        linear_directional_derivative(&self.inst.layout, self.matrices(), p)
     }
+}
+
+/// The exact directional derivative of a module `x′ = A x + B u`, `y = C x + D u` laid out
+/// by `layout`: `∂der(x)/∂x = A`, `∂der(x)/∂u = B`, `∂y/∂x = C`, `∂y/∂u = D` times the seed.
+pub(crate) fn linear_directional_derivative(
+    layout: &Layout,
+    (a, b, c, d): (&DMatrix<f64>, &DMatrix<f64>, &DMatrix<f64>, &DMatrix<f64>),
+    p: JacobianProduct<'_>,
+) -> Result<(), ModuleError> {
+    let mut known_kinds = Vec::with_capacity(p.knowns.len());
+    for k in p.knowns {
+        known_kinds.push(known_kind(layout, *k)?);
+    }
+    for (u, s) in p.unknowns.iter().zip(p.sensitivity.iter_mut()) {
+        let (from_x, from_u) = match unknown_kind(layout, *u)? {
+            VarKind::Derivative(i) => (a.row(i), b.row(i)),
+            VarKind::Output(i) => (c.row(i), d.row(i)),
+            _ => continue,
+        };
+        *s = known_kinds
+            .iter()
+            .zip(p.seed)
+            .map(|(kind, v)| match kind {
+                VarKind::State(j) => from_x[*j] * v,
+                VarKind::Input(j) => from_u[*j] * v,
+                _ => 0.0,
+            })
+            .sum();
+    }
+    Ok(())
 }
 
 impl OutputDerivatives for LinearStateSpace {

@@ -18,10 +18,9 @@
 //! with the inputs set, and there is no midpoint sample.
 
 use super::stepping::{self, Method, StepResult};
-use crate::models::builtin::{known_kind, output_index, unknown_kind, BuiltinModule};
+use crate::models::builtin::{output_index, BuiltinModule};
 use crate::models::instance::Instance;
-use crate::models::layout::VarKind;
-use crate::models::linear_state_space::{Matrices, MatricesOf};
+use crate::models::linear_state_space::{linear_directional_derivative, Matrices, MatricesOf};
 use crate::module::{
     Derivatives, DirectionalDerivatives, JacobianProduct, MidpointOutputs, ModuleDescription,
     ModuleError, OutputDerivatives, ValueRef,
@@ -290,27 +289,6 @@ impl OutputDerivatives for RotationalSlave {
 impl DirectionalDerivatives for RotationalSlave {
     /// Exact: `∂der(x)/∂x = A`, `∂der(x)/∂u = B`, `∂y/∂x = C`, `∂y/∂u = D`.
     fn directional_derivative(&mut self, p: JacobianProduct<'_>) -> Result<(), ModuleError> {
-        let layout = self.inst.layout;
-        let mut known_kinds = Vec::with_capacity(p.knowns.len());
-        for k in p.knowns {
-            known_kinds.push(known_kind(&layout, *k)?);
-        }
-        for (u, s) in p.unknowns.iter().zip(p.sensitivity.iter_mut()) {
-            let (from_x, from_u) = match unknown_kind(&layout, *u)? {
-                VarKind::Derivative(i) => (self.a.row(i), self.b.row(i)),
-                VarKind::Output(i) => (self.c.row(i), self.d.row(i)),
-                _ => continue,
-            };
-            *s = known_kinds
-                .iter()
-                .zip(p.seed)
-                .map(|(kind, v)| match kind {
-                    VarKind::State(j) => from_x[*j] * v,
-                    VarKind::Input(j) => from_u[*j] * v,
-                    _ => 0.0,
-                })
-                .sum();
-        }
-        Ok(())
+        linear_directional_derivative(&self.inst.layout, self.matrices(), p)
     }
 }
