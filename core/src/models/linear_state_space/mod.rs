@@ -70,6 +70,28 @@ pub type Matrices = (DMatrix<f64>, DMatrix<f64>, DMatrix<f64>, DMatrix<f64>);
 /// the offending parameter.
 pub type MatricesOf = fn(&[f64]) -> Result<Matrices, ModuleError>;
 
+/// Parameter values set during one `set_float64` call, applied together at its end: the
+/// matrices are rebuilt once per call, and not at all after an error.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct StagedParameters(Option<Vec<f64>>);
+
+impl StagedParameters {
+    /// Stages `value` for parameter `index`; the others keep their values in `current`.
+    pub(crate) fn set(&mut self, current: &[f64], index: usize, value: f64) {
+        self.0.get_or_insert_with(|| current.to_vec())[index] = value;
+    }
+
+    /// At the end of the call: the staged values (if any) when every value was set, the
+    /// error of `values_set` otherwise; nothing stays staged.
+    pub(crate) fn finish(
+        &mut self,
+        values_set: Result<(), ModuleError>,
+    ) -> Result<Option<Vec<f64>>, ModuleError> {
+        let staged = self.0.take();
+        values_set.map(|()| staged)
+    }
+}
+
 /// A linear time-invariant module solved exactly over each step.
 #[derive(Clone, Debug)]
 pub struct LinearStateSpace {
@@ -83,8 +105,7 @@ pub struct LinearStateSpace {
     start_params: Vec<f64>,
     start_matrices: Option<Matrices>,
     matrices_of: Option<MatricesOf>,
-    /// Parameter values set during one `set_float64` call, applied at its end.
-    staged_params: Option<Vec<f64>>,
+    staged_params: StagedParameters,
     desc: ModuleDescription,
     inst: Instance,
     cache: Option<Discretization>,
@@ -184,7 +205,7 @@ impl LinearStateSpace {
                 )
             }),
             matrices_of: spec.matrices_of,
-            staged_params: None,
+            staged_params: StagedParameters::default(),
             inst: Instance::new(layout, spec.x0, alloc::vec![0.0; m]),
             x_next: DVector::zeros(n),
             a: spec.a,
@@ -306,15 +327,12 @@ impl BuiltinModule for LinearStateSpace {
                 self.desc.with_causality(Causality::Parameter).nth(index).map_or("?", |p| p.name.as_str())
             )));
         }
-        let params = &self.params;
-        self.staged_params.get_or_insert_with(|| params.clone())[index] = value;
+        self.staged_params.set(&self.params, index, value);
         Ok(())
     }
 
     fn finish_set(&mut self, values_set: Result<(), ModuleError>) -> Result<(), ModuleError> {
-        let staged = self.staged_params.take();
-        values_set?;
-        match staged {
+        match self.staged_params.finish(values_set)? {
             Some(p) => self.rebuild(p),
             None => Ok(()),
         }

@@ -20,7 +20,9 @@
 use super::stepping::{self, Method, StepResult};
 use crate::models::builtin::{output_index, BuiltinModule};
 use crate::models::instance::Instance;
-use crate::models::linear_state_space::{linear_directional_derivative, Matrices, MatricesOf};
+use crate::models::linear_state_space::{
+    linear_directional_derivative, Matrices, MatricesOf, StagedParameters,
+};
 use crate::module::{
     Derivatives, DirectionalDerivatives, JacobianProduct, MidpointOutputs, ModuleDescription,
     ModuleError, OutputDerivatives, ValueRef,
@@ -47,8 +49,7 @@ pub struct RotationalSlave {
     pub(super) params: Vec<f64>,
     pub(super) start_params: Vec<f64>,
     pub(super) matrices_of: MatricesOf,
-    /// Parameter values set during one `set_float64` call, applied at its end.
-    pub(super) staged_params: Option<Vec<f64>>,
+    pub(super) staged_params: StagedParameters,
     pub(super) desc: ModuleDescription,
     pub(super) inst: Instance,
     /// The exact method's discretisation over `h/2`, kept while `h` repeats.
@@ -140,15 +141,12 @@ impl BuiltinModule for RotationalSlave {
 
     /// Collected, so that `finish_set` rebuilds the matrices once per `set_float64` call.
     fn set_parameter(&mut self, index: usize, value: f64) -> Result<(), ModuleError> {
-        let params = &self.params;
-        self.staged_params.get_or_insert_with(|| params.clone())[index] = value;
+        self.staged_params.set(&self.params, index, value);
         Ok(())
     }
 
     fn finish_set(&mut self, values_set: Result<(), ModuleError>) -> Result<(), ModuleError> {
-        let staged = self.staged_params.take();
-        values_set?;
-        match staged {
+        match self.staged_params.finish(values_set)? {
             Some(p) => self.rebuild(p),
             None => Ok(()),
         }
