@@ -100,7 +100,9 @@ pub trait MasterAlgorithm: Send {
 
     /// Called once by [`super::Run`] after initialisation: check module capabilities
     /// (refusing with [`MasterError::MissingCapability`] before any step), allocate work
-    /// buffers, and take the start-up history.
+    /// buffers, and take the start-up history. The caller hands over a system initialised
+    /// at `start.t_start` (`Run` initialises it itself; other callers check it with
+    /// [`check_initialized`]).
     fn prepare(&mut self, sys: &mut CoupledSystem, start: &RunStart<'_>)
         -> Result<(), MasterError>;
 
@@ -132,7 +134,8 @@ pub trait MasterAlgorithm: Send {
     }
 }
 
-/// For every master's `prepare`: the system must be initialised at the run's start time.
+/// For a caller of [`MasterAlgorithm::prepare`] other than [`super::Run`] (which initialises
+/// the system itself): the system must be initialised at the run's start time.
 pub(crate) fn check_initialized(
     sys: &CoupledSystem,
     start: &RunStart<'_>,

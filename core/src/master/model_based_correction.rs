@@ -27,7 +27,7 @@
 //! allocate. Nonlinear modules need a new matrix exponential and factorisation per step,
 //! and rollback allocates the saved state, as FMI's `fmi3GetFMUState` does.
 
-use super::algorithm::{check_initialized, require_whole_step};
+use super::algorithm::require_whole_step;
 use super::correction_tables::hold_weights;
 use super::jacobians::{
     gain_block, select_methods, summarize, JacobianRequest, JacobianSource, ModuleMethod,
@@ -131,7 +131,6 @@ impl MasterAlgorithm for ModelBasedCorrection {
         sys: &mut CoupledSystem,
         start: &RunStart<'_>,
     ) -> Result<(), MasterError> {
-        check_initialized(sys, start)?;
         extrapolation(self.order)?;
         if start.variable_steps {
             return Err(MasterError::InvalidSettings(

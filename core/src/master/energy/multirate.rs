@@ -10,7 +10,7 @@
 //! With every `n_m = 1` and order 0 this is plain Jacobi with zero-order hold.
 
 use crate::error::MasterError;
-use crate::master::algorithm::{check_initialized, require_whole_step};
+use crate::master::algorithm::require_whole_step;
 use crate::master::predictor::OutputHistory;
 use crate::master::{CoupledSystem, MacroStepOutcome, MasterAlgorithm, RunStart};
 use alloc::vec::Vec;
@@ -65,7 +65,6 @@ impl MasterAlgorithm for MultiRateJacobi {
         sys: &mut CoupledSystem,
         start: &RunStart<'_>,
     ) -> Result<(), MasterError> {
-        check_initialized(sys, start)?;
         if self.substeps.len() != sys.n_modules() || self.substeps.contains(&0) {
             return Err(MasterError::InvalidSettings(alloc::format!(
                 "multi-rate Jacobi needs a step count of at least 1 for each of the {} modules",

@@ -35,7 +35,6 @@ pub use link::{ControlLink, ErrorStepControl};
 pub(crate) use parallel::step_selected;
 pub use states::StateGroups;
 
-use super::algorithm::check_initialized;
 use super::error_control::{ErrorControlSettings, EstimatorKind};
 use super::{CoupledSystem, Executor, MacroStepOutcome, MasterAlgorithm, RunStart};
 use crate::error::MasterError;
@@ -99,7 +98,6 @@ impl MasterAlgorithm for ErrorControlledCoupling {
         sys: &mut CoupledSystem,
         start: &RunStart<'_>,
     ) -> Result<(), MasterError> {
-        check_initialized(sys, start)?;
         let estimator = self.settings.estimator;
         if estimator.implicit() {
             return Err(MasterError::InvalidSettings(format!(

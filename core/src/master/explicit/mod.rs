@@ -25,7 +25,6 @@ mod early_return;
 mod sequence;
 mod work;
 
-use super::algorithm::check_initialized;
 use super::predictor::{extrapolation, InputPredictor};
 use super::{CoupledSystem, Executor, MacroStepOutcome, MasterAlgorithm, RunStart};
 use crate::error::MasterError;
@@ -106,7 +105,6 @@ impl MasterAlgorithm for ExplicitCoupling {
         sys: &mut CoupledSystem,
         start: &RunStart<'_>,
     ) -> Result<(), MasterError> {
-        check_initialized(sys, start)?;
         extrapolation(self.order)?;
         let sequence = match &self.scheme {
             Scheme::Jacobi => None,

@@ -28,7 +28,6 @@ mod tests;
 
 pub use jacobian::InterfaceJacobian;
 
-use super::algorithm::check_initialized;
 use super::error_control::ErrorControlSettings;
 use super::error_controlled::prepare::{capped_degree, refuse_early_return, start_bookkeeping};
 use super::{
@@ -161,7 +160,6 @@ impl MasterAlgorithm for ImplicitCoupling {
         sys: &mut CoupledSystem,
         start: &RunStart<'_>,
     ) -> Result<(), MasterError> {
-        check_initialized(sys, start)?;
         self.corrector.validate()?;
         let estimator = self.settings.estimator;
         if !estimator.implicit() {
