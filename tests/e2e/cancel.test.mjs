@@ -7,6 +7,32 @@ import { launch, openPage, runAndWait } from './browser.mjs';
 
 const field = (path) => `[data-path="${path}"]`;
 
+// Serves every page worker as a stand-in that announces itself ready (as `version`) and
+// answers a run message `e` with the code `onRun`; returns how many it has served.
+async function standInWorker(context, version, onRun) {
+  let served = 0;
+  await context.route('**/js/worker.js', (route) => {
+    served += 1;
+    route.fulfill({
+      contentType: 'text/javascript',
+      body: `import init, * as wasm from '../pkg/cosim_wasm.js';
+          await init();
+          postMessage({ type: 'ready', presets: wasm.presets(), catalog: wasm.catalog(), version: '${version}' });
+          self.onmessage = (e) => {
+            if (e.data.type !== 'run') return;
+            ${onRun}
+          };`,
+    });
+  });
+  return () => served;
+}
+
+// The page loaded a second worker (within 5 s): the first was replaced.
+async function assertReplaced(served, message) {
+  for (let i = 0; i < 100 && served() < 2; i++) await new Promise((r) => setTimeout(r, 50));
+  assert.equal(served(), 2, message);
+}
+
 test('Cancel stops a two-million-step run and the page keeps working', async () => {
   const browser = await launch();
   try {
@@ -57,21 +83,9 @@ test('Cancel replaces a worker that hangs inside a chunk', async () => {
   const browser = await launch();
   try {
     // A stand-in worker that accepts a run and then never yields (a chunk that hangs).
-    let served = 0;
-    await browser.context.route('**/js/worker.js', (route) => {
-      served += 1;
-      route.fulfill({
-        contentType: 'text/javascript',
-        body: `import init, * as wasm from '../pkg/cosim_wasm.js';
-          await init();
-          postMessage({ type: 'ready', presets: wasm.presets(), catalog: wasm.catalog(), version: 'hang' });
-          self.onmessage = (e) => {
-            if (e.data.type !== 'run') return;
+    const served = await standInWorker(browser.context, 'hang', `
             postMessage({ type: 'started', id: e.data.id, signals: [], totalSteps: 10 });
-            for (;;) { /* hung */ }
-          };`,
-      });
-    });
+            for (;;) { /* hung */ }`);
     const page = await openPage(browser.context);
     await page.evaluate(() => { delete document.body.dataset.runState; });
     await page.click('#run');
@@ -81,8 +95,7 @@ test('Cancel replaces a worker that hangs inside a chunk', async () => {
     assert.equal(await page.evaluate(() => document.body.dataset.runState), 'cancelled');
     assert.equal(await page.textContent('#status'), 'Cancelled (the worker was restarted).');
     assert.equal(await page.isEnabled('#run'), true);
-    for (let i = 0; i < 100 && served < 2; i++) await new Promise((r) => setTimeout(r, 50));
-    assert.equal(served, 2, 'a fresh worker was started');
+    await assertReplaced(served, 'a fresh worker was started');
     assert.deepEqual(page.problems, []);
   } finally {
     await browser.close();
@@ -93,26 +106,13 @@ test('a fatal worker error (a panic) is shown and the worker is replaced', async
   const browser = await launch();
   try {
     // A stand-in worker whose run ends in the message the panic hook produces.
-    let served = 0;
-    await browser.context.route('**/js/worker.js', (route) => {
-      served += 1;
-      route.fulfill({
-        contentType: 'text/javascript',
-        body: `import init, * as wasm from '../pkg/cosim_wasm.js';
-          await init();
-          postMessage({ type: 'ready', presets: wasm.presets(), catalog: wasm.catalog(), version: 'panic' });
-          self.onmessage = (e) => {
-            if (e.data.type !== 'run') return;
+    const served = await standInWorker(browser.context, 'panic', `
             postMessage({ type: 'error', id: e.data.id, fatal: true,
-              message: 'internal error (please report): panicked at core/src/x.rs:1:1' });
-          };`,
-      });
-    });
+              message: 'internal error (please report): panicked at core/src/x.rs:1:1' });`);
     const page = await openPage(browser.context);
     assert.equal(await runAndWait(page), 'error');
     assert.match(await page.textContent('#message-text'), /^internal error \(please report\): panicked at/);
-    for (let i = 0; i < 100 && served < 2; i++) await new Promise((r) => setTimeout(r, 50));
-    assert.equal(served, 2, 'the unusable worker was replaced');
+    await assertReplaced(served, 'the unusable worker was replaced');
     assert.equal(await page.isEnabled('#run'), true);
   } finally {
     await browser.close();

@@ -68,48 +68,60 @@ impl PortGraph {
     /// the first node repeated at the end). The order decides the order of the initial
     /// value propagation, so it must not change.
     pub(super) fn order(&self) -> Result<Vec<Port>, Vec<usize>> {
-        #[derive(Clone, Copy, PartialEq)]
-        enum Mark {
-            New,
-            Open,
-            Done,
-        }
         let n = self.offsets.len() - 1;
-        let mut mark = vec![Mark::New; n];
-        let mut post = Vec::with_capacity(n);
-        // Explicit stack of (node, next successor position): no recursion depth limit.
-        let mut stack: Vec<(usize, usize)> = Vec::new();
-        for root in 0..n {
-            if mark[root] != Mark::New {
-                continue;
-            }
-            mark[root] = Mark::Open;
-            stack.push((root, 0));
-            while let Some(&mut (node, ref mut next)) = stack.last_mut() {
-                if let Some(&s) = self.successors(node).get(*next) {
-                    *next += 1;
-                    match mark[s] {
-                        Mark::New => {
-                            mark[s] = Mark::Open;
-                            stack.push((s, 0));
-                        }
-                        Mark::Open => {
-                            // Open nodes are exactly the stack, so `s` is on it.
-                            let start = stack.iter().position(|&(v, _)| v == s).unwrap_or(0);
-                            let mut cycle: Vec<usize> =
-                                stack[start..].iter().map(|&(v, _)| v).collect();
-                            cycle.push(s);
-                            return Err(cycle);
-                        }
-                        Mark::Done => {}
+        let order = depth_first_order(n, |v| self.successors(v))?;
+        Ok(order.into_iter().map(|v| self.port(v)).collect())
+    }
+}
+
+/// Reverse post-order of an iterative depth-first search over nodes `0..n` started from
+/// every node in index order (the successors of `v` in the order `successors(v)` gives
+/// them), or the first cycle met (closed: its first node repeated at the end).
+pub(super) fn depth_first_order<'a>(
+    n: usize,
+    successors: impl Fn(usize) -> &'a [usize],
+) -> Result<Vec<usize>, Vec<usize>> {
+    #[derive(Clone, Copy, PartialEq)]
+    enum Mark {
+        New,
+        Open,
+        Done,
+    }
+    let mut mark = vec![Mark::New; n];
+    let mut post = Vec::with_capacity(n);
+    // Explicit stack of (node, next successor position): no recursion depth limit.
+    let mut stack: Vec<(usize, usize)> = Vec::new();
+    for root in 0..n {
+        if mark[root] != Mark::New {
+            continue;
+        }
+        mark[root] = Mark::Open;
+        stack.push((root, 0));
+        while let Some(&mut (node, ref mut next)) = stack.last_mut() {
+            if let Some(&s) = successors(node).get(*next) {
+                *next += 1;
+                match mark[s] {
+                    Mark::New => {
+                        mark[s] = Mark::Open;
+                        stack.push((s, 0));
                     }
-                } else {
-                    mark[node] = Mark::Done;
-                    post.push(node);
-                    stack.pop();
+                    Mark::Open => {
+                        // Open nodes are exactly the stack, so `s` is on it.
+                        let start = stack.iter().position(|&(v, _)| v == s).unwrap_or(0);
+                        let mut cycle: Vec<usize> =
+                            stack[start..].iter().map(|&(v, _)| v).collect();
+                        cycle.push(s);
+                        return Err(cycle);
+                    }
+                    Mark::Done => {}
                 }
+            } else {
+                mark[node] = Mark::Done;
+                post.push(node);
+                stack.pop();
             }
         }
-        Ok(post.into_iter().rev().map(|v| self.port(v)).collect())
     }
+    post.reverse();
+    Ok(post)
 }

@@ -100,7 +100,9 @@ pub trait MasterAlgorithm: Send {
 
     /// Called once by [`super::Run`] after initialisation: check module capabilities
     /// (refusing with [`MasterError::MissingCapability`] before any step), allocate work
-    /// buffers, and take the start-up history.
+    /// buffers, and take the start-up history. The caller hands over a system initialised
+    /// at `start.t_start` (`Run` initialises it itself; other callers check it with
+    /// [`check_initialized`]).
     fn prepare(&mut self, sys: &mut CoupledSystem, start: &RunStart<'_>)
         -> Result<(), MasterError>;
 
@@ -130,6 +132,20 @@ pub trait MasterAlgorithm: Send {
     fn defects(&self) -> Option<&super::RunDefects> {
         None
     }
+}
+
+/// For a caller of [`MasterAlgorithm::prepare`] other than [`super::Run`] (which initialises
+/// the system itself): the system must be initialised at the run's start time.
+pub(crate) fn check_initialized(
+    sys: &CoupledSystem,
+    start: &RunStart<'_>,
+) -> Result<(), MasterError> {
+    if sys.initialized_at() != Some(start.t_start) {
+        return Err(MasterError::InvalidSettings(
+            "the coupled system must be initialised at the start time".into(),
+        ));
+    }
+    Ok(())
 }
 
 /// For masters that take every module step whole and never roll back (the model-based

@@ -39,6 +39,7 @@ mod state_space_reader;
 mod step_control;
 mod step_sensitivity;
 
+pub(crate) use algorithm::check_initialized;
 pub use algorithm::{MacroStepOutcome, MasterAlgorithm, Rejection, RunStart, StepDiagnostics};
 pub use checkpoint::Checkpoint;
 pub use correction_tables::STATE_CORRECTION_WEIGHTS;

@@ -29,7 +29,6 @@
 
 use super::algorithm::require_whole_step;
 use super::correction_tables::hold_weights;
-use super::explicit::check_initialized;
 use super::jacobians::{
     gain_block, select_methods, summarize, JacobianRequest, JacobianSource, ModuleMethod,
 };
@@ -132,7 +131,6 @@ impl MasterAlgorithm for ModelBasedCorrection {
         sys: &mut CoupledSystem,
         start: &RunStart<'_>,
     ) -> Result<(), MasterError> {
-        check_initialized(sys, start)?;
         extrapolation(self.order)?;
         if start.variable_steps {
             return Err(MasterError::InvalidSettings(

@@ -9,8 +9,8 @@ use super::numerics::{gauss_points, taylor};
 use super::system::Exact;
 use crate::error::{CosimError, MasterError};
 use crate::master::{
-    CoupledSystem, DefectJacobi, Initialisation, MacroStepOutcome, MasterAlgorithm, RunStart,
-    StepController, StepDecision, StepDiagnostics,
+    check_initialized, CoupledSystem, DefectJacobi, Initialisation, MacroStepOutcome,
+    MasterAlgorithm, RunStart, StepController, StepDecision, StepDiagnostics,
 };
 use crate::models::rotational_oscillator::Method;
 use crate::module::ValueRef;
@@ -159,6 +159,7 @@ pub fn drive(
         variable_steps: controller.variable_steps(),
         history: &[],
     };
+    check_initialized(sys, &start)?;
     algorithm.prepare(sys, &start)?;
     let n_out = sys.graph().n_outputs();
     let sources: Vec<usize> = (0..sys.graph().n_inputs())

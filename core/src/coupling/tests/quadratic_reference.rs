@@ -3,8 +3,11 @@
 //! kept as a test oracle: the indexed [`CouplingGraph::build`] must give the same
 //! sources, the same propagation order (it decides the order of the initial value
 //! propagation, so it changes numbers) and the same errors, on random systems here and on
-//! every preset's graph in `scenario`.
+//! every preset's graph in `scenario`. Both walk their successor lists with the same
+//! depth-first search (`port_graph::depth_first_order`): what is compared is the graph it
+//! walks, built here with a `Vec` per port and there compressed.
 
+use crate::coupling::port_graph::depth_first_order;
 use crate::coupling::{CouplingGraph, Port};
 use crate::error::CouplingError;
 use crate::module::{
@@ -121,55 +124,9 @@ pub(crate) fn build(
         Port::Output(o) => out_names[o].clone(),
         Port::Input(i) => in_names[i].clone(),
     };
-    let order = depth_first_order(&succ)
+    let order = depth_first_order(succ.len(), |v| succ[v].as_slice())
         .map_err(|cycle| CouplingError::AlgebraicLoop(cycle.into_iter().map(name).collect()))?;
     Ok((sources, order.into_iter().map(port).collect()))
-}
-
-/// Reverse post-order of an iterative depth-first search from every node in index order,
-/// or the first cycle met (closed: its first node repeated at the end).
-fn depth_first_order(succ: &[Vec<usize>]) -> Result<Vec<usize>, Vec<usize>> {
-    #[derive(Clone, Copy, PartialEq)]
-    enum Mark {
-        New,
-        Open,
-        Done,
-    }
-    let mut mark = vec![Mark::New; succ.len()];
-    let mut post = Vec::with_capacity(succ.len());
-    let mut stack: Vec<(usize, usize)> = Vec::new();
-    for root in 0..succ.len() {
-        if mark[root] != Mark::New {
-            continue;
-        }
-        mark[root] = Mark::Open;
-        stack.push((root, 0));
-        while let Some(&mut (node, ref mut next)) = stack.last_mut() {
-            if let Some(&s) = succ[node].get(*next) {
-                *next += 1;
-                match mark[s] {
-                    Mark::New => {
-                        mark[s] = Mark::Open;
-                        stack.push((s, 0));
-                    }
-                    Mark::Open => {
-                        let start = stack.iter().position(|&(v, _)| v == s).unwrap_or(0);
-                        let mut cycle: Vec<usize> =
-                            stack[start..].iter().map(|&(v, _)| v).collect();
-                        cycle.push(s);
-                        return Err(cycle);
-                    }
-                    Mark::Done => {}
-                }
-            } else {
-                mark[node] = Mark::Done;
-                post.push(node);
-                stack.pop();
-            }
-        }
-    }
-    post.reverse();
-    Ok(post)
 }
 
 /// What [`CouplingGraph::build`] yields, in the reference's terms.

@@ -19,7 +19,6 @@ use super::ports::DefectPorts;
 use super::start::{check_capabilities, initial_samples, Initialisation};
 use super::taylor::{Taylor, MAX_DEGREE};
 use crate::error::{MasterError, RejectReason};
-use crate::master::explicit::check_initialized;
 use crate::master::{
     CoupledSystem, MacroStepOutcome, MasterAlgorithm, Rejection, RunStart, StepDiagnostics,
 };
@@ -100,7 +99,6 @@ impl MasterAlgorithm for DefectJacobi {
         sys: &mut CoupledSystem,
         start: &RunStart<'_>,
     ) -> Result<(), MasterError> {
-        check_initialized(sys, start)?;
         let s = self.settings;
         let max = MAX_DEFECT_ORDER as usize;
         if s.input_order > max || s.output_order > max {

@@ -11,7 +11,6 @@
 
 use crate::error::MasterError;
 use crate::master::algorithm::require_whole_step;
-use crate::master::explicit::check_initialized;
 use crate::master::predictor::OutputHistory;
 use crate::master::{CoupledSystem, MacroStepOutcome, MasterAlgorithm, RunStart};
 use alloc::vec::Vec;
@@ -66,7 +65,6 @@ impl MasterAlgorithm for MultiRateJacobi {
         sys: &mut CoupledSystem,
         start: &RunStart<'_>,
     ) -> Result<(), MasterError> {
-        check_initialized(sys, start)?;
         if self.substeps.len() != sys.n_modules() || self.substeps.contains(&0) {
             return Err(MasterError::InvalidSettings(alloc::format!(
                 "multi-rate Jacobi needs a step count of at least 1 for each of the {} modules",

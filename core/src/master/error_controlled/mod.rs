@@ -23,6 +23,7 @@ mod bookkeeping;
 mod coupling_variables;
 mod link;
 mod parallel;
+pub(crate) mod prepare;
 mod states;
 #[cfg(test)]
 pub(crate) mod tests;
@@ -34,14 +35,14 @@ pub use link::{ControlLink, ErrorStepControl};
 pub(crate) use parallel::step_selected;
 pub use states::StateGroups;
 
-use super::error_control::{ErrorControlSettings, EstimatorKind, MacroStepControl, OrderMode};
-use super::explicit::check_initialized;
+use super::error_control::{ErrorControlSettings, EstimatorKind};
 use super::{CoupledSystem, Executor, MacroStepOutcome, MasterAlgorithm, RunStart};
 use crate::error::MasterError;
 use crate::module::ModuleState;
 use alloc::boxed::Box;
 use alloc::format;
 use alloc::vec;
+use prepare::{capped_degree, refuse_early_return, start_bookkeeping};
 
 /// Explicit error-controlled coupling (seed 002) with one of the explicit estimators.
 pub struct ErrorControlledCoupling {
@@ -87,26 +88,6 @@ impl ErrorControlledCoupling {
     }
 }
 
-/// The highest degree every dynamic module's input polynomial can carry for `estimator`
-/// (ExLocal's comparative run uses `k + 1`), and the module that limits it.
-fn degree_cap(
-    sys: &CoupledSystem,
-    cv: &CouplingVariables,
-    estimator: EstimatorKind,
-) -> Option<(usize, usize)> {
-    let extra = usize::from(estimator == EstimatorKind::ExLocal);
-    (0..sys.n_modules())
-        .filter(|&m| cv.is_dynamic(m) && !sys.graph().input_range(m).is_empty())
-        .map(|m| {
-            let caps = &sys.subsystem(m).description().capabilities;
-            (
-                (caps.x_max_input_derivative_order as usize).saturating_sub(extra),
-                m,
-            )
-        })
-        .min()
-}
-
 impl MasterAlgorithm for ErrorControlledCoupling {
     fn name(&self) -> &'static str {
         "error_controlled"
@@ -117,7 +98,6 @@ impl MasterAlgorithm for ErrorControlledCoupling {
         sys: &mut CoupledSystem,
         start: &RunStart<'_>,
     ) -> Result<(), MasterError> {
-        check_initialized(sys, start)?;
         let estimator = self.settings.estimator;
         if estimator.implicit() {
             return Err(MasterError::InvalidSettings(format!(
@@ -128,63 +108,24 @@ impl MasterAlgorithm for ErrorControlledCoupling {
         }
         let cv = CouplingVariables::new(sys)?;
         for m in (0..sys.n_modules()).filter(|&m| cv.is_dynamic(m)) {
-            if sys.instantiate_options(m).early_return_allowed {
-                return Err(MasterError::InvalidSettings(format!(
-                    "module `{}` may return early from a step (events); error-controlled \
-                     coupling does not handle early return",
-                    sys.name(m)
-                )));
-            }
+            refuse_early_return(sys, m, "error-controlled coupling")?;
         }
-        // Input polynomials of degree above the modules' input derivative order cannot be
-        // handed over: a fixed degree is refused, a variable one capped (documented).
-        let mut settings = self.settings.clone();
-        if let Some((cap, m)) = degree_cap(sys, &cv, estimator) {
-            let needs = |k: usize| k + usize::from(estimator == EstimatorKind::ExLocal);
-            match settings.order {
-                OrderMode::Fixed(k) if k > cap => {
-                    return Err(MasterError::MissingCapability {
-                        module: sys.name(m).into(),
-                        capability: "x-maxInputDerivativeOrder",
-                        needed_by: format!(
-                            "{} at fixed degree k = {k} (its input polynomials have degree {})",
-                            estimator.name(),
-                            needs(k)
-                        ),
-                    })
-                }
-                OrderMode::Variable { k_max } if k_max > cap => {
-                    settings.order = OrderMode::Variable { k_max: cap }
-                }
-                _ => {}
-            }
-        }
-        let mut control = MacroStepControl::new(settings)?;
-        let states = if estimator.on_states() {
-            let needed_by = format!("the {} estimator", estimator.name());
-            let monitored = self.settings.monitored;
-            Some(StateGroups::new(
-                sys,
-                |m| cv.is_dynamic(m),
-                monitored,
-                &needed_by,
-            )?)
-        } else {
-            None
-        };
-        let mut cv = cv;
-        cv.start(sys, start)?;
-        // The SLocal estimators start at degree 1 on the tangent (docs/methods.md §14.10).
-        let h0 = start.h.min(self.settings.h_max);
-        let tangent = !estimator.on_states() && cv.start_on_tangent(sys, h0)?;
-        control.start_at(cv.history().len(), usize::from(tangent));
+        let extra = usize::from(estimator == EstimatorKind::ExLocal);
+        let settings = capped_degree(sys, &cv, &self.settings, extra, |k| {
+            format!(
+                "{} at fixed degree k = {k} (its input polynomials have degree {})",
+                estimator.name(),
+                k + extra
+            )
+        })?;
+        let book = start_bookkeeping(sys, start, settings, cv, self.link.clone())?;
         let snapshots = || (0..sys.n_modules()).map(|_| ModuleState::empty()).collect();
-        let (n_pos, n_vel) = states
-            .as_ref()
+        let (n_pos, n_vel) = book
+            .states()
             .map_or((0, 0), |s| (s.positions.len(), s.velocities.len()));
-        let n_c = cv.len();
+        let n_c = book.cv.len();
         self.work = Some(attempt::Work {
-            book: Bookkeeping::new(control, cv, states, self.link.clone()),
+            book,
             at_start: snapshots(),
             at_end: snapshots(),
             compared_positions: vec![0.0; n_pos],

@@ -54,19 +54,6 @@ pub struct ExplicitCoupling {
     work: Option<ExplicitWork>,
 }
 
-/// The system must be initialised at the run's start time before `prepare`.
-pub(super) fn check_initialized(
-    sys: &CoupledSystem,
-    start: &RunStart<'_>,
-) -> Result<(), MasterError> {
-    if sys.initialized_at() != Some(start.t_start) {
-        return Err(MasterError::InvalidSettings(
-            "the coupled system must be initialised at the start time".into(),
-        ));
-    }
-    Ok(())
-}
-
 impl ExplicitCoupling {
     /// `scheme` with extrapolation order `extrapolation_order`.
     pub fn new(scheme: Scheme, extrapolation_order: u32) -> Self {
@@ -118,7 +105,6 @@ impl MasterAlgorithm for ExplicitCoupling {
         sys: &mut CoupledSystem,
         start: &RunStart<'_>,
     ) -> Result<(), MasterError> {
-        check_initialized(sys, start)?;
         extrapolation(self.order)?;
         let sequence = match &self.scheme {
             Scheme::Jacobi => None,

@@ -28,11 +28,11 @@ mod tests;
 
 pub use jacobian::InterfaceJacobian;
 
-use super::error_control::{ErrorControlSettings, MacroStepControl, OrderMode};
-use super::explicit::check_initialized;
+use super::error_control::ErrorControlSettings;
+use super::error_controlled::prepare::{capped_degree, refuse_early_return, start_bookkeeping};
 use super::{
     Bookkeeping, Checkpoint, ControlLink, CoupledSystem, CouplingVariables, ErrorStepControl,
-    Executor, MacroStepOutcome, MasterAlgorithm, RunStart, StateGroups,
+    Executor, MacroStepOutcome, MasterAlgorithm, RunStart,
 };
 use crate::error::MasterError;
 use crate::module::ModuleState;
@@ -160,7 +160,6 @@ impl MasterAlgorithm for ImplicitCoupling {
         sys: &mut CoupledSystem,
         start: &RunStart<'_>,
     ) -> Result<(), MasterError> {
-        check_initialized(sys, start)?;
         self.corrector.validate()?;
         let estimator = self.settings.estimator;
         if !estimator.implicit() {
@@ -172,13 +171,7 @@ impl MasterAlgorithm for ImplicitCoupling {
         }
         let cv = CouplingVariables::new(sys)?;
         for m in (0..sys.n_modules()).filter(|&m| cv.is_dynamic(m)) {
-            if sys.instantiate_options(m).early_return_allowed {
-                return Err(MasterError::InvalidSettings(format!(
-                    "module `{}` may return early from a step (events); implicit coupling \
-                     does not handle early return",
-                    sys.name(m)
-                )));
-            }
+            refuse_early_return(sys, m, "implicit coupling")?;
             let caps = &sys.subsystem(m).description().capabilities;
             if !caps.can_get_and_set_fmu_state {
                 return Err(MasterError::MissingCapability {
@@ -196,61 +189,21 @@ impl MasterAlgorithm for ImplicitCoupling {
                 });
             }
         }
-        // Input polynomials of degree above the modules' input derivative order cannot be
-        // handed over: a fixed degree is refused, a variable one capped.
-        let mut settings = self.settings.clone();
-        let cap = (0..sys.n_modules())
-            .filter(|&m| cv.is_dynamic(m) && !sys.graph().input_range(m).is_empty())
-            .map(|m| {
-                let c = &sys.subsystem(m).description().capabilities;
-                (c.x_max_input_derivative_order as usize, m)
-            })
-            .min();
-        if let Some((cap, m)) = cap {
-            match settings.order {
-                OrderMode::Fixed(k) if k > cap => {
-                    return Err(MasterError::MissingCapability {
-                        module: sys.name(m).into(),
-                        capability: "x-maxInputDerivativeOrder",
-                        needed_by: format!("{} at fixed degree k = {k}", estimator.name()),
-                    })
-                }
-                OrderMode::Variable { k_max } if k_max > cap => {
-                    settings.order = OrderMode::Variable { k_max: cap }
-                }
-                _ => {}
-            }
-        }
-        let mut control = MacroStepControl::new(settings)?;
-        let states = if estimator.on_states() {
-            let needed_by = format!("the {} estimator", estimator.name());
-            let monitored = self.settings.monitored;
-            Some(StateGroups::new(
-                sys,
-                |m| cv.is_dynamic(m),
-                monitored,
-                &needed_by,
-            )?)
-        } else {
-            None
-        };
-        let mut cv = cv;
-        cv.start(sys, start)?;
-        // The SLocal estimators start at degree 1 on the tangent (docs/methods.md §14.10).
-        let h0 = start.h.min(self.settings.h_max);
-        let tangent = !estimator.on_states() && cv.start_on_tangent(sys, h0)?;
-        control.start_at(cv.history().len(), usize::from(tangent));
-        let n_c = cv.len();
-        let (n_pos, n_vel) = states
-            .as_ref()
+        let settings = capped_degree(sys, &cv, &self.settings, 0, |k| {
+            format!("{} at fixed degree k = {k}", estimator.name())
+        })?;
+        let book = start_bookkeeping(sys, start, settings, cv, self.link.clone())?;
+        let n_c = book.cv.len();
+        let (n_pos, n_vel) = book
+            .states()
             .map_or((0, 0), |s| (s.positions.len(), s.velocities.len()));
-        let mut jacobian_work = jacobian::JacobianWork::new(sys, &cv, self.corrector.jacobian);
+        let mut jacobian_work = jacobian::JacobianWork::new(sys, &book.cv, self.corrector.jacobian);
         if self.corrector.jacobian == InterfaceJacobian::DirectionalDerivatives {
-            jacobian_work.directional = Some(directional::Directional::new(sys, &cv)?);
+            jacobian_work.directional = Some(directional::Directional::new(sys, &book.cv)?);
         }
         let snapshots = || (0..sys.n_modules()).map(|_| ModuleState::empty()).collect();
         self.work = Some(attempt::Work {
-            book: Bookkeeping::new(control, cv, states, self.link.clone()),
+            book,
             corrector: self.corrector,
             jacobian_work,
             checkpoint: Checkpoint::new(sys),

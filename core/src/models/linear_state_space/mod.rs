@@ -9,7 +9,7 @@
 
 use super::builtin::{known_kind, output_index, unknown_kind, BuiltinModule};
 use super::instance::{Instance, INPUT_ORDER};
-use super::layout::{describe, PortSpec, Signature, VarKind};
+use super::layout::{describe, Layout, PortSpec, Signature, VarKind};
 use crate::module::{
     Causality, DependencyKind, Derivatives, DirectionalDerivatives, JacobianProduct,
     ModuleDescription, ModuleError, OutputDerivatives, Variable,
@@ -70,6 +70,28 @@ pub type Matrices = (DMatrix<f64>, DMatrix<f64>, DMatrix<f64>, DMatrix<f64>);
 /// the offending parameter.
 pub type MatricesOf = fn(&[f64]) -> Result<Matrices, ModuleError>;
 
+/// Parameter values set during one `set_float64` call, applied together at its end: the
+/// matrices are rebuilt once per call, and not at all after an error.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct StagedParameters(Option<Vec<f64>>);
+
+impl StagedParameters {
+    /// Stages `value` for parameter `index`; the others keep their values in `current`.
+    pub(crate) fn set(&mut self, current: &[f64], index: usize, value: f64) {
+        self.0.get_or_insert_with(|| current.to_vec())[index] = value;
+    }
+
+    /// At the end of the call: the staged values (if any) when every value was set, the
+    /// error of `values_set` otherwise; nothing stays staged.
+    pub(crate) fn finish(
+        &mut self,
+        values_set: Result<(), ModuleError>,
+    ) -> Result<Option<Vec<f64>>, ModuleError> {
+        let staged = self.0.take();
+        values_set.map(|()| staged)
+    }
+}
+
 /// A linear time-invariant module solved exactly over each step.
 #[derive(Clone, Debug)]
 pub struct LinearStateSpace {
@@ -83,8 +105,7 @@ pub struct LinearStateSpace {
     start_params: Vec<f64>,
     start_matrices: Option<Matrices>,
     matrices_of: Option<MatricesOf>,
-    /// Parameter values set during one `set_float64` call, applied at its end.
-    staged_params: Option<Vec<f64>>,
+    staged_params: StagedParameters,
     desc: ModuleDescription,
     inst: Instance,
     cache: Option<Discretization>,
@@ -184,7 +205,7 @@ impl LinearStateSpace {
                 )
             }),
             matrices_of: spec.matrices_of,
-            staged_params: None,
+            staged_params: StagedParameters::default(),
             inst: Instance::new(layout, spec.x0, alloc::vec![0.0; m]),
             x_next: DVector::zeros(n),
             a: spec.a,
@@ -306,15 +327,12 @@ impl BuiltinModule for LinearStateSpace {
                 self.desc.with_causality(Causality::Parameter).nth(index).map_or("?", |p| p.name.as_str())
             )));
         }
-        let params = &self.params;
-        self.staged_params.get_or_insert_with(|| params.clone())[index] = value;
+        self.staged_params.set(&self.params, index, value);
         Ok(())
     }
 
     fn finish_set(&mut self, values_set: Result<(), ModuleError>) -> Result<(), ModuleError> {
-        let staged = self.staged_params.take();
-        values_set?;
-        match staged {
+        match self.staged_params.finish(values_set)? {
             Some(p) => self.rebuild(p),
             None => Ok(()),
         }
@@ -391,29 +409,38 @@ impl BuiltinModule for LinearStateSpace {
 impl DirectionalDerivatives for LinearStateSpace {
     /// Exact: `∂der(x)/∂x = A`, `∂der(x)/∂u = B`, `∂y/∂x = C`, `∂y/∂u = D`.
     fn directional_derivative(&mut self, p: JacobianProduct<'_>) -> Result<(), ModuleError> {
-        let layout = self.inst.layout;
-        let mut known_kinds = Vec::with_capacity(p.knowns.len());
-        for k in p.knowns {
-            known_kinds.push(known_kind(&layout, *k)?);
-        }
-        for (u, s) in p.unknowns.iter().zip(p.sensitivity.iter_mut()) {
-            let (from_x, from_u) = match unknown_kind(&layout, *u)? {
-                VarKind::Derivative(i) => (self.a.row(i), self.b.row(i)),
-                VarKind::Output(i) => (self.c.row(i), self.d.row(i)),
-                _ => continue,
-            };
-            *s = known_kinds
-                .iter()
-                .zip(p.seed)
-                .map(|(kind, v)| match kind {
-                    VarKind::State(j) => from_x[*j] * v,
-                    VarKind::Input(j) => from_u[*j] * v,
-                    _ => 0.0,
-                })
-                .sum();
-        }
-        Ok(())
+        linear_directional_derivative(&self.inst.layout, self.matrices(), p)
     }
+}
+
+/// The exact directional derivative of a module `x′ = A x + B u`, `y = C x + D u` laid out
+/// by `layout`: `∂der(x)/∂x = A`, `∂der(x)/∂u = B`, `∂y/∂x = C`, `∂y/∂u = D` times the seed.
+pub(crate) fn linear_directional_derivative(
+    layout: &Layout,
+    (a, b, c, d): (&DMatrix<f64>, &DMatrix<f64>, &DMatrix<f64>, &DMatrix<f64>),
+    p: JacobianProduct<'_>,
+) -> Result<(), ModuleError> {
+    let mut known_kinds = Vec::with_capacity(p.knowns.len());
+    for k in p.knowns {
+        known_kinds.push(known_kind(layout, *k)?);
+    }
+    for (u, s) in p.unknowns.iter().zip(p.sensitivity.iter_mut()) {
+        let (from_x, from_u) = match unknown_kind(layout, *u)? {
+            VarKind::Derivative(i) => (a.row(i), b.row(i)),
+            VarKind::Output(i) => (c.row(i), d.row(i)),
+            _ => continue,
+        };
+        *s = known_kinds
+            .iter()
+            .zip(p.seed)
+            .map(|(kind, v)| match kind {
+                VarKind::State(j) => from_x[*j] * v,
+                VarKind::Input(j) => from_u[*j] * v,
+                _ => 0.0,
+            })
+            .sum();
+    }
+    Ok(())
 }
 
 impl OutputDerivatives for LinearStateSpace {

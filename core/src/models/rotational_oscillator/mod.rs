@@ -54,7 +54,7 @@ pub use stepping::Method;
 use super::entry::{ModelArgs, ModelEntry, ParameterList};
 use super::instance::Instance;
 use super::layout::{describe, PortSpec, Signature};
-use super::linear_state_space::MatricesOf;
+use super::linear_state_space::{MatricesOf, StagedParameters};
 use super::parameters::ParameterSet;
 use super::solver_choice::exact_or_euler;
 use crate::module::{DependencyKind, Module, ModuleError};
@@ -123,7 +123,7 @@ fn build<P: ParameterSet>(
         start_params: params.clone(),
         params,
         matrices_of: spec.matrices_of,
-        staged_params: None,
+        staged_params: StagedParameters::default(),
         desc,
         inst: Instance::new(layout, x0, vec![0.0; nu]),
         half: None,

@@ -18,10 +18,11 @@
 //! with the inputs set, and there is no midpoint sample.
 
 use super::stepping::{self, Method, StepResult};
-use crate::models::builtin::{known_kind, output_index, unknown_kind, BuiltinModule};
+use crate::models::builtin::{output_index, BuiltinModule};
 use crate::models::instance::Instance;
-use crate::models::layout::VarKind;
-use crate::models::linear_state_space::{Matrices, MatricesOf};
+use crate::models::linear_state_space::{
+    linear_directional_derivative, Matrices, MatricesOf, StagedParameters,
+};
 use crate::module::{
     Derivatives, DirectionalDerivatives, JacobianProduct, MidpointOutputs, ModuleDescription,
     ModuleError, OutputDerivatives, ValueRef,
@@ -48,8 +49,7 @@ pub struct RotationalSlave {
     pub(super) params: Vec<f64>,
     pub(super) start_params: Vec<f64>,
     pub(super) matrices_of: MatricesOf,
-    /// Parameter values set during one `set_float64` call, applied at its end.
-    pub(super) staged_params: Option<Vec<f64>>,
+    pub(super) staged_params: StagedParameters,
     pub(super) desc: ModuleDescription,
     pub(super) inst: Instance,
     /// The exact method's discretisation over `h/2`, kept while `h` repeats.
@@ -141,15 +141,12 @@ impl BuiltinModule for RotationalSlave {
 
     /// Collected, so that `finish_set` rebuilds the matrices once per `set_float64` call.
     fn set_parameter(&mut self, index: usize, value: f64) -> Result<(), ModuleError> {
-        let params = &self.params;
-        self.staged_params.get_or_insert_with(|| params.clone())[index] = value;
+        self.staged_params.set(&self.params, index, value);
         Ok(())
     }
 
     fn finish_set(&mut self, values_set: Result<(), ModuleError>) -> Result<(), ModuleError> {
-        let staged = self.staged_params.take();
-        values_set?;
-        match staged {
+        match self.staged_params.finish(values_set)? {
             Some(p) => self.rebuild(p),
             None => Ok(()),
         }
@@ -290,27 +287,6 @@ impl OutputDerivatives for RotationalSlave {
 impl DirectionalDerivatives for RotationalSlave {
     /// Exact: `∂der(x)/∂x = A`, `∂der(x)/∂u = B`, `∂y/∂x = C`, `∂y/∂u = D`.
     fn directional_derivative(&mut self, p: JacobianProduct<'_>) -> Result<(), ModuleError> {
-        let layout = self.inst.layout;
-        let mut known_kinds = Vec::with_capacity(p.knowns.len());
-        for k in p.knowns {
-            known_kinds.push(known_kind(&layout, *k)?);
-        }
-        for (u, s) in p.unknowns.iter().zip(p.sensitivity.iter_mut()) {
-            let (from_x, from_u) = match unknown_kind(&layout, *u)? {
-                VarKind::Derivative(i) => (self.a.row(i), self.b.row(i)),
-                VarKind::Output(i) => (self.c.row(i), self.d.row(i)),
-                _ => continue,
-            };
-            *s = known_kinds
-                .iter()
-                .zip(p.seed)
-                .map(|(kind, v)| match kind {
-                    VarKind::State(j) => from_x[*j] * v,
-                    VarKind::Input(j) => from_u[*j] * v,
-                    _ => 0.0,
-                })
-                .sum();
-        }
-        Ok(())
+        linear_directional_derivative(&self.inst.layout, self.matrices(), p)
     }
 }

@@ -5,14 +5,11 @@
 //! from `e` by one order more: `k + 4`, `k + 3`, `k + 2`. Both on a uniform grid and on a
 //! non-uniform one, where the uniform grid's Milne constants would lose the extra order.
 
-use super::support::{check_slopes, norm, resolved_slope, steps};
+use super::support::{check_slopes, norm, prepared_on_exact_history, resolved_slope, steps};
 use crate::master::error_control::lagrange::evaluate;
-use crate::master::error_control::{ErrorControlSettings, EstimatorKind, OrderMode};
-use crate::master::tests::two_mass_with_reference;
-use crate::master::{ErrorControlledCoupling, MacroStepOutcome, MasterAlgorithm, RunStart};
-use crate::solvers::expm;
+use crate::master::error_control::EstimatorKind;
+use crate::master::{ErrorControlledCoupling, MacroStepOutcome, MasterAlgorithm};
 use alloc::vec::Vec;
-use nalgebra::DVector;
 
 /// Past step sizes relative to `H` (newest first): uniform, and an irregular grid.
 
@@ -29,38 +26,13 @@ pub(super) struct StepErrors {
 
 /// One step of `h` from `T_N = 0` at fixed degree `k` with an exact history on `grid`.
 pub(super) fn one_step(estimator: EstimatorKind, k: usize, h: f64, grid: &[f64]) -> StepErrors {
-    let (mut sys, reference) = two_mass_with_reference(1.0);
-    let a = reference.a_star().clone();
-    let x0 = reference.x0().clone();
-    let state = |t: f64| -> DVector<f64> { expm(&(&a * t)).unwrap() * &x0 };
-    let outputs =
-        |t: f64| -> Vec<f64> { (reference.c_star() * state(t)).iter().copied().collect() };
     // k + 2 past points: what ExLocal and ExMilne need at degree k.
-    let mut t = 0.0;
-    let mut history: Vec<(f64, Vec<f64>)> = Vec::new();
-    for s in grid.iter().take(k + 2) {
-        t -= s * h;
-        history.push((t, outputs(t)));
-    }
-    history.reverse();
-    let settings = ErrorControlSettings {
-        estimator,
-        order: OrderMode::Fixed(k),
-        h_min: 1e-300,
-        ..ErrorControlSettings::default()
-    };
-    let mut alg = ErrorControlledCoupling::new(settings);
-    let start = RunStart {
-        t_start: 0.0,
-        h,
-        variable_steps: true,
-        history: &history,
-    };
-    alg.prepare(&mut sys, &start).unwrap();
+    let (mut sys, mut alg, solution) =
+        prepared_on_exact_history(estimator, k, k + 2, h, grid, ErrorControlledCoupling::new);
     assert_eq!(alg.bookkeeping().map(|b| b.degree()), Some(k));
     let out = alg.step(&mut sys, 0.0, h).unwrap();
     assert!(matches!(out, MacroStepOutcome::Accepted { .. }));
-    let exact = state(h);
+    let exact = solution.state(h);
     // Stacked states: mass 1 (s1, v1), mass 2 (s2, v2).
     let (q_exact, v_exact) = ([exact[0], exact[2]], [exact[1], exact[3]]);
     let (eps_pos, eps_vel, eps_u) = alg.bookkeeping().unwrap().last_estimate();
@@ -97,7 +69,7 @@ pub(super) fn one_step(estimator: EstimatorKind, k: usize, h: f64, grid: &[f64])
         let mut predicted = alloc::vec![0.0; cv.len()];
         // The history now holds exactly the start points: evaluate P^k at T_{N+1}.
         evaluate(cv.history(), k, h, &mut predicted);
-        let y = outputs(h);
+        let y = solution.outputs(h);
         let graph = sys.graph();
         let e_u: Vec<f64> = cv
             .input_indices()

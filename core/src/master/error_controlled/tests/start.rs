@@ -2,7 +2,8 @@
 //! derivative of the coupling variables equals the exact one, the history gains the
 //! tangent's point before `T_0`, and a run starts at degree 1 and drops that point.
 
-use super::runs::{controlled, settings};
+use super::runs::controlled;
+use super::support::settings;
 use crate::master::error_control::{EstimatorKind, OrderMode};
 use crate::master::tests::two_mass_with_reference;
 use crate::master::{CouplingVariables, RunStart};

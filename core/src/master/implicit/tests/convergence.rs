@@ -6,61 +6,30 @@
 //! and the estimate differs from `e` by one order more, on a uniform and a non-uniform grid.
 
 use super::super::{CorrectorSettings, ImplicitCoupling, InterfaceJacobian};
-use crate::master::error_control::{ErrorControlSettings, EstimatorKind, OrderMode};
-use crate::master::error_controlled::tests::support::{check_slopes, norm, resolved_slope, steps};
-use crate::master::tests::two_mass_with_reference;
-use crate::master::{MacroStepOutcome, MasterAlgorithm, RunStart};
-use crate::solvers::expm;
+use crate::master::error_control::EstimatorKind;
+use crate::master::error_controlled::tests::support::{
+    check_slopes, norm, prepared_on_exact_history, resolved_slope, steps, ExactTwoMass,
+};
+use crate::master::{CoupledSystem, MacroStepOutcome, MasterAlgorithm};
 use alloc::vec::Vec;
-use nalgebra::DVector;
 
 /// `(e, |ε − e|)` per group as 2-norms: positions, velocities, coupling variables.
 type Errors = [(f64, f64); 3];
 
 /// The algorithm prepared at `T_N = 0` with an exact history of `k + 1` points on `grid`,
-/// and the exact outputs as a function of time.
+/// and the exact solution.
 pub(super) fn prepared(
     estimator: EstimatorKind,
     k: usize,
     h: f64,
     grid: &[f64],
     corrector: CorrectorSettings,
-) -> (
-    crate::master::CoupledSystem,
-    ImplicitCoupling,
-    impl Fn(f64) -> DVector<f64>,
-    impl Fn(f64) -> Vec<f64>,
-) {
-    let (mut sys, reference) = two_mass_with_reference(1.0);
-    let a = reference.a_star().clone();
-    let x0 = reference.x0().clone();
-    let c = reference.c_star().clone();
-    let state = move |t: f64| -> DVector<f64> { expm(&(&a * t)).unwrap() * &x0 };
-    let state2 = state.clone();
-    let outputs = move |t: f64| -> Vec<f64> { (&c * state2(t)).iter().copied().collect() };
-    let mut t = 0.0;
-    let mut history: Vec<(f64, Vec<f64>)> = Vec::new();
-    for s in grid.iter().take(k + 1) {
-        t -= s * h;
-        history.push((t, outputs(t)));
-    }
-    history.reverse();
-    let settings = ErrorControlSettings {
-        estimator,
-        order: OrderMode::Fixed(k),
-        h_min: 1e-300,
-        ..ErrorControlSettings::default()
-    };
-    let mut alg = ImplicitCoupling::new(settings, corrector);
-    let start = RunStart {
-        t_start: 0.0,
-        h,
-        variable_steps: true,
-        history: &history,
-    };
-    alg.prepare(&mut sys, &start).unwrap();
+) -> (CoupledSystem, ImplicitCoupling, ExactTwoMass) {
+    let (sys, alg, exact) = prepared_on_exact_history(estimator, k, k + 1, h, grid, |s| {
+        ImplicitCoupling::new(s, corrector)
+    });
     assert_eq!(alg.bookkeeping().map(|b| b.degree()), Some(k));
-    (sys, alg, state, outputs)
+    (sys, alg, exact)
 }
 
 /// Exactly one Newton step with the finite-difference Jacobian.
@@ -74,10 +43,10 @@ pub(super) fn one_newton_step() -> CorrectorSettings {
 }
 
 fn one_step(estimator: EstimatorKind, k: usize, h: f64, grid: &[f64]) -> Errors {
-    let (mut sys, mut alg, state, outputs) = prepared(estimator, k, h, grid, one_newton_step());
+    let (mut sys, mut alg, solution) = prepared(estimator, k, h, grid, one_newton_step());
     let out = alg.step(&mut sys, 0.0, h).unwrap();
     assert!(matches!(out, MacroStepOutcome::Accepted { .. }));
-    let exact = state(h);
+    let exact = solution.state(h);
     let (eps_pos, eps_vel, eps_u) = alg.bookkeeping().unwrap().last_estimate();
     let mut errors = [(0.0, 0.0); 3];
     let pair = |values: &[f64], exact: &[f64], eps: &[f64]| -> (f64, f64) {
@@ -95,7 +64,7 @@ fn one_step(estimator: EstimatorKind, k: usize, h: f64, grid: &[f64]) -> Errors 
         errors[1] = pair(&s.velocities, &[exact[1], exact[3]], eps_vel);
     } else {
         let (predicted, _, _) = alg.last_corrector().unwrap();
-        let y = outputs(h);
+        let y = solution.outputs(h);
         let g = sys.graph();
         let cv = alg.bookkeeping().unwrap().coupling_variables();
         let exact_u: Vec<f64> = cv
