@@ -1,7 +1,6 @@
 // Browser benchmark: macro-steps per second of a preset in wasm, on the page's main thread.
 // Same scenario as core/benches/macro_step.rs (preset stretched to `steps` macro-steps,
 // reference off, only `advance` timed). Result in `window.benchResult` for the driver.
-import init, * as core from './pkg/cosim_wasm.js';
 import { embedBinarySources } from './js/external.js';
 
 // With `mode=to-end` (core/benches/controlled_steps.rs): the preset runs to its own stop
@@ -13,6 +12,9 @@ const toEnd = q.get('mode') === 'to-end';
 const steps = Number(q.get('steps') ?? 10000);
 const runs = Number(q.get('runs') ?? 5);
 const out = document.getElementById('out');
+// `pkg=NAME` loads the page's wasm from www/NAME/ instead of www/pkg/: a second build
+// (e.g. `--features bench-wasmi`) compared in the same session.
+const pkg = /^[\w-]+$/.test(q.get('pkg') ?? '') ? q.get('pkg') : 'pkg';
 
 function caseScenario(scenario) {
   if (variant === 'fixed' || variant === 'plain') delete scenario.master.step_control;
@@ -24,6 +26,7 @@ function caseScenario(scenario) {
 }
 
 async function main() {
+  const { default: init, ...core } = await import(`./${pkg}/cosim_wasm.js`);
   await init();
   const { presets, JsSimulation } = core;
   const preset = presets().find((p) => p.id === presetId);
@@ -63,7 +66,8 @@ async function main() {
   // Untimed warm-up for at least a second: V8 first runs wasm in its baseline compiler and
   // swaps in optimised code in the background, so a short warm-up times a mix of both.
   const warmUntil = performance.now() + 1000;
-  while (performance.now() < warmUntil) timedRun();
+  let warmups = 0;
+  for (; performance.now() < warmUntil; warmups++) timedRun();
   const rates = [];
   for (let r = 0; r < runs; r++) {
     const ms = timedRun();
@@ -72,8 +76,8 @@ async function main() {
   rates.sort((a, b) => a - b);
   const median = rates[Math.floor(rates.length / 2)];
   // How xtask built the wasm (toolchain route, wasm-opt), for the report.
-  const build = await fetch('pkg/build-info.json', { cache: 'no-store' }).then((r) => (r.ok ? r.json() : null), () => null);
-  return { preset: q.get('preset'), steps: counted, runs, stepsPerSecond: median, allRates: rates, build, userAgent: navigator.userAgent };
+  const build = await fetch(`${pkg}/build-info.json`, { cache: 'no-store' }).then((r) => (r.ok ? r.json() : null), () => null);
+  return { preset: q.get('preset'), pkg, steps: counted, runs, warmups, stepsPerSecond: median, allRates: rates, build, userAgent: navigator.userAgent };
 }
 
 main().then(

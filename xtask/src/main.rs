@@ -5,7 +5,8 @@
 //!   Chromium, npm packages, Open MPI for `cosim run --mpi`); fast when everything is present.
 //! - `wasm [--keep-names] [--wasm-opt]`: build the page's wasm package into `www/pkg`
 //!   (name section removed unless `--keep-names`, for profiles; binaryen's wasm-opt -O3 with
-//!   `--wasm-opt`) and vendor uPlot and dagre into `www/vendor`.
+//!   `--wasm-opt`) and vendor uPlot and dagre into `www/vendor`; `--bench-wasmi`: a build
+//!   with wasmi inside into `www/pkg-wasmi`, for comparing engines (`xtask/js/bench_engines.mjs`).
 //! - `fmus`: build the example binary modules into `.fmu` files (also part of `wasm`).
 //! - `serve [--port N] [--no-build]`: setup + wasm, then serve `www/` on 127.0.0.1.
 //! - `test [--no-setup]`: every check CI runs (`.ci/run` calls this).
@@ -37,9 +38,10 @@ const USAGE: &str = "usage: cargo xtask <command>
 
 commands:
   setup [--c-toolchain]      install missing tools (wasm32 std, wasm-bindgen-cli, chromium, npm packages, Open MPI)
-  wasm [--keep-names] [--wasm-opt]
+  wasm [--keep-names] [--wasm-opt] [--bench-wasmi]
                              build www/pkg (wasm-bindgen --target web, name section removed unless
-                             --keep-names; wasm-opt -O3 with --wasm-opt) and www/vendor (uPlot, dagre)
+                             --keep-names; wasm-opt -O3 with --wasm-opt) and www/vendor (uPlot, dagre);
+                             --bench-wasmi: wasmi inside, into www/pkg-wasmi (benchmarks only)
   fmus                       build the example binary modules (examples/fmus) into www/fmus/*.fmu
   serve [--port N] [--no-build]
                              setup + wasm, then serve www/ at http://127.0.0.1:N/ (default 8080)
@@ -83,6 +85,7 @@ fn dispatch(args: &[String]) -> Result<()> {
             let opts = wasm::WasmOptions {
                 keep_names: flags.switch("--keep-names"),
                 wasm_opt: flags.switch("--wasm-opt"),
+                bench_wasmi: flags.switch("--bench-wasmi"),
             };
             flags.finish()?;
             let tc = setup::setup(setup::SetupOptions::default())?;

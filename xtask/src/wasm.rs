@@ -89,6 +89,9 @@ pub struct WasmOptions {
     /// default: measured, it gave no speed and 0.3 % of the gzipped size beyond removing the
     /// name section (docs/benchmarks.md, "The release step for wasm").
     pub wasm_opt: bool,
+    /// Benchmarks only: binary modules in wasmi inside the page's wasm (cosim-wasm
+    /// feature `bench-wasmi`), into `www/pkg-wasmi` for `xtask/js/bench_engines.mjs`.
+    pub bench_wasmi: bool,
 }
 
 /// Builds the page's wasm package (name section removed) and vendored JS; returns the .wasm size.
@@ -100,10 +103,19 @@ pub fn build(tc: &Toolchain) -> Result<WasmSize> {
 pub fn build_with(tc: &Toolchain, opts: WasmOptions) -> Result<WasmSize> {
     section("wasm build");
     let root = repo_root();
-    run(cargo_wasm(tc, "build", STD).args(["--release", "-p", "cosim-wasm"]))?;
+    let mut cargo = cargo_wasm(tc, "build", STD);
+    cargo.args(["--release", "-p", "cosim-wasm"]);
+    if opts.bench_wasmi {
+        cargo.args(["--features", "bench-wasmi"]);
+    }
+    run(&mut cargo)?;
     let wasm = artifact_dir(tc, "release").join("cosim_wasm.wasm");
     let bindgen = which("wasm-bindgen").ok_or("wasm-bindgen not found; run `cargo xtask setup`")?;
-    let pkg = root.join("www/pkg");
+    let pkg = root.join(if opts.bench_wasmi {
+        "www/pkg-wasmi"
+    } else {
+        "www/pkg"
+    });
     let mut bindgen = Command::new(bindgen);
     bindgen.args(["--target", "web", "--no-typescript"]);
     if !opts.keep_names {
@@ -128,14 +140,17 @@ pub fn build_with(tc: &Toolchain, opts: WasmOptions) -> Result<WasmSize> {
     crate::fmus::build(tc)?;
     let size = wasm_size(&served)?;
     println!(
-        "wasm: www/pkg/cosim_wasm_bg.wasm {} bytes ({:.1} KiB), gzipped {} bytes ({:.1} KiB)",
+        "wasm: {} {} bytes ({:.1} KiB), gzipped {} bytes ({:.1} KiB)",
+        served.display(),
         size.raw,
         size.raw as f64 / 1024.0,
         size.gzip,
         size.gzip as f64 / 1024.0
     );
-    let record = format!("raw_bytes={}\ngzip_bytes={}\n", size.raw, size.gzip);
-    let _ = fs::write(root.join("target/wasm-size.txt"), record);
+    if !opts.bench_wasmi {
+        let record = format!("raw_bytes={}\ngzip_bytes={}\n", size.raw, size.gzip);
+        let _ = fs::write(root.join("target/wasm-size.txt"), record);
+    }
     Ok(size)
 }
 

@@ -7,7 +7,7 @@ use super::abi::{resolve, Fmi3};
 use super::archive::Archive;
 use super::model_description::{self, ModelDescription};
 use super::parameters::{prepare, Prepared};
-use super::runtime::{Runtime, RuntimeLimits};
+use super::runtime::{outside, Float64s, Runtime, RuntimeLimits};
 use super::sandbox::{ExportFn, WasmValue};
 use super::typed_access::TypedFns;
 use super::wasi_fs::{ResourceTree, RESOURCE_DIR};
@@ -256,9 +256,7 @@ impl BinaryModule {
         values: &[f64],
     ) -> Result<(), ModuleError> {
         let f = self.fmi.set_float64;
-        let n = values.len();
-        self.float64_call("fmi3SetFloat64", f, vrs, (n, Some(values)))?;
-        Ok(())
+        self.float64_call("fmi3SetFloat64", f, vrs, Float64s::Set(values))
     }
 
     /// `fmi3GetFloat64` of Float64 scalars.
@@ -268,8 +266,7 @@ impl BinaryModule {
         values: &mut [f64],
     ) -> Result<(), ModuleError> {
         let f = self.fmi.get_float64;
-        let at = self.float64_call("fmi3GetFloat64", f, vrs, (values.len(), None))?;
-        self.read_f64s(at, values)
+        self.float64_call("fmi3GetFloat64", f, vrs, Float64s::Get(values))
     }
 
     pub(super) fn read_f64s(&self, ptr: u32, out: &mut [f64]) -> Result<(), ModuleError> {
@@ -287,27 +284,18 @@ impl BinaryModule {
         Ok(u32::from_le_bytes(b))
     }
 
-    /// `fmi3SetFloat64` / `fmi3GetFloat64` through scratch memory: `vrs`, then room for
-    /// `n` values (filled from `set` when given). Returns where the values are.
+    /// `fmi3SetFloat64` / `fmi3GetFloat64` in one engine call ([`Runtime::float64_call`]).
     fn float64_call(
         &mut self,
         call: &'static str,
         f: ExportFn,
         vrs: &[ValueRef],
-        (n, set): (usize, Option<&[f64]>),
-    ) -> Result<u32, ModuleError> {
+        values: Float64s<'_>,
+    ) -> Result<(), ModuleError> {
         let inst = self.instance()?;
-        let ([pv, px], len) = layout([4 * vrs.len(), 8 * n]);
-        let base = self.rt.scratch(len)?;
-        self.rt.write(base + pv, &vr_bytes(vrs))?;
-        if let Some(values) = set {
-            self.rt.write(base + px, &f64_bytes(values))?;
-        }
-        let (vrs_at, values_at) = ((base + pv) as i32, (base + px) as i32);
-        let args = [inst, vrs_at, to_i32(vrs.len())?, values_at, to_i32(n)?].map(WasmValue::I32);
-        let code = self.rt.call_i32(call, f, &args)?;
+        let (code, read_outside) = self.rt.float64_call(call, f, inst, vrs, values)?;
         self.check(call, code)?;
-        Ok(base + px)
+        read_outside.map_or(Ok(()), |at| Err(outside(at)))
     }
 
     pub(super) fn instance_call(
@@ -424,7 +412,8 @@ impl Module for BinaryModule {
         let inst = self.instance()?;
         // [0, 8): lastSuccessfulTime; 8, 9, 10: eventHandlingNeeded, terminateSimulation, earlyReturn.
         let p = self.rt.scratch(16)?;
-        self.rt.write(p, &[t.to_le_bytes(), [0; 8]].concat())?;
+        let mut io = [0u8; 16];
+        io[..8].copy_from_slice(&t.to_le_bytes());
         let f = self.fmi.do_step;
         let args: [WasmValue; 8] = [
             inst.into(),
@@ -436,12 +425,17 @@ impl Module for BinaryModule {
             ((p + 10) as i32).into(),
             (p as i32).into(),
         ];
-        let code = self.rt.call_i32("fmi3DoStep", f, &args)?;
-        let status = self.status("fmi3DoStep", code)?;
         let mut out = [0u8; 16];
-        self.rt.read(p, &mut out)?;
-        let mut last = [0.0];
-        self.read_f64s(p, &mut last)?;
+        let (code, read_outside) = self.rt.call_with_memory(
+            "fmi3DoStep",
+            f,
+            &args,
+            &[(p, &io[..])],
+            &mut [(p, &mut out[..])],
+        )?;
+        let status = self.status("fmi3DoStep", code)?;
+        read_outside.map_or(Ok(()), |at| Err(outside(at)))?;
+        let last = [f64::from_le_bytes(out[..8].try_into().unwrap_or_default())];
         Ok(StepReport {
             status,
             event_handling_needed: out[8] != 0,

@@ -9,15 +9,17 @@
 
 use super::budget::MemoryBudget;
 use super::sandbox::{
-    sandbox, CallError, Export, ExportFn, FuncSig, GuestInstance, Sandbox, WasmType, WasmValue,
+    sandbox, CallError, Export, ExportFn, FuncSig, GuestInstance, MemoryCallError, Sandbox,
+    WasmType, WasmValue,
 };
 use super::wasi::WasiHost;
 use super::wasi_fs::ResourceTree;
 use super::FmuError;
-use crate::module::{ModuleError, ModuleErrorKind, Status};
+use crate::module::{ModuleError, ModuleErrorKind, Status, ValueRef};
 use alloc::boxed::Box;
 use alloc::format;
 use alloc::string::{String, ToString};
+use alloc::vec::Vec;
 
 /// Resource limits of one binary-module instance.
 #[derive(Clone, Debug, PartialEq)]
@@ -67,6 +69,14 @@ pub(crate) struct Runtime {
     /// Table index of the host `logMessage` function, 0 (NULL) without an exported table.
     pub log_callback: i32,
     scratch: (u32, usize),
+    /// The bytes of a [`Runtime::float64_call`], kept so that a step allocates nothing.
+    bytes: Vec<u8>,
+}
+
+/// The values of an `fmi3SetFloat64` (given) or an `fmi3GetFloat64` (filled).
+pub(crate) enum Float64s<'a> {
+    Set(&'a [f64]),
+    Get(&'a mut [f64]),
 }
 
 /// The function type `params -> results`.
@@ -115,6 +125,7 @@ impl Runtime {
             fuel_per_call: limits.fuel_per_call,
             fuel_per_run: limits.fuel_per_run,
             scratch: (0, 0),
+            bytes: Vec::new(),
         };
         if let Some(init) = typed(&*rt.guest, "_initialize", None, &sig(&[], &[]))? {
             rt.call("_initialize", init, &[], &mut [])
@@ -148,42 +159,138 @@ impl Runtime {
             h.take_refused();
         });
         let result = self.guest.call(f, args, results);
+        self.refused(call)?;
+        result.map_err(|e| self.trap(call, e))
+    }
+
+    /// [`Runtime::call`] of a function returning an `fmi3Status`, with its arguments and
+    /// results in module memory: `writes` copied in before, `reads` copied out after, in
+    /// one engine call ([`GuestInstance::call_with_memory`]). The status, and the address
+    /// of a read outside the memory (reported by the caller after the status, as a
+    /// separate read would have been).
+    pub fn call_with_memory(
+        &mut self,
+        call: &'static str,
+        f: ExportFn,
+        args: &[WasmValue],
+        writes: &[(u32, &[u8])],
+        reads: &mut [(u32, &mut [u8])],
+    ) -> Result<(i32, Option<u32>), ModuleError> {
+        self.guest.with_host(&mut |h| {
+            h.take_refused();
+        });
+        let mut out = [WasmValue::I32(0)];
+        let result = self
+            .guest
+            .call_with_memory(f, args, &mut out, writes, reads);
+        self.refused(call)?;
+        let read_outside = match result {
+            Ok(()) => None,
+            Err(MemoryCallError::WriteOutside(ptr)) => return Err(outside(ptr)),
+            Err(MemoryCallError::Call(e)) => return Err(self.trap(call, e)),
+            Err(MemoryCallError::ReadOutside(ptr)) => Some(ptr),
+        };
+        Ok((out[0].as_i32().unwrap_or(0), read_outside))
+    }
+
+    /// `fmi3SetFloat64` / `fmi3GetFloat64(instance, vrs*, nvr, values*, nValues)` with `vrs`
+    /// and then the values in the scratch buffer, in one engine call. Got values are
+    /// stored only when the status is fmi3OK or fmi3Warning and the read succeeded (a
+    /// failed call leaves them as they were). The status, and a failed read's address.
+    pub fn float64_call(
+        &mut self,
+        call: &'static str,
+        f: ExportFn,
+        instance: i32,
+        vrs: &[ValueRef],
+        values: Float64s<'_>,
+    ) -> Result<(i32, Option<u32>), ModuleError> {
+        let n = match &values {
+            Float64s::Set(x) => x.len(),
+            Float64s::Get(x) => x.len(),
+        };
+        let ([pv, px], len) = super::binary_module::layout([4 * vrs.len(), 8 * n]);
+        let base = self.scratch(len)?;
+        let to_i32 = super::binary_module::to_i32;
+        let (vrs_at, values_at) = (base + pv, base + px);
+        let args = [
+            instance,
+            vrs_at as i32,
+            to_i32(vrs.len())?,
+            values_at as i32,
+            to_i32(n)?,
+        ]
+        .map(WasmValue::I32);
+        let mut bytes = core::mem::take(&mut self.bytes);
+        bytes.clear();
+        bytes.extend(vrs.iter().flat_map(|v| v.0.to_le_bytes()));
+        let split = bytes.len();
+        match &values {
+            Float64s::Set(x) => bytes.extend(x.iter().flat_map(|v| v.to_le_bytes())),
+            Float64s::Get(_) => bytes.resize(split + 8 * n, 0),
+        }
+        let (vr_bytes, value_bytes) = bytes.split_at_mut(split);
+        let outcome = match values {
+            Float64s::Set(_) => {
+                let writes = [(vrs_at, &*vr_bytes), (values_at, &*value_bytes)];
+                self.call_with_memory(call, f, &args, &writes, &mut [])
+            }
+            Float64s::Get(out) => {
+                let mut reads = [(values_at, &mut *value_bytes)];
+                let r = self.call_with_memory(call, f, &args, &[(vrs_at, &*vr_bytes)], &mut reads);
+                if let Ok((0 | 1, None)) = r {
+                    for (v, b) in out.iter_mut().zip(value_bytes.chunks_exact(8)) {
+                        *v = f64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]);
+                    }
+                }
+                r
+            }
+        };
+        self.bytes = bytes;
+        outcome
+    }
+
+    /// A write the WASI host refused during `call`, as an `Error` naming the call.
+    fn refused(&mut self, call: &'static str) -> Result<(), ModuleError> {
         let mut refused = None;
         self.guest.with_host(&mut |h| refused = h.take_refused());
-        if let Some(refused) = refused {
-            return Err(ModuleError {
+        match refused {
+            Some(refused) => Err(ModuleError {
                 status: Status::Error,
                 kind: ModuleErrorKind::Refused(format!("{call}: {refused}")),
-            });
+            }),
+            None => Ok(()),
         }
-        result.map_err(|e| {
-            let what = match e {
-                CallError::OutOfFuel { whole_run: true } => format!(
-                    "{call} was stopped: the module has used its {} wasm instructions for the \
-                     whole run (too slow in every call?); the budget is \
-                     RuntimeLimits::fuel_per_run",
-                    self.fuel_per_run
-                ),
-                CallError::OutOfFuel { whole_run: false } => format!(
-                    "{call} did not return within {} wasm instructions (endless loop?); the budget \
-                     per call is RuntimeLimits::fuel_per_call",
-                    self.fuel_per_call
-                ),
-                CallError::Exit(code) => format!("{call} called proc_exit({code})"),
-                CallError::Limit(why) => format!("{call} was stopped: {why}"),
-                CallError::Trap(e) => format!("{call}: {e}"),
-            };
-            let tail = self.log_tail(5);
-            let msg = if tail.is_empty() {
-                what
-            } else {
-                format!("{what}; module log: {tail}")
-            };
-            ModuleError {
-                status: Status::Fatal,
-                kind: ModuleErrorKind::Trap(msg),
-            }
-        })
+    }
+
+    /// A call that did not return normally, as a `Fatal` error naming the call.
+    fn trap(&self, call: &'static str, e: CallError) -> ModuleError {
+        let what = match e {
+            CallError::OutOfFuel { whole_run: true } => format!(
+                "{call} was stopped: the module has used its {} wasm instructions for the \
+                 whole run (too slow in every call?); the budget is \
+                 RuntimeLimits::fuel_per_run",
+                self.fuel_per_run
+            ),
+            CallError::OutOfFuel { whole_run: false } => format!(
+                "{call} did not return within {} wasm instructions (endless loop?); the budget \
+                 per call is RuntimeLimits::fuel_per_call",
+                self.fuel_per_call
+            ),
+            CallError::Exit(code) => format!("{call} called proc_exit({code})"),
+            CallError::Limit(why) => format!("{call} was stopped: {why}"),
+            CallError::Trap(e) => format!("{call}: {e}"),
+        };
+        let tail = self.log_tail(5);
+        let msg = if tail.is_empty() {
+            what
+        } else {
+            format!("{what}; module log: {tail}")
+        };
+        ModuleError {
+            status: Status::Fatal,
+            kind: ModuleErrorKind::Trap(msg),
+        }
     }
 
     /// [`Runtime::call`] of a function returning one `i32` (an `fmi3Status`, a pointer).
@@ -271,7 +378,7 @@ impl Runtime {
     }
 }
 
-fn outside(ptr: u32) -> ModuleError {
+pub(super) fn outside(ptr: u32) -> ModuleError {
     ModuleError::invalid(format!("address {ptr:#x} is outside the module's memory"))
 }
 

@@ -185,6 +185,18 @@ pub enum CallError {
     Limit(String),
 }
 
+/// Why [`GuestInstance::call_with_memory`] did not complete.
+#[derive(Clone, Debug, PartialEq)]
+pub enum MemoryCallError {
+    /// A write reached outside the memory at this address: nothing was called.
+    WriteOutside(u32),
+    /// The call did not return normally.
+    Call(CallError),
+    /// The call returned (`results` are filled) but a read reached outside the memory at
+    /// this address.
+    ReadOutside(u32),
+}
+
 /// The guest's linear memory as the WASI host sees it during an import call. Every
 /// access is bounds-checked (`false`: the range is outside the memory).
 pub trait GuestMemory {
@@ -214,6 +226,30 @@ pub trait GuestInstance: Send {
         args: &[WasmValue],
         results: &mut [WasmValue],
     ) -> Result<(), CallError>;
+    /// Writes each `(ptr, bytes)` of `writes`, calls `f`, then reads each `(ptr, out)` of
+    /// `reads`: an FMI call with its arguments and results in guest memory, which an engine
+    /// where every call and copy crosses into JS (the browser's) does in one crossing.
+    fn call_with_memory(
+        &mut self,
+        f: ExportFn,
+        args: &[WasmValue],
+        results: &mut [WasmValue],
+        writes: &[(u32, &[u8])],
+        reads: &mut [(u32, &mut [u8])],
+    ) -> Result<(), MemoryCallError> {
+        for (ptr, bytes) in writes {
+            if !self.write(*ptr, bytes) {
+                return Err(MemoryCallError::WriteOutside(*ptr));
+            }
+        }
+        self.call(f, args, results).map_err(MemoryCallError::Call)?;
+        for (ptr, out) in reads.iter_mut() {
+            if !self.read(*ptr, out) {
+                return Err(MemoryCallError::ReadOutside(*ptr));
+            }
+        }
+        Ok(())
+    }
     /// Reads `out.len()` bytes of guest memory at `ptr` (`false`: out of bounds).
     fn read(&self, ptr: u32, out: &mut [u8]) -> bool;
     /// Writes `bytes` into guest memory at `ptr` (`false`: out of bounds).

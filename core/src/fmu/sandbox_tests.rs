@@ -1,13 +1,23 @@
 //! The WASI host without any engine: [`super::wasi::plan_import`] and
 //! [`super::wasi::dispatch`] over a plain byte vector as guest memory, which is what the
-//! browser's engine relies on (no wasmi, no fuel).
+//! browser's engine relies on (no wasmi, no fuel); and how many engine calls a macro-step
+//! of a binary module makes (each one crossing into JS in the browser's engine).
 
-use super::sandbox::{FuncSig, GuestMemory, WasmType, WasmValue};
+extern crate std;
+
+use super::sandbox::{
+    set_sandbox, CallError, Export, ExportFn, FuncSig, GuestInstance, GuestMemory, MemoryCallError,
+    Sandbox, WasmType, WasmValue,
+};
 use super::wasi::{dispatch, plan_import, HostTrap, WasiHost, WasiImport, WASI};
 use super::wasi_fs::ResourceTree;
-use super::FmuError;
+use super::{BinaryModule, FmuError, RuntimeLimits};
+use crate::module::{InstantiateOptions, Subsystem, ValueRef};
+use alloc::boxed::Box;
+use alloc::collections::BTreeMap;
 use alloc::string::ToString;
 use alloc::vec::Vec;
+use core::cell::Cell;
 
 struct VecMemory(Vec<u8>);
 
@@ -109,4 +119,114 @@ fn dispatch_runs_on_any_guest_memory() {
     dispatch(&provided("random_get"), &mut other, &mut mem2, &args).unwrap();
     assert_eq!(mem.0[100..108], mem2.0[100..108]);
     assert_ne!(mem.0[100..108], [0u8; 8]);
+}
+
+/// Forwards to wasmi and counts, per thread, the guest calls that each cross from the
+/// page's wasm into JS in the browser's engine: `call`, `call_with_memory`, `read`, `write`.
+struct Counting;
+
+struct CountingInstance(Box<dyn GuestInstance>);
+
+std::thread_local! {
+    static CROSSINGS: Cell<usize> = const { Cell::new(0) };
+}
+
+fn crossings() -> usize {
+    CROSSINGS.with(Cell::get)
+}
+
+fn crossed() {
+    CROSSINGS.with(|c| c.set(c.get() + 1));
+}
+
+impl Sandbox for Counting {
+    fn instantiate(
+        &self,
+        wasm: &[u8],
+        host: WasiHost,
+        limits: &RuntimeLimits,
+    ) -> Result<Box<dyn GuestInstance>, FmuError> {
+        let guest = super::WasmiSandbox.instantiate(wasm, host, limits)?;
+        Ok(Box::new(CountingInstance(guest)))
+    }
+}
+
+impl GuestInstance for CountingInstance {
+    fn export(&self, name: &str) -> Export {
+        self.0.export(name)
+    }
+
+    fn call(
+        &mut self,
+        f: ExportFn,
+        args: &[WasmValue],
+        results: &mut [WasmValue],
+    ) -> Result<(), CallError> {
+        crossed();
+        self.0.call(f, args, results)
+    }
+
+    fn call_with_memory(
+        &mut self,
+        f: ExportFn,
+        args: &[WasmValue],
+        results: &mut [WasmValue],
+        writes: &[(u32, &[u8])],
+        reads: &mut [(u32, &mut [u8])],
+    ) -> Result<(), MemoryCallError> {
+        crossed();
+        self.0.call_with_memory(f, args, results, writes, reads)
+    }
+
+    fn read(&self, ptr: u32, out: &mut [u8]) -> bool {
+        crossed();
+        self.0.read(ptr, out)
+    }
+
+    fn write(&mut self, ptr: u32, bytes: &[u8]) -> bool {
+        crossed();
+        self.0.write(ptr, bytes)
+    }
+
+    fn with_host(&mut self, f: &mut dyn FnMut(&mut WasiHost)) {
+        self.0.with_host(f)
+    }
+
+    fn host(&self, f: &mut dyn FnMut(&WasiHost)) {
+        self.0.host(f)
+    }
+
+    fn log_callback(&self) -> i32 {
+        self.0.log_callback()
+    }
+}
+
+#[test]
+fn a_macro_step_calls_the_engine_once_per_fmi_call() {
+    // Every later binary module of this test binary runs through the counter too; it
+    // only forwards, so they see wasmi as before.
+    set_sandbox(&Counting);
+    let fmu = super::tests::fmu(super::tests::XML, super::tests::WAT);
+    let module = BinaryModule::from_fmu(&fmu, &BTreeMap::new(), RuntimeLimits::default()).unwrap();
+    let mut s = Subsystem::instantiate(Box::new(module), InstantiateOptions::default()).unwrap();
+    s.enter_initialization_mode(None, 0.0, Some(1.0)).unwrap();
+    s.exit_initialization_mode().unwrap();
+    let (mut x, mut before) = (1.0f64, 0);
+    for n in 0..11 {
+        // The first step also `malloc`s the scratch buffer: counted from the second on.
+        if n == 1 {
+            before = crossings();
+        }
+        s.set_float64(&[ValueRef(2)], &[3.0]).unwrap();
+        s.do_step(n as f64 * 0.1, 0.1, true).unwrap();
+        let mut y = [0.0];
+        s.get_float64(&[ValueRef(1)], &mut y).unwrap();
+        x += 0.1 * (3.0 - x) / 0.5;
+        assert_eq!(y[0], x);
+    }
+    assert_eq!(
+        crossings() - before,
+        30,
+        "fmi3SetFloat64, fmi3DoStep and fmi3GetFloat64 with their copies: one engine call each"
+    );
 }

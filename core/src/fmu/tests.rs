@@ -12,7 +12,7 @@ use alloc::collections::BTreeMap;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
-const XML: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
+pub(super) const XML: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
 <fmiModelDescription fmiVersion="3.0" modelName="Lag" instantiationToken="{lag-token}">
   <CoSimulation modelIdentifier="lag" canHandleVariableCommunicationStepSize="true"/>
   <UnitDefinitions><Unit name="s"/></UnitDefinitions>
@@ -28,7 +28,7 @@ const XML: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
 </fmiModelDescription>"#;
 
 /// Instance at address 64: values by value reference at 64 + 8·vr.
-const WAT: &str = r#"(module
+pub(super) const WAT: &str = r#"(module
   (import "wasi_snapshot_preview1" "fd_write" (func $fd_write (param i32 i32 i32 i32) (result i32)))
   (memory (export "memory") 1)
   (global $heap (mut i32) (i32.const 1024))
@@ -123,7 +123,7 @@ fn with_states() -> (String, String) {
     (xml, wat)
 }
 
-fn fmu(xml: &str, wat: &str) -> Vec<u8> {
+pub(super) fn fmu(xml: &str, wat: &str) -> Vec<u8> {
     let wasm = wat::parse_str(wat).expect("test module is valid WAT");
     write_stored(&[
         ("modelDescription.xml", xml.as_bytes()),

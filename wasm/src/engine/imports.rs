@@ -3,8 +3,8 @@
 //! (`fmu::wasi::dispatch`), and the host `logMessage` callback put into the module's
 //! function table through a tiny trampoline module (a table holds only wasm functions).
 
+use super::call::{from_js, to_js};
 use super::memory::{Guest, NoMemory};
-use super::{from_js, to_js};
 use cosim_core::fmu::sandbox::WasmValue;
 use cosim_core::fmu::wasi::{dispatch, log_message, plan_import, HostTrap, WasiHost, WASI};
 use cosim_core::fmu::wasm_sections::WasmInterface;

@@ -1,7 +1,8 @@
 //! Binary modules on the browser's own WebAssembly engine: [`BrowserSandbox`] implements
 //! the core's `Sandbox` with `WebAssembly.Module` (compiled once per distinct wasm binary
-//! and kept for the worker's lifetime, or handed over already compiled by the page),
-//! `WebAssembly.Instance`, `Function.prototype.apply` and the memory's `ArrayBuffer`.
+//! and kept for the worker's lifetime, or handed over already compiled by the page) and
+//! `WebAssembly.Instance`; an FMI call and the copies of its arguments and results cross
+//! from the page's wasm to JS once ([`call`], [`glue`]).
 //! The WASI imports call the core's one implementation (`fmu::wasi::dispatch`), so the
 //! module sees the same bytes as under wasmi in the CLI.
 //!
@@ -12,18 +13,19 @@
 //! index there, so it is `Send` as the core's modules must be (the worker is one thread).
 
 mod budget;
+mod call;
 mod glue;
 mod imports;
 mod memory;
 mod registry;
 
 use cosim_core::fmu::sandbox::{
-    CallError, Export, ExportFn, GuestInstance, Sandbox, WasmType, WasmValue,
+    CallError, Export, ExportFn, GuestInstance, MemoryCallError, Sandbox, WasmValue,
 };
 use cosim_core::fmu::wasi::WasiHost;
 use cosim_core::fmu::wasm_sections::{self, ExportKind};
 use cosim_core::fmu::{FmuError, MemoryAccount, RuntimeLimits};
-use js_sys::{Array, BigInt, Function, Reflect, WebAssembly};
+use js_sys::{Function, Reflect, WebAssembly};
 use registry::{with_slot, with_slot_ref, Slot};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -36,6 +38,10 @@ pub struct BrowserSandbox;
 
 /// Makes the browser's engine the one the core loads binary modules into.
 pub fn install() {
+    // The benchmark build that compares with wasmi leaves the core's default engine.
+    if cfg!(feature = "bench-wasmi") {
+        return;
+    }
     cosim_core::fmu::set_sandbox(&BrowserSandbox);
 }
 
@@ -97,7 +103,9 @@ impl Sandbox for BrowserSandbox {
         if let Some(m) = &mem {
             budget::charge_growth(&mut account, budget::size_of(m)).map_err(FmuError::Limit)?;
         }
-        *memory.borrow_mut() = mem.clone();
+        glue::set_page_memory(&wasm_bindgen::memory());
+        let views = glue::guest_views(mem.as_ref().map_or(&JsValue::UNDEFINED, |m| m.as_ref()));
+        *memory.borrow_mut() = mem;
         let log = imports::install_log_callback(&exports, &host, &memory);
         let (log_callback, log_closure) = match log {
             Some((index, closure)) => (index, Some(closure)),
@@ -106,7 +114,7 @@ impl Sandbox for BrowserSandbox {
         let slot = registry::insert(Slot {
             exports,
             interface,
-            memory: mem,
+            views,
             funcs: Vec::new(),
             host,
             closures,
@@ -115,71 +123,6 @@ impl Sandbox for BrowserSandbox {
         });
         Ok(Box::new(BrowserInstance { slot, account }))
     }
-}
-
-fn to_js(v: WasmValue) -> JsValue {
-    match v {
-        WasmValue::I32(x) => JsValue::from(x),
-        WasmValue::I64(x) => BigInt::from(x).into(),
-        WasmValue::F32(x) => JsValue::from(f64::from(x)),
-        WasmValue::F64(x) => JsValue::from(x),
-    }
-}
-
-/// `v` as a value of type `ty` (a JS number, or a BigInt for i64).
-pub(crate) fn from_js(v: &JsValue, ty: WasmType) -> WasmValue {
-    match ty {
-        WasmType::I64 => WasmValue::I64(
-            v.clone()
-                .dyn_into::<BigInt>()
-                .ok()
-                .and_then(|b| i64::try_from(b).ok())
-                .unwrap_or(0),
-        ),
-        WasmType::F32 => WasmValue::F32(v.as_f64().unwrap_or(f64::NAN) as f32),
-        WasmType::F64 => WasmValue::F64(v.as_f64().unwrap_or(f64::NAN)),
-        _ => WasmValue::I32(v.as_f64().unwrap_or(0.0) as i32),
-    }
-}
-
-/// Calls `func` with `args`; its result read as `result` (the type the core expects).
-/// Numbers go straight through (one crossing); an i64 argument or result needs a BigInt,
-/// so those calls build an argument array instead.
-fn call_export(
-    func: &Function,
-    args: &[WasmValue],
-    result: Option<WasmType>,
-) -> Result<WasmValue, JsValue> {
-    let numeric = |v: &WasmValue| match *v {
-        WasmValue::I32(x) => Some(f64::from(x)),
-        WasmValue::F32(x) => Some(f64::from(x)),
-        WasmValue::F64(x) => Some(x),
-        WasmValue::I64(_) => None,
-    };
-    let mut a = [0.0f64; 12];
-    let fast = args.len() <= a.len()
-        && result != Some(WasmType::I64)
-        && args
-            .iter()
-            .zip(a.iter_mut())
-            .all(|(v, slot)| numeric(v).map(|x| *slot = x).is_some());
-    if fast {
-        let n = args.len() as u32;
-        let v = glue::call_numbers(
-            func, n, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11],
-        )?;
-        return Ok(match result {
-            Some(WasmType::F64) => WasmValue::F64(v),
-            Some(WasmType::F32) => WasmValue::F32(v as f32),
-            _ => WasmValue::I32(v as i32),
-        });
-    }
-    let js_args = Array::new_with_length(args.len() as u32);
-    for (k, v) in args.iter().enumerate() {
-        js_args.set(k as u32, to_js(*v));
-    }
-    let v = func.apply(&JsValue::UNDEFINED, &js_args)?;
-    Ok(from_js(&v, result.unwrap_or(WasmType::I32)))
 }
 
 impl GuestInstance for BrowserInstance {
@@ -214,49 +157,57 @@ impl GuestInstance for BrowserInstance {
         args: &[WasmValue],
         results: &mut [WasmValue],
     ) -> Result<(), CallError> {
+        match self.call_with_memory(f, args, results, &[], &mut []) {
+            Ok(()) => Ok(()),
+            Err(MemoryCallError::Call(e)) => Err(e),
+            // No copies were asked for.
+            Err(_) => Err(CallError::Trap(String::from("no such memory range"))),
+        }
+    }
+
+    fn call_with_memory(
+        &mut self,
+        f: ExportFn,
+        args: &[WasmValue],
+        results: &mut [WasmValue],
+        writes: &[(u32, &[u8])],
+        reads: &mut [(u32, &mut [u8])],
+    ) -> Result<(), MemoryCallError> {
         // The registry stays borrowed (shared) during the call: the WASI imports and the
         // log callback use only what they captured, never the registry.
-        let (outcome, memory_now) = with_slot_ref(self.slot, |s| {
+        let mut memory_now = 0;
+        let outcome = with_slot_ref(self.slot, |s| {
             let func = s.funcs.get(f.0 as usize)?;
-            let outcome = call_export(func, args, results.first().map(|r| r.ty()));
-            Some((outcome, s.memory.as_ref().map(budget::size_of)))
+            let target = call::Target {
+                views: &s.views,
+                func,
+            };
+            Some(call::call(
+                target,
+                args,
+                results,
+                writes,
+                reads,
+                &mut memory_now,
+            ))
         })
         .flatten()
-        .ok_or_else(|| CallError::Trap(String::from("no such export")))?;
+        .unwrap_or_else(|| {
+            let gone = CallError::Trap(String::from("no such export"));
+            Err(MemoryCallError::Call(gone))
+        });
         // Growth beyond the budget fails the call, as wasmi's refusal does natively.
-        if let Some(now) = memory_now {
-            budget::charge_growth(&mut self.account, now).map_err(CallError::Limit)?;
-        }
-        match outcome {
-            Ok(v) => {
-                if let Some(slot) = results.first_mut() {
-                    *slot = v;
-                }
-                Ok(())
-            }
-            Err(e) => Err(match imports::exit_code(&e) {
-                Some(code) => CallError::Exit(code),
-                None => CallError::Trap(trap_text(&e)),
-            }),
-        }
+        budget::charge_growth(&mut self.account, memory_now)
+            .map_err(|why| MemoryCallError::Call(CallError::Limit(why)))?;
+        outcome
     }
 
     fn read(&self, ptr: u32, out: &mut [u8]) -> bool {
-        with_slot_ref(self.slot, |s| {
-            s.memory
-                .as_ref()
-                .is_some_and(|m| glue::mem_read(m, ptr, out))
-        })
-        .unwrap_or(false)
+        with_slot_ref(self.slot, |s| call::read(&s.views, ptr, out)).unwrap_or(false)
     }
 
     fn write(&mut self, ptr: u32, bytes: &[u8]) -> bool {
-        with_slot_ref(self.slot, |s| {
-            s.memory
-                .as_ref()
-                .is_some_and(|m| glue::mem_write(m, ptr, bytes))
-        })
-        .unwrap_or(false)
+        with_slot_ref(self.slot, |s| call::write(&s.views, ptr, bytes)).unwrap_or(false)
     }
 
     fn with_host(&mut self, f: &mut dyn FnMut(&mut WasiHost)) {

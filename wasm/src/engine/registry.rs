@@ -19,7 +19,8 @@ use wasm_bindgen::prelude::*;
 pub(super) struct Slot {
     pub exports: Object,
     pub interface: WasmInterface,
-    pub memory: Option<WebAssembly::Memory>,
+    /// The module's memory as `glue::guest_views` caches it.
+    pub views: JsValue,
     /// Exported functions handed out as `ExportFn(index)`.
     pub funcs: Vec<Function>,
     pub host: Rc<RefCell<WasiHost>>,
