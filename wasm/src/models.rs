@@ -1,6 +1,7 @@
 //! The model catalog for the page's editor: every built-in model with its parameters and
 //! start values (name, unit, default, description) and the solvers it allows; and the
-//! ports of a scenario's modules for the page's system diagram.
+//! ports of a scenario's modules for the page's system diagram (with a binary module's
+//! declared parameters for the editor's typed fields).
 
 use crate::error::to_js;
 use cosim_core::models;
@@ -51,6 +52,10 @@ struct JsPorts<'a> {
     outputs: Vec<Variable>,
     /// The module's own error (unknown model, bad equation source, archive not loaded).
     error: Option<String>,
+    /// A binary module's settable parameters with their declared FMI types, shapes and
+    /// enumeration items (the editor's typed fields); absent for built-in models.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    parameters: Option<Vec<cosim_core::fmu::parameter_list::ParameterInfo>>,
 }
 
 /// The inputs and outputs of every module of a scenario, built as a run would build them:
@@ -78,6 +83,7 @@ pub fn module_ports(scenario_json: &str) -> Result<JsValue, JsError> {
                 inputs,
                 outputs,
                 error,
+                parameters: scenario::declared_parameters(spec),
             }
         })
         .collect();

@@ -137,6 +137,35 @@ impl JsSimulation {
             .collect()
     }
 
+    /// The String and Binary outputs of binary modules, as their value changes:
+    /// `[{name, binary, changes: [[time, value], ...]}]` (a Binary value in hex). The CSV
+    /// has one column each after the outputs.
+    #[wasm_bindgen(js_name = textOutputs)]
+    pub fn text_outputs(&self) -> Result<JsValue, JsError> {
+        #[derive(serde::Serialize)]
+        struct Text<'a> {
+            name: &'a str,
+            binary: bool,
+            changes: Vec<(f64, &'a str)>,
+        }
+        let r = self.sim.result();
+        let list: Vec<Text<'_>> = r
+            .texts
+            .iter()
+            .map(|t| Text {
+                name: &t.name,
+                binary: t.binary,
+                changes: t
+                    .changes
+                    .iter()
+                    .filter_map(|(row, v)| Some((*r.time.get(*row)?, v.as_str())))
+                    .collect(),
+            })
+            .collect();
+        let serializer = serde_wasm_bindgen::Serializer::json_compatible();
+        serde::Serialize::serialize(&list, &serializer).map_err(crate::error::to_js)
+    }
+
     /// Whether each output has a reference column.
     #[wasm_bindgen(js_name = hasReference)]
     pub fn has_reference(&self) -> Vec<u8> {

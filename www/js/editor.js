@@ -9,6 +9,7 @@ import { stepControlFields, stepMethodOf } from './step_control_form.js';
 import { chainFieldset, isChain } from './chain_form.js';
 import { energyFields } from './energy_form.js';
 import { valueField } from './value_field.js';
+import { typedParameterField } from './typed_field.js';
 
 const ALGORITHMS = [['jacobi', 'Jacobi (parallel)'], ['gauss_seidel', 'Gauss-Seidel']];
 const START_UPS = [['ramp_up', 'Ramp up'], ['exact_history', 'Exact history']];
@@ -257,6 +258,16 @@ export class ScenarioEditor {
     return wrap;
   }
 
+  /** The declared parameters of binary modules (modulePorts' `parameters`); redraws on change. */
+  setDeclaredParameters(ports) {
+    const next = new Map((ports ?? []).filter((p) => p.parameters).map((p) => [p.name, p.parameters]));
+    const key = JSON.stringify([...next]);
+    if (key === this.declaredKey) return;
+    this.declared = next;
+    this.declaredKey = key;
+    if (this.scenario) this.renderModules();
+  }
+
   renderModules() {
     const modules = Array.isArray(this.scenario.modules) ? this.scenario.modules : [];
     this.modulesRoot.replaceChildren();
@@ -283,6 +294,14 @@ export class ScenarioEditor {
     const params = (mod.parameters ??= {});
     const grid = el('div', { className: 'grid params' });
     const known = new Set();
+    // A binary module's parameters by their declared FMI types (once its archive is read).
+    const typed = new Set();
+    for (const p of (mod.model === 'Binary' && this.declared?.get(mod.name)) || []) {
+      typed.add(p.name);
+      grid.append(typedParameterField(p, { id: () => `f${++uid}`, path: `${base}.parameters.${p.name}`, value: params[p.name],
+        set: (v) => { params[p.name] = v; }, onChange: () => this.onChange(),
+        report: (path, message) => { if (message) this.invalid.set(path, message); else this.invalid.delete(path); } }));
+    }
     for (const p of info?.parameters ?? []) {
       known.add(p.name);
       if (params[p.name] !== undefined && typeof params[p.name] !== 'number') continue;
@@ -294,6 +313,7 @@ export class ScenarioEditor {
     }
     // Values the catalog does not list (or an unknown model) stay editable as written.
     for (const [name, value] of Object.entries(params)) {
+      if (typed.has(name)) continue;
       // A binary module's Boolean, String, Binary or array parameter: edited as text.
       if (typeof value !== 'number') {
         grid.append(valueField({ id: `f${++uid}`, label: name, path: `${base}.parameters.${name}`, value,

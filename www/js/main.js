@@ -4,6 +4,7 @@
 // view, address), opening.js (presets, links, files), run_controller.js (runs),
 // file_controls.js (links, downloads, file open), validation.js.
 
+import { TextOutputsPanel } from './text_outputs.js';
 import { Store } from './store.js';
 import { ScenarioEditor } from './editor.js';
 import { SimulationWorker } from './run_client.js';
@@ -51,6 +52,7 @@ const page = { store, ui };
 page.plots = new TimeResponsePlots($('plots'));
 page.stepView = new VariableStepView($('macro-steps'));
 page.energy = new EnergyPanel($('energy'));
+page.texts = new TextOutputsPanel($('text-outputs'));
 page.summary = new RunSummary({
   globalError: $('global-error'), jacobians: $('jacobians'), jacobiansItem: $('jacobians-item'),
   steps: $('steps'), events: $('events'), rejected: $('rejected'), elapsed: $('elapsed'),

@@ -99,6 +99,8 @@ export function pinFromResult(result, id) {
     time: Array.from(result.time),
     signals: result.signals.map((s) => ({
       name: s.name, unit: s.unit, cosim: Array.from(s.cosim), reference: s.reference ? Array.from(s.reference) : null,
+      // Integer, boolean, enumeration and clock outputs are drawn as steps after a reload too.
+      ...(s.type && s.type !== 'Float64' ? { type: s.type } : {}),
     })),
     globalNrmse: result.globalNrmse ?? null,
     macroSteps: result.stats?.accepted ?? result.stepsDone,

@@ -112,6 +112,7 @@ export function runHandlers(page, onReady) {
     ready: onReady,
     started(msg) {
       page.plots.setSignals(msg.signals, chosenOutputs(msg.signals));
+      page.texts?.clear();
       page.plots.reset(msg.totalSteps + 1);
       page.editor.setOutputs(msg.signals.map((s) => s.name));
       store.set({ signals: msg.signals });
@@ -142,7 +143,7 @@ export function runHandlers(page, onReady) {
       const lastResult = {
         time: msg.columns[0],
         signals: signals.map((s, j) => ({
-          name: s.name, unit: s.unit, cosim: msg.columns[1 + j], reference: s.hasReference ? msg.columns[k++] : null,
+          name: s.name, unit: s.unit, type: s.type, cosim: msg.columns[1 + j], reference: s.hasReference ? msg.columns[k++] : null,
         })),
         globalNrmse: msg.globalNrmse, couplingBodyError: msg.couplingBodyError ?? null, csv: msg.csv, stepsDone: msg.stepsDone, totalSteps: msg.totalSteps,
         elapsedMs: msg.elapsedMs, scenario: page.runScenario,
@@ -150,6 +151,7 @@ export function runHandlers(page, onReady) {
       const steps = page.stepView.finished(msg, k);
       Object.assign(lastResult, { steps: VariableStepView.named(steps), rmsDefects: msg.rmsDefects ?? [], stats: msg.stats });
       page.energy.finished(msg.columns, msg.energySummary);
+      page.texts?.show(msg.texts ?? []);
       lastResult.energy = page.energy.result();
       setRunning(ui, false);
       ui.progress.value = 1;

@@ -156,6 +156,7 @@ async function run(id, scenarioText) {
       type: 'result', id, stepsDone: sim.stepsDone, totalSteps: sim.totalSteps, columns,
       globalNrmse: globalNrmse ?? null, couplingBodyError: sim.couplingBodyError() ?? null, csv, elapsedMs: performance.now() - t0, stats: statsOf(sim),
       variableSteps: sim.variableSteps, rmsDefects: rmsDefectsOf(sim), energySummary: Array.from(sim.energySummary()),
+      texts: sim.textOutputs?.() ?? [],
     }, transferables(columns));
   } catch (err) {
     const info = describe(err);

@@ -5,10 +5,12 @@
 
 use super::abi::{resolve, Fmi3};
 use super::archive::Archive;
+use super::clocks::Clocks;
 use super::model_description::{self, ModelDescription};
-use super::parameters::{prepare, Prepared};
+use super::parameters::{json_numbers, prepare, Prepared};
 use super::runtime::{outside, Float64s, Runtime, RuntimeLimits};
 use super::sandbox::{ExportFn, WasmValue};
+use super::text_outputs::TextOutputs;
 use super::typed_access::TypedFns;
 use super::wasi_fs::{ResourceTree, RESOURCE_DIR};
 use super::FmuError;
@@ -35,6 +37,10 @@ pub struct BinaryModule {
     pub(super) typed_fns: TypedFns,
     /// The `fmi3Instance` pointer; 0 before `fmi3InstantiateCoSimulation`.
     instance: i32,
+    /// Input and output clock ports (`clocks.rs`).
+    pub(super) clocks: Clocks,
+    /// String and Binary outputs as last read (`text_outputs.rs`).
+    pub(super) texts: TextOutputs,
     /// Every `fmi3FMUState` this instance handed out, shared with the [`SavedState`] that
     /// holds it. One that only this list still holds was dropped: its handle is freed with
     /// `fmi3FreeFMUState` on the next call.
@@ -148,7 +154,12 @@ impl BinaryModule {
         );
         let typed_fns = TypedFns::resolve(&rt, &types)?;
         let mut md = md;
-        super::typed_ports::retain_port_types(&mut md, |ty| typed_fns.has(ty));
+        // Clocks tick only in Event Mode.
+        let events = md.module.capabilities.has_event_mode;
+        let keep = |ty| typed_fns.has(ty) && (ty != super::VariableType::Clock || events);
+        super::typed_ports::retain_port_types(&mut md, keep);
+        let clocks = Clocks::new(&md);
+        let texts = TextOutputs::new(&md, &typed_fns)?;
         Ok(BinaryModule {
             rt,
             fmi,
@@ -157,6 +168,8 @@ impl BinaryModule {
             parameters,
             typed_fns,
             instance: 0,
+            clocks,
+            texts,
             states: Vec::new(),
         })
     }
@@ -215,25 +228,6 @@ impl BinaryModule {
             )),
             i => Ok(i),
         }
-    }
-
-    /// Frees the handles of states dropped since the last call. (A state dropped while
-    /// this runs on another thread is freed next time: the count only falls.)
-    pub(super) fn free_released(&mut self) -> Result<(), ModuleError> {
-        let Some((_, _, free)) = self.fmi.state else {
-            return Ok(());
-        };
-        while let Some(k) = self.states.iter().position(|h| Arc::strong_count(h) == 1) {
-            let handle = self.states.swap_remove(k).load(Ordering::Relaxed);
-            let inst = self.instance()?;
-            let p = self.rt.scratch(8)?;
-            self.rt.write(p, &handle.to_le_bytes())?;
-            let code =
-                self.rt
-                    .call_i32("fmi3FreeFMUState", free, &[inst.into(), (p as i32).into()])?;
-            self.check("fmi3FreeFMUState", code)?;
-        }
-        Ok(())
     }
 
     fn apply_parameters(&mut self) -> Result<(), ModuleError> {
@@ -309,14 +303,6 @@ impl BinaryModule {
     }
 }
 
-/// Numbers as JSON values, for the parameters of [`BinaryModule::from_fmu`].
-fn json_numbers(parameters: &BTreeMap<String, f64>) -> BTreeMap<String, serde_json::Value> {
-    parameters
-        .iter()
-        .map(|(k, &v)| (k.clone(), serde_json::Value::from(v)))
-        .collect()
-}
-
 impl Module for BinaryModule {
     fn description(&self) -> &ModuleDescription {
         &self.md.module
@@ -385,20 +371,21 @@ impl Module for BinaryModule {
 
     fn exit_initialization_mode(&mut self) -> Result<(), ModuleError> {
         let f = self.fmi.exit_initialization_mode;
-        self.instance_call("fmi3ExitInitializationMode", f)
+        self.instance_call("fmi3ExitInitializationMode", f)?;
+        self.read_text_outputs()
     }
 
     fn set_float64(&mut self, vrs: &[ValueRef], values: &[f64]) -> Result<(), ModuleError> {
         match self.md.ports.is_empty() {
             true => self.set_float64_direct(vrs, values),
-            false => self.set_ports(vrs, values),
+            false => self.set_values(vrs, values),
         }
     }
 
     fn get_float64(&mut self, vrs: &[ValueRef], values: &mut [f64]) -> Result<(), ModuleError> {
         match self.md.ports.is_empty() {
             true => self.get_float64_direct(vrs, values),
-            false => self.get_ports(vrs, values),
+            false => self.get_values(vrs, values),
         }
     }
 
@@ -409,6 +396,7 @@ impl Module for BinaryModule {
         no_set_state_prior_to_current_point: bool,
     ) -> Result<StepReport, ModuleError> {
         self.free_released()?;
+        self.before_step()?;
         let inst = self.instance()?;
         // [0, 8): lastSuccessfulTime; 8, 9, 10: eventHandlingNeeded, terminateSimulation, earlyReturn.
         let p = self.rt.scratch(16)?;
@@ -436,6 +424,7 @@ impl Module for BinaryModule {
         let status = self.status("fmi3DoStep", code)?;
         read_outside.map_or(Ok(()), |at| Err(outside(at)))?;
         let last = [f64::from_le_bytes(out[..8].try_into().unwrap_or_default())];
+        self.read_text_outputs()?;
         Ok(StepReport {
             status,
             event_handling_needed: out[8] != 0,
@@ -457,6 +446,7 @@ impl Module for BinaryModule {
     fn reset(&mut self) -> Result<(), ModuleError> {
         let f = self.fmi.reset;
         self.instance_call("fmi3Reset", f)?;
+        self.clocks.clear();
         self.apply_parameters()
     }
 
@@ -475,6 +465,10 @@ impl Module for BinaryModule {
 
     fn event_mode(&mut self) -> Option<&mut dyn EventMode> {
         self.fmi.event_mode.is_some().then_some(self as _)
+    }
+
+    fn text_outputs(&self) -> &[crate::module::TextOutput] {
+        &self.texts.values
     }
 }
 

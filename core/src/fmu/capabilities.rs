@@ -20,6 +20,25 @@ fn need<F: Copy>(exports: &Option<F>, flag: &'static str) -> Result<F, ModuleErr
 }
 
 impl BinaryModule {
+    /// Frees the handles of states dropped since the last call. (A state dropped while
+    /// this runs on another thread is freed next time: the count only falls.)
+    pub(super) fn free_released(&mut self) -> Result<(), ModuleError> {
+        let Some((_, _, free)) = self.fmi.state else {
+            return Ok(());
+        };
+        while let Some(k) = self.states.iter().position(|h| Arc::strong_count(h) == 1) {
+            let handle = self.states.swap_remove(k).load(Ordering::Relaxed);
+            let inst = self.instance()?;
+            let p = self.rt.scratch(8)?;
+            self.rt.write(p, &handle.to_le_bytes())?;
+            let code =
+                self.rt
+                    .call_i32("fmi3FreeFMUState", free, &[inst.into(), (p as i32).into()])?;
+            self.check("fmi3FreeFMUState", code)?;
+        }
+        Ok(())
+    }
+
     /// `fmi3GetFMUState` into the state `existing` (0, NULL: the FMU allocates a new one);
     /// the handle it returns, which may differ from `existing`.
     fn get_fmu_state(&mut self, existing: i32) -> Result<i32, ModuleError> {
@@ -82,7 +101,8 @@ impl StateSnapshot for BinaryModule {
         let code = self
             .rt
             .call_i32("fmi3SetFMUState", set, &[inst.into(), handle.into()])?;
-        self.check("fmi3SetFMUState", code)
+        self.check("fmi3SetFMUState", code)?;
+        self.read_text_outputs()
     }
 
     fn serialize_state(&mut self, state: &ModuleState) -> Result<Vec<u8>, ModuleError> {
@@ -191,7 +211,8 @@ impl OutputDerivatives for BinaryModule {
 impl EventMode for BinaryModule {
     fn enter_event_mode(&mut self) -> Result<(), ModuleError> {
         let (enter, _, _) = need(&self.fmi.event_mode, "hasEventMode")?;
-        self.instance_call("fmi3EnterEventMode", enter)
+        self.instance_call("fmi3EnterEventMode", enter)?;
+        self.read_output_clocks()
     }
 
     fn update_discrete_states(&mut self) -> Result<DiscreteStatesUpdate, ModuleError> {
@@ -219,6 +240,7 @@ impl EventMode for BinaryModule {
 
     fn enter_step_mode(&mut self) -> Result<(), ModuleError> {
         let (_, _, enter) = need(&self.fmi.event_mode, "hasEventMode")?;
-        self.instance_call("fmi3EnterStepMode", enter)
+        self.instance_call("fmi3EnterStepMode", enter)?;
+        self.read_text_outputs()
     }
 }

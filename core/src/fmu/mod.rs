@@ -9,17 +9,22 @@
 //! - [`model_description`]: `modelDescription.xml` into a [`crate::module::ModuleDescription`].
 //! - [`BinaryModule`]: [`crate::module::Module`] and the declared capability traits over
 //!   the module's `fmi3*` exports; ABI reference in `docs/modules.md`.
+//! - `clocks`: input and output Clock ports in Event Mode; `text_outputs`: String and
+//!   Binary outputs read for the record.
 
 mod abi;
 pub mod archive;
 mod binary_module;
 mod budget;
 mod capabilities;
+mod clocks;
 mod error;
 pub mod model_description;
+pub mod parameter_list;
 mod parameters;
 mod runtime;
 pub mod sandbox;
+mod text_outputs;
 mod typed_access;
 pub mod typed_ports;
 mod typed_values;
@@ -44,6 +49,8 @@ pub use wasi_fs::ResourceTree;
 #[cfg(feature = "wasmi")]
 pub use wasmi_engine::WasmiSandbox;
 
+#[cfg(test)]
+mod clock_tests;
 #[cfg(test)]
 mod sandbox_tests;
 #[cfg(test)]

@@ -2,9 +2,9 @@
 //! `<fmiModelDescription>`, the `<CoSimulation>` capability flags, the variables and
 //! `<ModelStructure><Output dependencies>` (FMI 3.0 §2.4, §4.4).
 //!
-//! Float64 scalars are read here; every other numeric variable and every array element
-//! becomes a port through [`super::typed_ports`]; String and Binary variables are
-//! parameters only (`all_variables`).
+//! Float64 scalars are read here; every other numeric variable, every array element and
+//! every scalar input or output Clock becomes a port through [`super::typed_ports`];
+//! String and Binary variables are parameters and recorded outputs (`all_variables`).
 
 pub use super::typed_ports::PortMap;
 pub use super::variable_types::{DeclaredVariable, Dimension, VariableType};
@@ -30,8 +30,8 @@ pub struct ModelDescription {
     pub model_identifier: String,
     /// Variables, flags and feedthrough as the master sees them.
     pub module: ModuleDescription,
-    /// Every variable as declared, of any type and shape; String, Binary and Clock
-    /// variables are not in `module` (see [`DeclaredVariable::is_supported`]).
+    /// Every variable as declared, of any type and shape; String and Binary variables
+    /// are not in `module` (see [`DeclaredVariable::is_supported`]).
     pub all_variables: Vec<DeclaredVariable>,
     /// What each port that is not a Float64 scalar stands for.
     pub ports: PortMap,

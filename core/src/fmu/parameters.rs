@@ -24,7 +24,7 @@ pub(super) struct Prepared {
     pub typed: Vec<(u32, TypedValues)>,
 }
 
-fn settable(v: &DeclaredVariable) -> bool {
+pub(super) fn settable(v: &DeclaredVariable) -> bool {
     v.variability != "constant"
         && !matches!(v.causality.as_str(), "calculatedParameter" | "independent")
         && !v.start.is_empty()
@@ -32,12 +32,12 @@ fn settable(v: &DeclaredVariable) -> bool {
 }
 
 /// Whether a `<Dimension>` takes its extent from `v`.
-fn sizes_an_array(v: &DeclaredVariable, all: &[DeclaredVariable]) -> bool {
+pub(super) fn sizes_an_array(v: &DeclaredVariable, all: &[DeclaredVariable]) -> bool {
     let by_v = |d: &Dimension| *d == Dimension::Structural(v.value_ref);
     all.iter().any(|a| a.dimensions.iter().any(by_v))
 }
 
-fn type_name(v: &DeclaredVariable) -> &'static str {
+pub(super) fn type_name(v: &DeclaredVariable) -> &'static str {
     match v.ty {
         VariableType::Float32 => "Float32",
         VariableType::Float64 => "Float64",
@@ -229,8 +229,12 @@ fn int_range(bits: u8) -> &'static str {
     }
 }
 
-/// A JSON number that is a whole number, exactly (64-bit integers as written).
+/// A JSON number that is a whole number, exactly (64-bit integers as written), or a
+/// string of decimal digits (how the page keeps an Int64/UInt64 beyond 2^53 exact).
 fn integer(v: &Value) -> Option<i128> {
+    if let Some(text) = v.as_str() {
+        return text.trim().parse().ok();
+    }
     if let Some(n) = v.as_i64() {
         return Some(n.into());
     }
@@ -249,5 +253,13 @@ fn hex(text: &str) -> Option<Vec<u8>> {
     (0..t.len())
         .step_by(2)
         .map(|k| u8::from_str_radix(t.get(k..k + 2)?, 16).ok())
+        .collect()
+}
+
+/// Numbers as JSON values, for the parameters of [`super::BinaryModule::from_fmu`].
+pub(super) fn json_numbers(parameters: &BTreeMap<String, f64>) -> BTreeMap<String, Value> {
+    parameters
+        .iter()
+        .map(|(k, &v)| (k.clone(), Value::from(v)))
         .collect()
 }

@@ -25,11 +25,18 @@ fn binary_access() -> super::sandbox::FuncSig {
     sig(&[WasmType::I32; 6], &[WasmType::I32])
 }
 
+/// `fmi3GetClock` / `fmi3SetClock(instance, vrs*, nvr, values*)`.
+fn clock_access() -> super::sandbox::FuncSig {
+    sig(&[WasmType::I32; 4], &[WasmType::I32])
+}
+
 /// The get and set exports of every type the module's variables use, resolved at load.
 #[derive(Default)]
 pub(crate) struct TypedFns {
     access: BTreeMap<&'static str, (ExportFn, ExportFn)>,
     binary: Option<(ExportFn, ExportFn)>,
+    /// `fmi3GetClock`, `fmi3SetClock`.
+    pub(super) clock: Option<(ExportFn, ExportFn)>,
 }
 
 /// The FMI name part of a type's functions (`fmi3Get<name>`) and its element size.
@@ -92,8 +99,7 @@ fn call_names(name: &str) -> (&'static str, &'static str) {
 }
 
 impl TypedFns {
-    /// Resolves the exports of every type in `types` (Clock variables are not used). A
-    /// missing pair is no error: the variables of that type are then not ports
+    /// Resolves the exports of every type in `types`. A missing pair is no error: the variables of that type are then not ports
     /// ([`TypedFns::has`]); one with another signature is.
     pub(crate) fn resolve(rt: &Runtime, types: &[VariableType]) -> Result<Self, FmuError> {
         let mut out = TypedFns::default();
@@ -101,7 +107,11 @@ impl TypedFns {
         for &ty in types {
             let (name, _) = fmi_name(ty);
             match ty {
-                VariableType::Clock => {}
+                VariableType::Clock => {
+                    let get = rt.func("fmi3GetClock", why, &clock_access())?;
+                    let set = rt.func("fmi3SetClock", why, &clock_access())?;
+                    out.clock = get.zip(set);
+                }
                 VariableType::Binary => {
                     let get = rt.func("fmi3GetBinary", why, &binary_access())?;
                     let set = rt.func("fmi3SetBinary", why, &binary_access())?;
@@ -124,6 +134,7 @@ impl TypedFns {
         match ty {
             VariableType::Float64 => true,
             VariableType::Binary => self.binary.is_some(),
+            VariableType::Clock => self.clock.is_some(),
             _ => self.access.contains_key(fmi_name(ty).0),
         }
     }

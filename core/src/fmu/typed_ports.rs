@@ -6,7 +6,8 @@
 //! port of its own with a value reference above the FMU's largest one; the [`PortMap`]
 //! says which FMI variable and element each stands for. Elements are named `a[i]`
 //! (1-based, as Modelica and SSP count) or `a[i,j]` for more dimensions, row-major.
-//! String, Binary and Clock variables are not ports.
+//! Scalar input and output Clocks are ports of type Clock (1 where the clock ticked);
+//! String and Binary variables, and clock arrays, are not ports.
 
 use super::variable_types::{DeclaredVariable, Dimension, VariableType};
 use super::FmuError;
@@ -108,7 +109,7 @@ pub(super) fn retain_port_types(
     }
 }
 
-/// The port type of an FMI type; `None` for String, Binary and Clock.
+/// The port type of an FMI type; `None` for String and Binary.
 pub fn port_type(ty: VariableType) -> Option<PortType> {
     Some(match ty {
         VariableType::Float64 => PortType::Float64,
@@ -117,7 +118,8 @@ pub fn port_type(ty: VariableType) -> Option<PortType> {
         VariableType::UInt(b) => PortType::UInt(b),
         VariableType::Boolean => PortType::Boolean,
         VariableType::Enumeration => PortType::Enumeration,
-        VariableType::String | VariableType::Binary | VariableType::Clock => return None,
+        VariableType::Clock => PortType::Clock,
+        VariableType::String | VariableType::Binary => return None,
     })
 }
 
@@ -167,7 +169,7 @@ pub fn extents(v: &DeclaredVariable, all: &[DeclaredVariable]) -> Result<Vec<u64
         .collect()
 }
 
-fn element_name(name: &str, extents: &[u64], mut flat: u64) -> String {
+pub(super) fn element_name(name: &str, extents: &[u64], mut flat: u64) -> String {
     let mut index = alloc::vec![0u64; extents.len()];
     for (slot, &n) in index.iter_mut().zip(extents).rev() {
         *slot = flat % n + 1;
@@ -229,6 +231,9 @@ pub fn add_typed_ports(
             continue;
         }
         let Some(ty) = port_type(v.ty) else { continue };
+        if ty == PortType::Clock && !v.is_clock_port() {
+            continue;
+        }
         let scalar = v.dimensions.is_empty();
         if (ty == PortType::Float64 && scalar) || v.causality == "independent" {
             continue;

@@ -1,6 +1,7 @@
 //! Every FMI 3.0 variable of a `modelDescription.xml`, of any type and shape (FMI 3.0
-//! §2.4.7). Numeric variables and arrays become the module's ports (`typed_ports`);
-//! String and Binary variables are parameters; Clock variables are listed only.
+//! §2.4.7). Numeric variables and arrays become the module's ports (`typed_ports`), as do
+//! scalar input and output Clocks; String and Binary variables are parameters, and String
+//! and Binary outputs are recorded (`text_outputs`).
 
 use super::FmuError;
 use alloc::format;
@@ -86,13 +87,24 @@ pub struct DeclaredVariable {
     pub description: String,
     /// `unit`, when given.
     pub unit: String,
+    /// `clocks`: the value references of the clocks this variable is clocked by.
+    pub clocks: Vec<u32>,
+    /// `declaredType` (an Enumeration's item list), empty when absent.
+    pub declared_type: String,
 }
 
 impl DeclaredVariable {
-    /// Whether it is one or more of the module's ports (a numeric variable or array):
-    /// String and Binary variables are parameters only, Clock variables are not used.
+    /// Whether it is one or more of the module's ports (a numeric variable or array, or
+    /// a clock): String and Binary variables are parameters (and recorded outputs).
     pub fn is_supported(&self) -> bool {
         super::typed_ports::port_type(self.ty).is_some()
+    }
+
+    /// Whether it is a scalar input or output clock (a port of type Clock).
+    pub fn is_clock_port(&self) -> bool {
+        self.ty == VariableType::Clock
+            && self.dimensions.is_empty()
+            && matches!(self.causality.as_str(), "input" | "output")
     }
 }
 
@@ -163,6 +175,19 @@ pub fn declared_variables(list: Node<'_, '_>) -> Result<Vec<DeclaredVariable>, F
             start,
             description: text("description"),
             unit: text("unit"),
+            declared_type: text("declaredType"),
+            clocks: v
+                .attribute("clocks")
+                .unwrap_or_default()
+                .split_whitespace()
+                .map(|c| {
+                    c.parse().map_err(|_| {
+                        err(format!(
+                            "<{tag} name=\"{name}\">: clocks=\"{c}\" is not a value reference"
+                        ))
+                    })
+                })
+                .collect::<Result<_, _>>()?,
         });
     }
     Ok(out)

@@ -90,6 +90,12 @@ pub trait Module: Send {
         None
     }
 
+    /// The String and Binary outputs (of binary modules) as read at the last
+    /// communication point: recorded with the outputs, never connected.
+    fn text_outputs(&self) -> &[super::TextOutput] {
+        &[]
+    }
+
     /// Extension `x-providesMidpointOutputs`.
     fn midpoint_outputs(&mut self) -> Option<&mut dyn MidpointOutputs> {
         None

@@ -35,7 +35,7 @@ pub use interface::{
 };
 pub use status::{ModuleError, ModuleErrorKind, Status, StepReport};
 pub use subsystem::{FmiState, Subsystem};
-pub use variable::{Causality, PortType, ValueRef, Variability, Variable};
+pub use variable::{Causality, PortType, TextOutput, ValueRef, Variability, Variable};
 
 // Every module and saved state may move to another thread (an executor stepping the
 // modules of one sweep at once); `Module: Send` makes each implementation prove it.

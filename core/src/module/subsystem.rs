@@ -79,6 +79,11 @@ impl Subsystem {
         self.module.description()
     }
 
+    /// The module's String and Binary outputs as last read ([`Module::text_outputs`]).
+    pub fn text_outputs(&self) -> &[super::TextOutput] {
+        self.module.text_outputs()
+    }
+
     /// Current FMI state.
     pub fn state(&self) -> FmiState {
         self.state

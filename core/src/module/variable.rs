@@ -62,6 +62,9 @@ pub enum PortType {
     Boolean,
     /// `Enumeration`: the item's Int64 value.
     Enumeration,
+    /// `Clock`: 1 at the communication point where the clock ticked, else 0. An output
+    /// clock joins only an input clock.
+    Clock,
 }
 
 impl PortType {
@@ -80,6 +83,7 @@ impl PortType {
             PortType::UInt(_) => "UInt64",
             PortType::Boolean => "Boolean",
             PortType::Enumeration => "Enumeration",
+            PortType::Clock => "Clock",
         }
     }
 
@@ -98,6 +102,7 @@ impl PortType {
             "UInt64" => PortType::UInt(64),
             "Boolean" => PortType::Boolean,
             "Enumeration" => PortType::Enumeration,
+            "Clock" => PortType::Clock,
             _ => return None,
         })
     }
@@ -107,8 +112,8 @@ impl PortType {
         *self == PortType::Float64
     }
 
-    /// Whether values are whole numbers (integers, booleans, enumerations): printed without
-    /// exponent and drawn as steps.
+    /// Whether values are whole numbers (integers, booleans, enumerations, clock ticks):
+    /// printed without exponent and drawn as steps.
     pub fn is_discrete(self) -> bool {
         !matches!(self, PortType::Float64 | PortType::Float32)
     }
@@ -183,4 +188,16 @@ impl Variable {
         self.causality == Causality::Input
             || (self.causality == Causality::Parameter && self.variability == Variability::Tunable)
     }
+}
+
+/// A String or Binary output's value at a communication point.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TextOutput {
+    /// The variable's name.
+    pub name: String,
+    /// True for a Binary output (`value` is then lower-case hex, two digits a byte).
+    pub binary: bool,
+    /// The string, or the bytes as hex.
+    pub value: String,
 }

@@ -153,6 +153,52 @@ mod load {
     }
 }
 
+/// Why a connection cannot name `variable` of binary module `spec` when it is a String
+/// or Binary variable (those are recorded, not ports); `None` otherwise.
+#[cfg(feature = "binary-modules")]
+pub fn not_connectable(spec: &super::schema::ModuleSpec, variable: &str) -> Option<String> {
+    use crate::fmu::{archive::Archive, model_description, VariableType};
+    if spec.model != BINARY_MODEL {
+        return None;
+    }
+    let bytes = fmu_bytes(spec.source.as_deref()?).ok()?;
+    let xml = Archive::parse(&bytes)
+        .ok()?
+        .read("modelDescription.xml")
+        .ok()??;
+    let md = model_description::parse(core::str::from_utf8(&xml).ok()?).ok()?;
+    let base = variable.split('[').next().unwrap_or(variable);
+    let v = md.all_variables.iter().find(|v| v.name == base)?;
+    let ty = match v.ty {
+        VariableType::String => "String",
+        VariableType::Binary => "Binary",
+        _ => return None,
+    };
+    Some(format!(
+        "`{}.{variable}` is a {ty} {}: String and Binary variables are recorded in the CSV and \
+         shown in the page, but only numbers and clocks can be connected",
+        spec.name, v.causality
+    ))
+}
+
+/// The parameters binary module `spec` declares, with their types and shapes (the page's
+/// editor draws a field for each); `None` if its archive is not loaded or unreadable.
+#[cfg(feature = "binary-modules")]
+pub fn declared_parameters(
+    spec: &super::schema::ModuleSpec,
+) -> Option<Vec<crate::fmu::parameter_list::ParameterInfo>> {
+    use crate::fmu::archive::Archive;
+    if spec.model != BINARY_MODEL {
+        return None;
+    }
+    let bytes = fmu_bytes(spec.source.as_deref()?).ok()?;
+    let xml = Archive::parse(&bytes)
+        .ok()?
+        .read("modelDescription.xml")
+        .ok()??;
+    crate::fmu::parameter_list::parameter_list(core::str::from_utf8(&xml).ok()?).ok()
+}
+
 #[cfg(feature = "binary-modules")]
 pub use load::describe;
 #[cfg(feature = "binary-modules")]

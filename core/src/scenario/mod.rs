@@ -16,6 +16,8 @@ pub use crate::time::MAX_MACRO_STEPS;
 pub(crate) use binary::load as load_binary;
 #[cfg(feature = "binary-modules")]
 pub use binary::{data_url, fmu_bytes};
+#[cfg(feature = "binary-modules")]
+pub use binary::{declared_parameters, not_connectable};
 pub use binary::{is_embedded, BINARY_MODEL};
 pub use chain::{
     CHAIN_PARAMETERS, DEFAULT_RECORDED_CUTS, MAX_CHAIN_MASSES, MAX_SEGMENT_MASSES,

@@ -369,7 +369,17 @@ impl Scenario {
             }
             CouplingError::UnknownVariable { module, variable } => {
                 let p = format!("{module}.{variable}");
-                find(&p, true).or_else(|| find(&p, false))
+                let path = find(&p, true).or_else(|| find(&p, false));
+                #[cfg(feature = "binary-modules")]
+                if let Some(why) = self
+                    .modules
+                    .iter()
+                    .find(|s| &s.name == module)
+                    .and_then(|s| super::binary::not_connectable(s, variable))
+                {
+                    return ScenarioError::at(path.unwrap_or_else(|| "connections".into()), why);
+                }
+                path
             }
             CouplingError::NotAnOutput(p) => find(p, true),
             CouplingError::NotAnInput(p) | CouplingError::InputConnectedTwice(p) => find(p, false),

@@ -1,5 +1,6 @@
-//! A run's CSV: `time`, every output (integers, booleans and enumerations as whole
-//! numbers, array elements one column each, `a[1]`), every reference column
+//! A run's CSV: `time`, every output (integers, booleans, enumerations and clock ticks
+//! as whole numbers, array elements one column each, `a[1]`), every String output
+//! (quoted, RFC 4180) and Binary output (hex), every reference column
 //! (`name:reference`), then the per-step columns ([`StepColumns`]) and the energy columns of bonds. Written whole ([`Simulation::to_csv`]) or in pieces
 //! as the run goes ([`Simulation::csv_header`], [`Simulation::csv_rows`]), so a long run's
 //! CSV need not be held in memory; both give the same bytes.
@@ -39,6 +40,9 @@ impl Simulation {
         for s in &r.signals {
             let _ = write!(out, ",{}", s.name);
         }
+        for s in &r.texts {
+            let _ = write!(out, ",{}", s.name);
+        }
         for s in r.signals.iter().filter(|s| s.reference.is_some()) {
             let _ = write!(out, ",{}:reference", s.name);
         }
@@ -65,6 +69,9 @@ impl Simulation {
                     true => write!(out, ",{}", s.cosim[i] as i64),
                     false => write!(out, ",{:e}", s.cosim[i]),
                 };
+            }
+            for s in &r.texts {
+                let _ = write!(out, ",{}", s.csv_cell(i));
             }
             for s in &r.signals {
                 if let Some(reference) = &s.reference {

@@ -34,6 +34,7 @@ mod run;
 #[cfg(test)]
 mod stop_time_tests;
 mod summary;
+mod texts;
 
 #[cfg(test)]
 mod reference_tests;
@@ -43,3 +44,4 @@ pub use chain_reference::{ChainReference, CHAIN_REFERENCE_ATOL, CHAIN_REFERENCE_
 pub use energy::EnergySummary;
 pub use run::{Signal, Simulation, SimulationResult, StepColumns};
 pub use summary::{coupling_body_error, summary};
+pub use texts::TextSignal;

@@ -57,6 +57,8 @@ pub struct SimulationResult {
     /// Stacked output index of each signal; empty: every output, in order (a `chain`
     /// scenario records only its `plot`).
     pub recorded: Vec<usize>,
+    /// The String and Binary outputs of binary modules (CSV columns after the outputs).
+    pub texts: Vec<super::TextSignal>,
 }
 
 impl Observer for SimulationResult {
@@ -78,6 +80,7 @@ impl Observer for SimulationResult {
         }
         self.step_sizes.push(view.h);
         self.diagnostics.push(view.diagnostics);
+        super::texts::record(&mut self.texts, self.time.len() - 1, view.system);
     }
 }
 
@@ -318,6 +321,7 @@ impl Simulation {
             step_sizes: Vec::with_capacity(grid.steps as usize + 1),
             diagnostics: Vec::with_capacity(grid.steps as usize + 1),
             recorded,
+            texts: super::texts::signals(&system),
         };
         let plan = v.energy.as_ref();
         let algorithm =

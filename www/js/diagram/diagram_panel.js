@@ -71,6 +71,7 @@ export function bindDiagram(page, history) {
     if (ask !== asked) return;
     if (reply.message) { say(`The diagram cannot be drawn: ${reply.message}`); return; }
     ports = reply.value;
+    page.editor.setDeclaredParameters?.(ports);
     draw();
   }
   function draw() {

@@ -68,14 +68,16 @@ function keep(n, y, buckets) {
 /**
  * SVG text of one figure.
  * @param {object} fig {title, xLabel, yLabel, y2Label?, x: number[], series: [{label, color,
- *   dash?: number[], y: number[], right?: boolean}], colors: {bg, ink, muted, grid}}
+ *   dash?: number[], x?: number[] (a pin's own points), y: number[], right?: boolean}],
+ *   colors: {bg, ink, muted, grid}, steps?: boolean (integers, booleans, enumerations and
+ *   clocks: each value held until the next point, as the live charts draw them)}
  */
 export function figureSvg(fig, width = 800, height = 440) {
   const { colors } = fig;
   const hasRight = fig.series.some((s) => s.right);
   const m = { left: 78, right: hasRight ? 78 : 20, top: 40, bottom: 78 };
   const pw = width - m.left - m.right; const ph = height - m.top - m.bottom;
-  const [x0, x1] = extent([fig.x]);
+  const [x0, x1] = extent([fig.x, ...fig.series.filter((s) => s.x).map((s) => s.x)]);
   const [y0, y1] = extent(fig.series.filter((s) => !s.right).map((s) => s.y));
   const [r0, r1] = extent(fig.series.filter((s) => s.right).map((s) => s.y));
   const sx = (v) => m.left + ((v - x0) / (x1 - x0)) * pw;
@@ -110,9 +112,14 @@ export function figureSvg(fig, width = 800, height = 440) {
   out.push(`<defs><clipPath id="plot-area"><rect x="${m.left}" y="${m.top}" width="${pw}" height="${ph}"/></clipPath></defs>`);
   out.push('<g clip-path="url(#plot-area)" fill="none" stroke-linejoin="round">');
   for (const s of fig.series) {
-    const pts = keep(Math.min(fig.x.length, s.y.length), s.y, Math.ceil(pw))
-      .filter((i) => Number.isFinite(s.y[i]))
-      .map((i) => `${sx(fig.x[i]).toFixed(2)},${sy(s.y[i], s.right).toFixed(2)}`);
+    const xs = s.x ?? fig.x;
+    const idx = keep(Math.min(xs.length, s.y.length), s.y, Math.ceil(pw)).filter((i) => Number.isFinite(s.y[i]));
+    const pts = [];
+    idx.forEach((i, k) => {
+      // Steps: the previous value runs on to this point, then the line jumps.
+      if (fig.steps && k > 0) pts.push(`${sx(xs[i]).toFixed(2)},${sy(s.y[idx[k - 1]], s.right).toFixed(2)}`);
+      pts.push(`${sx(xs[i]).toFixed(2)},${sy(s.y[i], s.right).toFixed(2)}`);
+    });
     const dash = s.dash?.length ? ` stroke-dasharray="${s.dash.join(' ')}"` : '';
     out.push(`<polyline stroke="${escapeXml(s.color)}" stroke-width="1.5"${dash} points="${pts.join(' ')}"/>`);
   }

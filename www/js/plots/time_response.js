@@ -87,7 +87,7 @@ export class TimeResponsePlots {
     const axis = { stroke: colors.muted, grid: { stroke: colors.grid }, ticks: { stroke: colors.grid } };
     // Pins restored after a reload, before any run: charts of the pins' outputs.
     const pinsOnly = this.signals.length === 0 && this.pins.length > 0;
-    const signals = pinsOnly ? this.pins[0].signals.map((x) => ({ name: x.name, unit: x.unit, hasReference: !!x.reference })) : this.signals;
+    const signals = pinsOnly ? this.pins[0].signals.map((x) => ({ name: x.name, unit: x.unit, hasReference: !!x.reference, type: x.type })) : this.signals;
     signals.forEach((s, index) => {
       if (want.size && !want.has(s.name)) return;
       const figure = document.createElement('figure');
@@ -128,8 +128,10 @@ export class TimeResponsePlots {
       const pinned = this.pinSeriesOf(s.name);
       const current = !pinsOnly && !(this.hideCurrent && pinned.length);
       if (!current) series.splice(1, 1);
+      // A pin of an integer, boolean, enumeration or clock output is drawn as steps too.
       series.push(...pinned.map((p) => ({ label: p.label, stroke: p.style.color, dash: p.style.dash, width: p.style.width,
-        spanGaps: true, value: (u, v) => (v == null ? '–' : v.toPrecision(6)) })));
+        spanGaps: true, value: (u, v) => (v == null ? '–' : v.toPrecision(6)),
+        ...(steps ? { paths: uPlot.paths.stepped({ align: 1 }) } : {}) })));
       if (pinned.length) for (const x of series.slice(1)) x.spanGaps = true;
       const layout = { index, hasReference: s.hasReference, difference, pinned, current, pinsOnly };
       const chart = { name: s.name, unit: s.unit, type, steps, ...layout, figure, plot: null, options: { series, axes } };
@@ -185,10 +187,14 @@ export class TimeResponsePlots {
     const series = [{ label: 'co-simulation', color: colors.cosim, y: cosim }];
     if (chart.hasReference) series.push({ label: 'reference', color: colors.reference, dash: REFERENCE_DASH, y: reference });
     if (chart.difference) series.push({ label: 'co-sim − reference', color: colors.difference, y: difference, right: true });
+    if (!chart.current) series.shift();
+    // Pins on their own time points, in their styles.
+    for (const p of chart.pinned ?? []) series.push({ label: p.label, color: p.style.color, dash: p.style.dash, x: p.time, y: p.values });
     const unit = chart.unit || '1';
     return {
       title: chart.unit ? `${chart.name} (${chart.unit})` : chart.name,
       xLabel: 't (s)', yLabel: `${chart.name} (${unit})`, y2Label: `difference (${unit})`, x, series, colors,
+      steps: chart.steps,
     };
   }
 
