@@ -5,7 +5,9 @@
 //!
 //! - [`plan`]: who steps which module and who sends what to whom (plain data, no MPI);
 //! - `executor`: the driver's executor seam across processes (point-to-point exchange
-//!   with neighbours, the step's outcome by an all-reduce, results gathered on rank 0);
+//!   with neighbours, the step's outcome by an all-reduce, results gathered on rank 0; under
+//!   error control one all-gather of the coupling bodies and monitored states instead, so
+//!   every rank takes one process's step-control decisions);
 //! - `run`: the run loop every rank takes, rank 0 writing the CSV.
 
 // Used by the executor only, which the default build leaves out (the tests still run).
@@ -78,7 +80,7 @@ pub fn error_controlled(v: &ValidatedScenario) -> bool {
     )
 }
 
-/// Makes the scenario rank `rank` (not 0) builds lighter: each segment that another rank
+/// Makes the scenario rank `rank` (not 0) builds at fixed step lighter: each segment that another rank
 /// steps and this one does not read (directly, or through a cut it reads) becomes a stand-in of one mass with the same ports (the
 /// first or last mass where the segment meets a wall, so the walls and inputs stay). Its
 /// numbers are never used here; the outputs keep their places in the stacked vector, which
