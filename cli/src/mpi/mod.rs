@@ -157,10 +157,14 @@ mod tests {
     use cosim_core::simulation::Simulation;
 
     fn chain(extra: &str) -> ValidatedScenario {
+        chain_on("jacobi", extra)
+    }
+
+    fn chain_on(algorithm: &str, extra: &str) -> ValidatedScenario {
         let text = format!(
             r#"{{"schema_version": 1,
                 "chain": {{"masses": 50, "subsystems": 5, "watch": [3, 48]}},
-                "master": {{"algorithm": "jacobi", "macro_step": 1e-8{extra}}},
+                "master": {{"algorithm": "{algorithm}", "macro_step": 1e-8{extra}}},
                 "run": {{"stop": 1e-7}}}}"#
         );
         parse(&text)
@@ -185,17 +189,19 @@ mod tests {
             assert!(error_controlled(&controlled));
         }
         for estimator in ["im_s_local", "im_milne"] {
-            let mut implicit = chain(&format!(
-                r#", "step_control": {{"method": "error", "estimator": "{estimator}", "rtol": 1e-3}}"#
-            ));
-            implicit.scenario.master.algorithm = Algorithm::Implicit;
+            let implicit = chain_on(
+                "implicit",
+                &format!(
+                    r#", "step_control": {{"method": "error", "estimator": "{estimator}", "rtol": 1e-3}}"#
+                ),
+            );
             assert_eq!(distributable(&implicit), Ok(5), "{estimator}");
         }
-        let mut low_order = chain(
+        let low_order = chain_on(
+            "implicit",
             r#", "step_control": {"method": "error", "estimator": "im_s_local", "rtol": 1e-3,
                                   "corrector": {"jacobian": "low_order"}}"#,
         );
-        low_order.scenario.master.algorithm = Algorithm::Implicit;
         let refused = distributable(&low_order).unwrap_err();
         assert!(
             refused.contains("finite-difference interface Jacobian only"),
