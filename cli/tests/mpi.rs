@@ -1,6 +1,7 @@
 //! `cosim run --mpi` under `mpirun` on this machine (oversubscribed): 2 and 4 ranks write
-//! the bytes of one process, and what `--mpi` cannot distribute is refused on every rank
-//! with one message. These need `--features mpi`; `cargo xtask test` runs them in its
+//! the bytes of one process, with fixed macro-steps and under error control (rejected
+//! attempts included), and what `--mpi` cannot distribute is refused on every rank with
+//! one message. These need `--features mpi`; `cargo xtask test` runs them in its
 //! `mpi` stage with `COSIM_MPIRUN` set by setup. The default build checks that `--mpi`
 //! says how to get a build that has it.
 
@@ -110,19 +111,120 @@ mod with_mpi {
         }
     }
 
+    /// A 40-mass chain in 4 segments under error control with `estimator` at `rtol` over
+    /// 0.2 ms (`extra`: more step-control settings).
+    fn controlled(
+        name: &str,
+        (algorithm, estimator, rtol): (&str, &str, &str),
+        extra: &str,
+    ) -> PathBuf {
+        let scenario = scratch(name);
+        let text = format!(
+            r#"{{"schema_version": 1,
+                "chain": {{"masses": 40, "subsystems": 4, "watch": [7, 33], "cuts": [1, 2, 3]}},
+                "master": {{"algorithm": "{algorithm}", "macro_step": 1e-8,
+                           "step_control": {{"method": "error", "estimator": "{estimator}",
+                                             "rtol": {rtol}, "atol": {{"u": 0.1}}{extra}}}}},
+                "run": {{"stop": 2e-4}}}}"#
+        );
+        std::fs::write(&scenario, text).expect("scenario written");
+        scenario
+    }
+
+    /// The `N rejected attempts` of a run's summary.
+    fn rejected(stderr: &str) -> u32 {
+        let before = stderr.split(" rejected attempts").next().unwrap_or("");
+        let n = before.rsplit(|c: char| !c.is_ascii_digit()).next();
+        n.and_then(|n| n.parse().ok())
+            .expect("a summary with rejections")
+    }
+
+    #[test]
+    fn explicit_and_implicit_error_control_on_2_and_4_ranks_writes_the_bytes_of_one_process() {
+        // Tolerances at which each of them rejects attempts on this chain.
+        let masters = [
+            ("jacobi", "ex_s_local", "1e-3"),
+            ("jacobi", "ex_local", "1e-5"),
+            ("jacobi", "ex_milne", "1e-3"),
+            ("implicit", "im_s_local", "1e-3"),
+            ("implicit", "im_milne", "1e-3"),
+        ];
+        for master in masters {
+            let estimator = master.1;
+            let scenario = controlled(&format!("{estimator}.json"), master, "");
+            let single = scratch(&format!("{estimator}-one.csv"));
+            let mut cmd = Command::new(env!("CARGO_BIN_EXE_cosim"));
+            cmd.arg("run").arg(&scenario).arg("--out").arg(&single);
+            let alone = finish(cmd);
+            let alone_err = String::from_utf8_lossy(&alone.stderr);
+            assert!(alone.status.success(), "{alone_err}");
+            // Step control at work: the run rejected attempts and rolled them back.
+            assert!(rejected(&alone_err) >= 1, "{estimator}: {alone_err}");
+            let expected = std::fs::read(&single).expect("one-process CSV");
+            for ranks in [2, 4] {
+                let out = scratch(&format!("{estimator}-{ranks}.csv"));
+                let done = mpirun(ranks, &scenario, &out);
+                let stderr = String::from_utf8_lossy(&done.stderr);
+                assert!(
+                    done.status.success(),
+                    "{estimator}, {ranks} ranks: {stderr}"
+                );
+                let got = std::fs::read(&out).expect("rank 0 wrote the CSV");
+                assert!(
+                    got == expected,
+                    "{estimator}, {ranks} ranks: the CSV differs from one process"
+                );
+                // The same decisions: the summary of one process (accepted and rejected
+                // attempts, module states restored, the global error).
+                let summary = |e: &str| {
+                    let line = e.lines().find(|l| l.contains("rejected attempts"));
+                    line.map(str::to_owned)
+                };
+                assert_eq!(summary(&stderr), summary(&alone_err), "{stderr}");
+                assert!(stderr.contains("all-gathers"), "{stderr}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_failing_controlled_step_stops_every_rank_and_rank_0_says_it_once() {
+        // A step-size floor above what the tolerance allows: the controller gives up, on
+        // every rank at the same attempt.
+        let scenario = scratch("floor.json");
+        std::fs::write(
+            &scenario,
+            r#"{"schema_version": 1, "chain": {"masses": 40, "subsystems": 4},
+                "master": {"algorithm": "jacobi", "macro_step": 1e-6,
+                           "step_control": {"method": "error", "estimator": "ex_s_local",
+                                            "rtol": 1e-9, "atol": {"u": 1e-9}, "h_min": 1e-6}},
+                "run": {"stop": 1e-4}}"#,
+        )
+        .expect("scenario written");
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_cosim"));
+        cmd.arg("run")
+            .arg(&scenario)
+            .arg("--out")
+            .arg(scratch("floor-one.csv"));
+        let alone = finish(cmd);
+        assert!(!alone.status.success());
+        let alone_err = String::from_utf8_lossy(&alone.stderr).into_owned();
+        let message = alone_err.lines().last().expect("an error line").to_string();
+        for ranks in [2, 4] {
+            let done = mpirun(ranks, &scenario, &scratch("floor-mpi.csv"));
+            let stderr = String::from_utf8_lossy(&done.stderr);
+            assert!(!done.status.success(), "{stderr}");
+            assert_eq!(stderr.matches(message.as_str()).count(), 1, "{stderr}");
+        }
+    }
+
     #[test]
     fn what_mpi_cannot_distribute_is_refused_with_one_message() {
-        let controlled = scratch("controlled.json");
-        std::fs::write(
-        &controlled,
-        r#"{"schema_version": 1,
-            "chain": {"masses": 20, "subsystems": 4,
-                      "parameters": {"impulse_share": 0, "x0_max": 1e-5, "v0_max": 0.1}},
-            "master": {"algorithm": "jacobi", "macro_step": 1e-6,
-                       "step_control": {"method": "error", "estimator": "ex_s_local", "rtol": 1e-3}},
-            "run": {"stop": 1e-5}}"#,
-    )
-    .expect("scenario written");
+        let low_order = r#", "corrector": {"jacobian": "low_order"}"#;
+        let implicit = controlled(
+            "implicit.json",
+            ("implicit", "im_s_local", "1e-3"),
+            low_order,
+        );
         let small = scratch("three.json");
         std::fs::write(
             &small,
@@ -131,7 +233,7 @@ mod with_mpi {
         )
         .expect("scenario written");
         for (scenario, ranks, message) in [
-            (&controlled, 2, "--mpi runs fixed macro-steps only"),
+            (&implicit, 2, "finite-difference interface Jacobian only"),
             (
                 &small,
                 4,

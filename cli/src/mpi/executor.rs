@@ -9,10 +9,18 @@
 //!    receives the ones it reads (for a chain: the coupling bodies and the cut forces);
 //! 3. the recorded outputs are gathered on rank 0 (`MPI_Gatherv`), which writes the CSV.
 //!
+//! Under an error-controlled master ([`Sharing::Everyone`]) steps 2 and 3 are one
+//! all-gather (`MPI_Allgatherv`) of the coupling bodies and recorded outputs instead: every
+//! rank then evaluates every cut in the update step and the error norm over all coupling
+//! variables in the order of one process, so the step-control decisions (accept or reject,
+//! next H, next degree) agree on every rank without a reduction of floating-point partial
+//! sums, whose order would change the bits. The monitored states of the state estimators
+//! are shared the same way ([`Executor::complete`]).
+//!
 //! A module's arithmetic does not depend on who steps it, and the values travel as they
 //! are (f64 bits), so rank 0 records the numbers of a single-process run.
 
-use super::plan::{chain_owners, ExchangePlan, Topology};
+use super::plan::{chain_owners, shared_outputs, ExchangePlan, Topology};
 use ::mpi::collective::SystemOperation;
 use ::mpi::datatype::PartitionMut;
 use ::mpi::topology::SimpleCommunicator;
@@ -21,6 +29,7 @@ use ::mpi::Count;
 use cosim_core::error::MasterError;
 use cosim_core::master::{Executor, Sweep};
 use cosim_core::module::StepReport;
+use std::ops::Range;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -29,12 +38,20 @@ use std::time::Instant;
 pub struct Traffic {
     /// Sweeps stepped.
     pub sweeps: u64,
+    /// All-reduces (the outcome of each sweep).
+    pub reductions: u64,
+    /// All-gathers (error-controlled masters: outputs after each sweep, states).
+    pub all_gathers: u64,
+    /// Bytes this rank contributed to them.
+    pub shared_bytes: u64,
     /// Point-to-point messages sent.
     pub messages: u64,
     /// Bytes in them.
     pub bytes: u64,
     /// Bytes this rank contributed to the gathers on rank 0.
     pub gathered_bytes: u64,
+    /// CPU time of the process in µs, filled in at the end of the run.
+    pub cpu_us: u64,
     /// Peak resident set in KiB, filled in at the end of the run.
     pub peak_resident_kb: u64,
     /// Wall time stepping this rank's modules, in µs.
@@ -50,14 +67,29 @@ const DISCARDED: usize = 1;
 const UNSUPPORTED: usize = 2;
 const TERMINATES: usize = 3;
 
+/// Who receives the outputs of a sweep.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sharing {
+    /// The neighbours that read them; rank 0 the recorded ones (fixed-step Jacobi).
+    Neighbours,
+    /// Every rank, everything an input reads or rank 0 records (error-controlled masters).
+    Everyone,
+}
+
 /// Steps this rank's modules of each sweep and exchanges what the others need.
 pub struct MpiExecutor {
     rank: usize,
     size: usize,
     segments: usize,
+    sharing: Sharing,
     /// The plotted outputs by name, resolved on the first sweep.
     recorded: Vec<String>,
     plan: Option<ExchangePlan>,
+    topology: Option<Topology>,
+    /// The recorded outputs' stacked indices, filled with the plan.
+    recorded_outputs: Vec<usize>,
+    /// `selected` of the last [`Sharing::Everyone`] sweep and its [`shared_outputs`].
+    shared: Option<(Vec<bool>, Vec<Vec<usize>>)>,
     /// `(module, offset in its outputs)` of every stacked output, filled with the plan.
     location: Vec<(usize, usize)>,
     traffic: Arc<Mutex<Traffic>>,
@@ -66,13 +98,23 @@ pub struct MpiExecutor {
 impl MpiExecutor {
     /// The executor of `rank` among `size` for a chain of `segments` segments whose
     /// `recorded` outputs rank 0 writes.
-    pub fn new(rank: usize, size: usize, segments: usize, recorded: Vec<String>) -> Self {
+    pub fn new(
+        rank: usize,
+        size: usize,
+        segments: usize,
+        sharing: Sharing,
+        recorded: Vec<String>,
+    ) -> Self {
         MpiExecutor {
             rank,
             size,
             segments,
+            sharing,
             recorded,
             plan: None,
+            topology: None,
+            recorded_outputs: Vec::new(),
+            shared: None,
             location: Vec::new(),
             traffic: Arc::default(),
         }
@@ -108,6 +150,22 @@ impl MpiExecutor {
                 .extend(range.clone().map(|o| (m, o - range.start)));
         }
         self.plan = Some(ExchangePlan::new(&topology, owner, self.rank, &recorded));
+        self.topology = Some(topology);
+        self.recorded_outputs = recorded;
+        Ok(())
+    }
+
+    /// Finds the outputs each rank shares after a [`Sharing::Everyone`] sweep of `selected`
+    /// (once per selection: every sweep of an explicit error-controlled master selects the
+    /// dynamic modules).
+    fn share_for(&mut self, selected: &[bool]) -> Result<(), MasterError> {
+        let (Some(plan), Some(topology)) = (&self.plan, &self.topology) else {
+            return Err(MasterError::InvalidSettings("no MPI plan".into()));
+        };
+        if self.shared.as_ref().is_none_or(|(s, _)| s != selected) {
+            let shared = shared_outputs(topology, &plan.owner, selected, &self.recorded_outputs);
+            self.shared = Some((selected.to_vec(), shared));
+        }
         Ok(())
     }
 }
@@ -115,6 +173,9 @@ impl MpiExecutor {
 impl Executor for MpiExecutor {
     fn sweep(&mut self, s: Sweep<'_, '_>) -> Result<(), MasterError> {
         self.plan_for(&s)?;
+        if self.sharing == Sharing::Everyone {
+            self.share_for(s.selected)?;
+        }
         let Some(plan) = self.plan.as_ref() else {
             return Err(MasterError::InvalidSettings("no MPI plan".into()));
         };
@@ -184,20 +245,92 @@ impl Executor for MpiExecutor {
             .traffic
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
-        let received = exchange(&world, plan, s.sys.outputs(), &mut traffic);
-        let gathered = gather(&world, plan, s.sys.outputs(), &mut traffic);
+        traffic.reductions += 1;
+        let outputs = s.sys.outputs();
+        let (places, values): (Vec<usize>, Vec<f64>) = match &self.shared {
+            Some((_, shared)) if self.sharing == Sharing::Everyone => {
+                let mine: Vec<f64> = shared[self.rank].iter().map(|&o| outputs[o]).collect();
+                let all = all_gather(&world, shared, &mine, &mut traffic);
+                (shared.iter().flatten().copied().collect(), all)
+            }
+            _ => {
+                let received = exchange(&world, plan, outputs, &mut traffic);
+                let gathered = gather(&world, plan, outputs, &mut traffic);
+                let incoming = plan.receives.iter().flat_map(|r| r.outputs.iter());
+                let from_ranks = plan.gathered.iter().flat_map(|g| g.iter());
+                let places = incoming.chain(from_ranks).copied().collect();
+                (places, received.into_iter().chain(gathered).collect())
+            }
+        };
         traffic.sweeps += 1;
         traffic.stepping_us += (stepped - started).as_micros() as u64;
         traffic.communication_us += stepped.elapsed().as_micros() as u64;
-        let incoming = plan.receives.iter().flat_map(|r| r.outputs.iter());
-        let from_ranks = plan.gathered.iter().flat_map(|g| g.iter());
-        let values = received.iter().chain(gathered.iter());
-        for (&o, &value) in incoming.chain(from_ranks).zip(values) {
+        for (o, value) in places.into_iter().zip(values) {
             let (m, k) = self.location[o];
             s.sys.slot(m).outputs_mut()[k] = value;
         }
+        // They stepped, elsewhere: a rejection restores them here too, as one process would
+        // (and counts them alike in the summary).
+        for m in (0..n).filter(|&m| s.selected[m] && !plan.owns(m)) {
+            s.sys.mark_changed(m);
+        }
         Ok(())
     }
+
+    fn complete(&mut self, blocks: &[Range<usize>], values: &mut [f64]) -> Result<(), MasterError> {
+        let Some(plan) = self.plan.as_ref() else {
+            return Err(MasterError::InvalidSettings(
+                "MPI: states read before the first sweep".into(),
+            ));
+        };
+        let started = Instant::now();
+        // Per rank, its modules' blocks in module order.
+        let mut by_rank: Vec<Vec<usize>> = vec![Vec::new(); self.size];
+        for (m, block) in blocks.iter().enumerate() {
+            by_rank[plan.owner[m]].extend(block.clone());
+        }
+        let mine: Vec<f64> = by_rank[self.rank].iter().map(|&i| values[i]).collect();
+        let world = SimpleCommunicator::world();
+        let mut traffic = self
+            .traffic
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let all = all_gather(&world, &by_rank, &mine, &mut traffic);
+        for (i, value) in by_rank.iter().flatten().zip(all) {
+            values[*i] = value;
+        }
+        traffic.communication_us += started.elapsed().as_micros() as u64;
+        Ok(())
+    }
+}
+
+/// Every rank's `mine` (rank `k`'s as long as `parts[k]`) on every rank, in rank order.
+fn all_gather(
+    world: &SimpleCommunicator,
+    parts: &[Vec<usize>],
+    mine: &[f64],
+    traffic: &mut Traffic,
+) -> Vec<f64> {
+    let counts: Vec<Count> = parts.iter().map(|p| p.len() as Count).collect();
+    let displs = displacements(&counts);
+    let mut all = vec![0.0; counts.iter().sum::<Count>() as usize];
+    let mut partition = PartitionMut::new(&mut all[..], counts, &displs[..]);
+    world.all_gather_varcount_into(mine, &mut partition);
+    traffic.all_gathers += 1;
+    traffic.shared_bytes += 8 * mine.len() as u64;
+    all
+}
+
+/// Where each part starts when parts of `counts` follow each other.
+fn displacements(counts: &[Count]) -> Vec<Count> {
+    counts
+        .iter()
+        .scan(0, |at, &c| {
+            let start = *at;
+            *at += c;
+            Some(start)
+        })
+        .collect()
 }
 
 /// The error of the lowest failing module, on every rank: its owner sends the message to
@@ -284,14 +417,7 @@ fn gather(
         return Vec::new();
     }
     let counts: Vec<Count> = plan.gathered.iter().map(|g| g.len() as Count).collect();
-    let displs: Vec<Count> = counts
-        .iter()
-        .scan(0, |at, &c| {
-            let start = *at;
-            *at += c;
-            Some(start)
-        })
-        .collect();
+    let displs = displacements(&counts);
     let mut all = vec![0.0; counts.iter().sum::<Count>() as usize];
     let mut partition = PartitionMut::new(&mut all[..], counts, &displs[..]);
     root.gather_varcount_into_root(&mine[..], &mut partition);

@@ -5,7 +5,9 @@
 //!
 //! - [`plan`]: who steps which module and who sends what to whom (plain data, no MPI);
 //! - `executor`: the driver's executor seam across processes (point-to-point exchange
-//!   with neighbours, the step's outcome by an all-reduce, results gathered on rank 0);
+//!   with neighbours, the step's outcome by an all-reduce, results gathered on rank 0; under
+//!   error control one all-gather of the coupling bodies and monitored states instead, so
+//!   every rank takes one process's step-control decisions);
 //! - `run`: the run loop every rank takes, rank 0 writing the CSV.
 
 // Used by the executor only, which the default build leaves out (the tests still run).
@@ -18,12 +20,15 @@ mod executor;
 mod run;
 
 use crate::io::{Failure, Output};
-use cosim_core::scenario::{Algorithm, ValidatedScenario};
+use cosim_core::scenario::{Algorithm, JacobianSpec, StepControlSpec, ValidatedScenario};
 use std::path::Path;
 
-/// The number of segments of a scenario `run --mpi` can distribute: a chain on the
-/// fixed-step Jacobi master without corrector, defects or energy plan (the master that
-/// steps its modules through the executor seam).
+/// The number of segments of a scenario `run --mpi` can distribute: a chain on the plain
+/// Jacobi master (no model-based correction, defects or energy plan) with fixed macro-steps
+/// or under error control, explicit (ExSLocal, ExLocal, ExMilne) or implicit (ImSLocal,
+/// ImMilne, with the finite-difference interface Jacobian): the masters that step their
+/// modules through the executor seam and whose other work every rank can repeat on shared
+/// values (docs/methods.md §16.6).
 pub fn distributable(v: &ValidatedScenario) -> Result<usize, String> {
     let s = &v.scenario;
     let Some(chain) = &s.chain else {
@@ -31,16 +36,32 @@ pub fn distributable(v: &ValidatedScenario) -> Result<usize, String> {
             "--mpi runs chain scenarios (docs/methods.md §16); this one has no `chain`".into(),
         );
     };
-    if s.master.step_control.is_some() {
-        return Err(
-            "--mpi runs fixed macro-steps only: error-controlled and defect-controlled \
-                    masters step their modules one after the other and decide on norms over \
-                    every coupling variable; drop `master.step_control` or run without --mpi"
-                .into(),
-        );
+    match &s.master.step_control {
+        Some(StepControlSpec::Defect { .. }) => {
+            return Err(
+                "--mpi does not run defect control (it decides on the defects of every \
+                 module, which the ranks do not share); drop `master.step_control` or run \
+                 without --mpi"
+                    .into(),
+            )
+        }
+        Some(StepControlSpec::Error(spec)) if s.master.algorithm == Algorithm::Implicit => {
+            let jacobian = spec.corrector.as_ref().map(|c| c.jacobian);
+            if jacobian.is_some_and(|j| j != JacobianSpec::FiniteDifferences) {
+                return Err(
+                    "--mpi runs the implicit corrector with the finite-difference interface \
+                     Jacobian only: the low-order and directional-derivative Jacobians \
+                     linearise every module from its state at T_N, which only the rank that \
+                     steps it has. Drop `corrector.jacobian` or run without --mpi"
+                        .into(),
+                );
+            }
+        }
+        _ => {}
     }
     let plain = s.master.correction.is_none() && s.master.defects.is_none() && v.energy.is_none();
-    if s.master.algorithm != Algorithm::Jacobi || !plain {
+    let implicit = s.master.algorithm == Algorithm::Implicit && error_controlled(v);
+    if !(s.master.algorithm == Algorithm::Jacobi || implicit) || !plain {
         return Err(
             "--mpi runs the plain Jacobi master (no correction, defects or energy \
                     settings): its sweeps are the ones that step modules at the same time"
@@ -50,7 +71,16 @@ pub fn distributable(v: &ValidatedScenario) -> Result<usize, String> {
     Ok(chain.subsystems as usize)
 }
 
-/// Makes the scenario rank `rank` (not 0) builds lighter: each segment that another rank
+/// Whether `v` runs under error control (every rank then builds every segment and the ranks
+/// share all coupling bodies after each sweep, docs/methods.md §16.6).
+pub fn error_controlled(v: &ValidatedScenario) -> bool {
+    matches!(
+        v.scenario.master.step_control,
+        Some(StepControlSpec::Error(_))
+    )
+}
+
+/// Makes the scenario rank `rank` (not 0) builds at fixed step lighter: each segment that another rank
 /// steps and this one does not read (directly, or through a cut it reads) becomes a stand-in of one mass with the same ports (the
 /// first or last mass where the segment meets a wall, so the walls and inputs stay). Its
 /// numbers are never used here; the outputs keep their places in the stacked vector, which
@@ -127,10 +157,14 @@ mod tests {
     use cosim_core::simulation::Simulation;
 
     fn chain(extra: &str) -> ValidatedScenario {
+        chain_on("jacobi", extra)
+    }
+
+    fn chain_on(algorithm: &str, extra: &str) -> ValidatedScenario {
         let text = format!(
             r#"{{"schema_version": 1,
                 "chain": {{"masses": 50, "subsystems": 5, "watch": [3, 48]}},
-                "master": {{"algorithm": "jacobi", "macro_step": 1e-8{extra}}},
+                "master": {{"algorithm": "{algorithm}", "macro_step": 1e-8{extra}}},
                 "run": {{"stop": 1e-7}}}}"#
         );
         parse(&text)
@@ -144,13 +178,35 @@ mod tests {
     }
 
     #[test]
-    fn only_fixed_step_jacobi_chains_are_distributed() {
+    fn fixed_step_and_error_controlled_chains_are_distributed() {
         assert_eq!(distributable(&chain("")), Ok(5));
-        let controlled = chain(
-            r#", "step_control": {"method": "error", "estimator": "ex_s_local", "rtol": 1e-3}"#,
+        assert!(!error_controlled(&chain("")));
+        for estimator in ["ex_s_local", "ex_local", "ex_milne"] {
+            let controlled = chain(&format!(
+                r#", "step_control": {{"method": "error", "estimator": "{estimator}", "rtol": 1e-3}}"#
+            ));
+            assert_eq!(distributable(&controlled), Ok(5), "{estimator}");
+            assert!(error_controlled(&controlled));
+        }
+        for estimator in ["im_s_local", "im_milne"] {
+            let implicit = chain_on(
+                "implicit",
+                &format!(
+                    r#", "step_control": {{"method": "error", "estimator": "{estimator}", "rtol": 1e-3}}"#
+                ),
+            );
+            assert_eq!(distributable(&implicit), Ok(5), "{estimator}");
+        }
+        let low_order = chain_on(
+            "implicit",
+            r#", "step_control": {"method": "error", "estimator": "im_s_local", "rtol": 1e-3,
+                                  "corrector": {"jacobian": "low_order"}}"#,
         );
-        let refused = distributable(&controlled).unwrap_err();
-        assert!(refused.contains("fixed macro-steps only"), "{refused}");
+        let refused = distributable(&low_order).unwrap_err();
+        assert!(
+            refused.contains("finite-difference interface Jacobian only"),
+            "{refused}"
+        );
         let mut seidel = chain("");
         seidel.scenario.master.algorithm = Algorithm::GaussSeidel;
         assert!(distributable(&seidel).unwrap_err().contains("plain Jacobi"));

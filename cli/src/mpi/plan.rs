@@ -143,6 +143,31 @@ impl ExchangePlan {
     }
 }
 
+/// `shared[k]`: the outputs of the `selected` modules rank `k` steps that an input reads or
+/// rank 0 records (`recorded`), in stacked order. After a sweep of an error-controlled master
+/// every rank gathers all of them (docs/methods.md §16.6): the update step re-evaluates every
+/// cut from the coupling bodies on every rank, so the coupling variables, the error norm and
+/// the step-control decision are those of one process everywhere.
+pub fn shared_outputs(
+    topology: &Topology,
+    owner: &[usize],
+    selected: &[bool],
+    recorded: &[usize],
+) -> Vec<Vec<usize>> {
+    let size = owner.iter().copied().max().map_or(1, |r| r + 1);
+    let mut wanted = vec![false; topology.outputs.last().map_or(0, |r| r.end)];
+    for &o in topology.sources.iter().flatten().chain(recorded) {
+        wanted[o] = true;
+    }
+    let mut shared = vec![Vec::new(); size];
+    for (m, range) in topology.outputs.iter().enumerate() {
+        if selected[m] {
+            shared[owner[m]].extend(range.clone().filter(|&o| wanted[o]));
+        }
+    }
+    shared
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -215,6 +240,17 @@ mod tests {
                 assert_eq!(r.outputs, s.outputs);
             }
         }
+    }
+
+    #[test]
+    fn an_error_controlled_sweep_shares_the_coupling_bodies_and_the_recorded_outputs() {
+        let t = three_segments();
+        let owner = chain_owners(3, 2).unwrap(); // [0, 0, 1, 0, 0]
+        let segments = [true, true, true, false, false];
+        // The cuts read x_last, v_last of the left and x_first, v_first of the right segment;
+        // s3's watched mass (16) is recorded, s1's (4, 5) is not.
+        let shared = shared_outputs(&t, &owner, &segments, &[16, 19]);
+        assert_eq!(shared, vec![vec![2, 3, 6, 7, 8, 9], vec![12, 13, 16]]);
     }
 
     #[test]

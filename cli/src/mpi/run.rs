@@ -6,7 +6,7 @@
 //! job's exit status; the other ranks then end quietly with status 0, since `mpirun`
 //! aborts the whole job (rank 0 before it speaks) when a rank ends with an error first.
 
-use super::executor::{MpiExecutor, Traffic};
+use super::executor::{MpiExecutor, Sharing, Traffic};
 use super::plan::chain_owners;
 use super::with_stand_ins;
 use crate::commands::{interrupted, stop_on_ctrl_c};
@@ -61,11 +61,21 @@ fn rank_run(
         (Err(_), _) => return Err(said_by_rank_0()),
     };
     let mut local = v.clone();
+    let controlled = super::error_controlled(v);
     if rank != 0 {
         local.scenario.reference = false;
-        with_stand_ins(&mut local, &chain_owners(segments, size)?, rank);
+        // Under error control every rank evaluates every cut and the start-up tangent from
+        // every segment's equations: no stand-ins there.
+        if !controlled {
+            with_stand_ins(&mut local, &chain_owners(segments, size)?, rank);
+        }
     }
-    let executor = MpiExecutor::new(rank, size, segments, v.scenario.plot.clone());
+    let sharing = match controlled {
+        true => Sharing::Everyone,
+        false => Sharing::Neighbours,
+    };
+    let recorded = v.scenario.plot.clone();
+    let executor = MpiExecutor::new(rank, size, segments, sharing, recorded);
     let traffic = executor.traffic();
     let sim = Simulation::with_executor(&local, Some(Box::new(executor)));
     let out = match (rank, &sim) {
@@ -176,12 +186,16 @@ fn steps(
 fn gather_traffic(world: &SimpleCommunicator, t: Traffic) -> Vec<Traffic> {
     let mine = [
         t.sweeps,
+        t.reductions,
+        t.all_gathers,
+        t.shared_bytes,
         t.messages,
         t.bytes,
         t.gathered_bytes,
         peak_resident_kb(),
         t.stepping_us,
         t.communication_us,
+        cpu_us(),
     ];
     let root = world.process_at_rank(0);
     if world.rank() != 0 {
@@ -193,14 +207,30 @@ fn gather_traffic(world: &SimpleCommunicator, t: Traffic) -> Vec<Traffic> {
     all.chunks(mine.len())
         .map(|c| Traffic {
             sweeps: c[0],
-            messages: c[1],
-            bytes: c[2],
-            gathered_bytes: c[3],
-            peak_resident_kb: c[4],
-            stepping_us: c[5],
-            communication_us: c[6],
+            reductions: c[1],
+            all_gathers: c[2],
+            shared_bytes: c[3],
+            messages: c[4],
+            bytes: c[5],
+            gathered_bytes: c[6],
+            peak_resident_kb: c[7],
+            stepping_us: c[8],
+            communication_us: c[9],
+            cpu_us: c[10],
         })
         .collect()
+}
+
+/// CPU time this process used so far in µs (Linux `schedstat`; 0 where unknown). Open MPI
+/// polls while it waits, so a waiting rank counts as busy.
+fn cpu_us() -> u64 {
+    let stat = std::fs::read_to_string("/proc/self/schedstat").unwrap_or_default();
+    let ns: u64 = stat
+        .split_whitespace()
+        .next()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
+    ns / 1000
 }
 
 /// This process's peak resident set in KiB (Linux `VmHWM`; 0 where unknown).
@@ -211,24 +241,32 @@ fn peak_resident_kb() -> u64 {
     kb.and_then(|v| v.parse().ok()).unwrap_or(0)
 }
 
-/// The timing and communication volume per macro-step, for docs/benchmarks.md.
+/// The timing and communication volume per accepted macro-step, for docs/benchmarks.md.
 fn report(all: &[Traffic], steps: u32, spent: Duration) -> String {
-    let per = |x: u64, t: &Traffic| x as f64 / t.sweeps.max(1) as f64;
+    let per = |x: u64| x as f64 / f64::from(steps.max(1));
+    let sweeps = all.first().map_or(0, |t| t.sweeps);
     let mut text = format!(
-        "mpi: {} ranks, {steps} macro-steps in {:.3} s; per macro-step and rank: \
-         one all-reduce of 4 × u64, then\n",
+        "mpi: {} ranks, {steps} macro-steps in {:.3} s, {:.2} sweeps per macro-step; per \
+         macro-step and rank:\n",
         all.len(),
-        spent.as_secs_f64()
+        spent.as_secs_f64(),
+        per(sweeps)
     );
     for (rank, t) in all.iter().enumerate() {
         text.push_str(&format!(
-            "  rank {rank}: {:.0} messages, {:.0} B to neighbours, {:.0} B to the gather on rank 0; \
-             stepping {:.3} ms, communication {:.3} ms; peak resident {:.1} MB\n",
-            per(t.messages, t),
-            per(t.bytes, t),
-            per(t.gathered_bytes, t),
-            per(t.stepping_us, t) / 1000.0,
-            per(t.communication_us, t) / 1000.0,
+            "  rank {rank}: {:.1} all-reduces, {:.1} all-gathers of {:.0} B from this rank, \
+             {:.1} messages of {:.0} B to neighbours, {:.0} B to the gather on rank 0; \
+             stepping {:.3} ms, communication {:.3} ms; CPU {:.2} s in all, peak resident \
+             {:.1} MB\n",
+            per(t.reductions),
+            per(t.all_gathers),
+            per(t.shared_bytes),
+            per(t.messages),
+            per(t.bytes),
+            per(t.gathered_bytes),
+            per(t.stepping_us) / 1000.0,
+            per(t.communication_us) / 1000.0,
+            t.cpu_us as f64 / 1e6,
             t.peak_resident_kb as f64 / 1024.0
         ));
     }

@@ -2,11 +2,14 @@
 //! reads another's new outputs, so the modules are independent: each task touches only its
 //! own [`ModuleSlot`]. [`Sequential`] steps them one after the other in index order; an
 //! executor on threads or workers may run them at the same time and must give the same
-//! numbers (each module's arithmetic does not depend on the others).
+//! numbers (each module's arithmetic does not depend on the others). An executor across
+//! processes also fills in, through [`Executor::complete`], what the error-controlled
+//! masters read from modules another process steps (their monitored states).
 
 use super::{CoupledSystem, ModuleSlot};
 use crate::error::MasterError;
 use crate::module::StepReport;
+use core::ops::Range;
 
 /// The work for one module: set its inputs, step it, read its outputs. `None` means the
 /// module discarded the step.
@@ -31,6 +34,15 @@ pub struct Sweep<'s, 't> {
 pub trait Executor: Send {
     /// Runs the sweep.
     fn sweep(&mut self, sweep: Sweep<'_, '_>) -> Result<(), MasterError>;
+
+    /// Makes `values` whole where this process read only the blocks of the modules it
+    /// steps (`blocks[m]`: module `m`'s range of `values`, empty where it has none), so
+    /// every process holds the numbers of one process, in module order. In one process
+    /// every block is read already: nothing to do (the default).
+    fn complete(&mut self, blocks: &[Range<usize>], values: &mut [f64]) -> Result<(), MasterError> {
+        let _ = (blocks, values);
+        Ok(())
+    }
 }
 
 /// One module after the other, in index order.

@@ -21,12 +21,12 @@
 //!   comparative run, so `|q − q̂|` estimates the error the same way (pinned choice).
 
 use super::bookkeeping::Bookkeeping;
-use super::parallel::step_selected;
-use crate::error::{MasterError, RejectReason};
+use super::parallel::{step_selected, Interrupted};
+use crate::error::MasterError;
 use crate::master::error_control::lagrange::evaluate;
 use crate::master::error_control::{Attempt, EstimatorKind, MilneFactors, StepConstants};
-use crate::master::{CoupledSystem, Executor, MacroStepOutcome, Rejection};
-use crate::module::{ModuleState, Status};
+use crate::master::{CoupledSystem, Executor, MacroStepOutcome};
+use crate::module::ModuleState;
 use alloc::vec::Vec;
 
 /// Everything one run of the algorithm keeps between attempts.
@@ -47,9 +47,6 @@ pub(super) struct Work {
     /// Consistent outputs of the actual run, kept across the start-up comparative run.
     pub(super) outputs: Vec<f64>,
 }
-
-/// How an integration over the step ended, when it did not end normally.
-pub(crate) type Interrupted = Option<MacroStepOutcome>;
 
 impl Work {
     /// One attempt from `t` over `h` at the control's degree.
@@ -96,7 +93,7 @@ impl Work {
                 if let Some(out) = self.integrate(sys, ex.as_deref_mut(), t, h)? {
                     return Ok(out);
                 }
-                self.read_compared(sys, t_end)?;
+                self.read_compared(sys, ex.as_deref_mut(), t_end)?;
                 self.restore(sys, t, true)?;
                 if let Some(out) = self.actual(sys, ex.as_deref_mut(), k, t, h)? {
                     return Ok(out);
@@ -104,7 +101,7 @@ impl Work {
                 // The comparison bound, ExLocal only (docs/methods.md §14.11.3).
                 let ex_local = estimator == EstimatorKind::ExLocal;
                 if ex_local {
-                    self.comparison_error(sys, t_end, h)?;
+                    self.comparison_error(sys, ex, t_end, h)?;
                 }
                 let bound = ex_local.then_some((
                     self.comparison_positions.as_slice(),
@@ -129,17 +126,17 @@ impl Work {
     fn actual(
         &mut self,
         sys: &mut CoupledSystem,
-        ex: Option<&mut (dyn Executor + 'static)>,
+        mut ex: Option<&mut (dyn Executor + 'static)>,
         k: usize,
         t: f64,
         h: f64,
     ) -> Result<Interrupted, MasterError> {
         self.book.cv.apply_extrapolation(sys, k, t)?;
-        if let Some(out) = self.integrate(sys, ex, t, h)? {
+        if let Some(out) = self.integrate(sys, ex.as_deref_mut(), t, h)? {
             return Ok(Some(out));
         }
         if let Some(s) = self.book.states.as_mut() {
-            s.read(sys, t + h)?;
+            s.read_completed(sys, ex, t + h)?;
         }
         self.book.cv.update(sys, t + h)?;
         Ok(None)
@@ -164,13 +161,13 @@ impl Work {
         if let Some(out) = self.integrate(sys, ex.as_deref_mut(), t, h)? {
             return Ok(Some(out));
         }
-        self.read_compared(sys, t + h)?;
+        self.read_compared(sys, ex.as_deref_mut(), t + h)?;
         self.restore(sys, t + h, false)?;
         // Reading q̂, v̂ overwrote the actual run's states: read them again (ExLocal only;
         // ExMilne keeps its recorded behaviour, docs/methods.md §14.11.3).
         let ex_local = self.book.control.settings().estimator == EstimatorKind::ExLocal;
         if let (true, Some(s)) = (ex_local, self.book.states.as_mut()) {
-            s.read(sys, t + h)?;
+            s.read_completed(sys, ex, t + h)?;
         }
         sys.exchange_outputs(&self.outputs);
         Ok(None)
@@ -218,9 +215,14 @@ impl Work {
     }
 
     /// Reads the comparative run's states into `q̂, v̂`.
-    fn read_compared(&mut self, sys: &mut CoupledSystem, t: f64) -> Result<(), MasterError> {
+    fn read_compared(
+        &mut self,
+        sys: &mut CoupledSystem,
+        ex: Option<&mut (dyn Executor + 'static)>,
+        t: f64,
+    ) -> Result<(), MasterError> {
         if let Some(s) = self.book.states.as_mut() {
-            s.read(sys, t)?;
+            s.read_completed(sys, ex, t)?;
             self.compared_positions.copy_from_slice(&s.positions);
             self.compared_velocities.copy_from_slice(&s.velocities);
         }
@@ -236,6 +238,7 @@ impl Work {
     fn comparison_error(
         &mut self,
         sys: &mut CoupledSystem,
+        ex: Option<&mut (dyn Executor + 'static)>,
         t_end: f64,
         h: f64,
     ) -> Result<(), MasterError> {
@@ -251,6 +254,13 @@ impl Work {
             &mut self.comparison_velocities,
         );
         states.input_response(sys, t_end, (u, &self.defect), out)?;
+        if let Some(ex) = ex {
+            let out = (
+                self.comparison_positions.as_mut_slice(),
+                self.comparison_velocities.as_mut_slice(),
+            );
+            states.complete_response(ex, out)?;
+        }
         let (c_pos, c_vel) = (0.5 * h * h, h);
         self.comparison_positions
             .iter_mut()
@@ -266,37 +276,4 @@ fn bad_grid(t: f64, h: f64) -> MasterError {
     MasterError::InvalidSettings(alloc::format!(
         "macro-step at t = {t} s, h = {h} s: the error constants of this grid are undefined"
     ))
-}
-
-/// Steps module `m` over `[t, t + h]` and reads its outputs (handling an event it reports);
-/// `Some` when the module discarded the step or asked to terminate. Shared by the explicit
-/// and implicit error-controlled schemes.
-pub(crate) fn step_module(
-    sys: &mut CoupledSystem,
-    m: usize,
-    t: f64,
-    h: f64,
-) -> Result<Interrupted, MasterError> {
-    // Every run of an attempt may be followed by a restore to `t`: not "no set state prior".
-    let report = sys.do_step(m, t, h, false)?;
-    if report.status == Status::Discard {
-        return Ok(Some(MacroStepOutcome::Rejected(Rejection {
-            reason: RejectReason::Discarded {
-                module: sys.name(m).into(),
-            },
-            h_retry: None,
-        })));
-    }
-    if report.terminate_simulation {
-        return Ok(Some(MacroStepOutcome::Terminated {
-            h_taken: h,
-            module: m,
-        }));
-    }
-    if report.event_handling_needed && sys.instantiate_options(m).event_mode_used {
-        sys.handle_event(m, t + h)?;
-    } else {
-        sys.read_outputs(m, t + h)?;
-    }
-    Ok(None)
 }

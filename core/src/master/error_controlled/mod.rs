@@ -28,11 +28,10 @@ mod states;
 #[cfg(test)]
 pub(crate) mod tests;
 
-pub(crate) use attempt::{step_module, Interrupted};
 pub use bookkeeping::Bookkeeping;
 pub use coupling_variables::CouplingVariables;
 pub use link::{ControlLink, ErrorStepControl};
-pub(crate) use parallel::step_selected;
+pub(crate) use parallel::{step_module, step_selected, Interrupted};
 pub use states::StateGroups;
 
 use super::error_control::{ErrorControlSettings, EstimatorKind};

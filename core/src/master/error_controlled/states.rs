@@ -15,9 +15,10 @@
 
 use crate::error::MasterError;
 use crate::master::error_control::MonitoredStates;
-use crate::master::CoupledSystem;
+use crate::master::{CoupledSystem, Executor};
 use alloc::vec;
 use alloc::vec::Vec;
+use core::ops::Range;
 
 /// What one state of a monitored module is.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -48,6 +49,9 @@ pub struct StateGroups {
     u: Vec<f64>,
     f0: Vec<f64>,
     f1: Vec<f64>,
+    /// Per module, its range of `positions` and of `velocities` (for [`Self::complete`]).
+    position_blocks: Vec<Range<usize>>,
+    velocity_blocks: Vec<Range<usize>>,
     /// Positions and velocities of all monitored modules, module order.
     pub positions: Vec<f64>,
     /// See `positions`.
@@ -65,10 +69,15 @@ impl StateGroups {
         needed_by: &str,
     ) -> Result<Self, MasterError> {
         let mut modules = Vec::with_capacity(sys.n_modules());
+        let mut position_blocks = Vec::with_capacity(sys.n_modules());
+        let mut velocity_blocks = Vec::with_capacity(sys.n_modules());
         let (mut n_pos, mut n_vel, mut first_input) = (0, 0, 0);
         for m in 0..sys.n_modules() {
+            let (pos_start, vel_start) = (n_pos, n_vel);
             if !dynamic(m) {
                 modules.push(None);
+                position_blocks.push(n_pos..n_pos);
+                velocity_blocks.push(n_vel..n_vel);
                 continue;
             }
             if !sys
@@ -89,6 +98,8 @@ impl StateGroups {
                 .filter(|r| matches!(r, Role::Position { .. }))
                 .count();
             n_vel += roles.iter().filter(|r| **r == Role::Velocity).count();
+            position_blocks.push(pos_start..n_pos);
+            velocity_blocks.push(vel_start..n_vel);
             let n_inputs = sys.graph().input_range(m).len();
             modules.push(Some(Monitored {
                 roles,
@@ -109,6 +120,8 @@ impl StateGroups {
             u: Vec::new(),
             f0: Vec::new(),
             f1: Vec::new(),
+            position_blocks,
+            velocity_blocks,
             positions: vec![0.0; n_pos],
             velocities: vec![0.0; n_vel],
         })
@@ -137,6 +150,38 @@ impl StateGroups {
             }
         }
         Ok(())
+    }
+
+    /// [`Self::read`], completed by `executor` where it steps some modules in other
+    /// processes.
+    pub(crate) fn read_completed(
+        &mut self,
+        sys: &mut CoupledSystem,
+        executor: Option<&mut (dyn Executor + 'static)>,
+        t: f64,
+    ) -> Result<(), MasterError> {
+        self.read(sys, t)?;
+        match executor {
+            Some(executor) => self.complete(executor),
+            None => Ok(()),
+        }
+    }
+
+    /// Completes the positions and velocities read where `executor` steps some modules in
+    /// other processes (see [`Executor::complete`]).
+    pub(crate) fn complete(&mut self, executor: &mut dyn Executor) -> Result<(), MasterError> {
+        executor.complete(&self.position_blocks, &mut self.positions)?;
+        executor.complete(&self.velocity_blocks, &mut self.velocities)
+    }
+
+    /// Completes `(dq, dv)` of [`Self::input_response`] likewise.
+    pub(crate) fn complete_response(
+        &self,
+        executor: &mut dyn Executor,
+        (dq, dv): (&mut [f64], &mut [f64]),
+    ) -> Result<(), MasterError> {
+        executor.complete(&self.position_blocks, dq)?;
+        executor.complete(&self.velocity_blocks, dv)
     }
 
     /// `|Δf|` of every monitored state when the inputs move from `u` to `u + d` (both over

@@ -70,7 +70,7 @@ impl Work {
             return Ok(out);
         }
         if let Some(s) = self.book.states.as_mut() {
-            s.read(sys, t_end)?;
+            s.read_completed(sys, ex.as_deref_mut(), t_end)?;
             self.predicted_positions.copy_from_slice(&s.positions);
             self.predicted_velocities.copy_from_slice(&s.velocities);
         }
@@ -105,7 +105,7 @@ impl Work {
             }
             self.iterations += 1;
             if let Some(s) = self.book.states.as_mut() {
-                s.read(sys, t_end)?;
+                s.read_completed(sys, ex.as_deref_mut(), t_end)?;
             }
             self.jacobian_work.keep_raw_outputs(sys);
             self.book.cv.update(sys, t_end)?;
