@@ -10,7 +10,7 @@ use crate::coupling::CouplingGraph;
 use crate::error::{name_list, CouplingError, ScenarioError};
 use crate::limits::Limits;
 use crate::models::{self, ParameterList};
-use crate::module::{ModuleDescription, Variable};
+use crate::module::{ModuleDescription, PortType, Variable};
 use crate::time::FixedGrid;
 use alloc::collections::BTreeSet;
 use alloc::format;
@@ -156,6 +156,7 @@ impl Scenario {
         let energy = self.energy_plan(&descriptions, &graph)?;
         let grid = self.grid(purpose)?;
         let sequence = self.sequence(&graph)?;
+        self.check_clock_order(&graph, &sequence)?;
         let reference_available = descriptions.iter().all(|(_, d)| {
             let c = &d.capabilities;
             c.x_linear_time_invariant && c.x_exposes_states && c.provides_directional_derivatives
@@ -392,6 +393,44 @@ impl Scenario {
     }
 
     /// Module names are unique here (checked first), so the graph's index finds each.
+    /// A Gauss–Seidel receiver that steps after the source of its clock would miss the
+    /// tick (the source has stepped on and its clock reads 0 again, docs/modules.md):
+    /// refused at the connection rather than run silently without it.
+    fn check_clock_order(
+        &self,
+        graph: &CouplingGraph,
+        sequence: &[usize],
+    ) -> Result<(), ScenarioError> {
+        if self.master.algorithm != Algorithm::GaussSeidel {
+            return Ok(());
+        }
+        let position = |m: usize| sequence.iter().position(|&k| k == m);
+        for (i, c) in self.connections.iter().enumerate() {
+            let (Some(o), Some(input)) = (graph.output_index(&c.from), graph.input_index(&c.to))
+            else {
+                continue;
+            };
+            if graph.output_types().get(o) != Some(&PortType::Clock) {
+                continue;
+            }
+            let (source, receiver) = (graph.output_module(o), graph.input_module(input));
+            if position(receiver) > position(source) {
+                let names = graph.module_names();
+                let (a, b) = (&names[source], &names[receiver]);
+                return Err(ScenarioError::at(
+                    format!("connections[{i}]"),
+                    format!(
+                        "the clock `{}` ticks in `{a}`'s step, and Gauss–Seidel steps `{b}` \
+                         after `{a}`, so `{b}` would miss the tick; list `{b}` before `{a}` \
+                         in master.sequence, or use the jacobi algorithm",
+                        c.from
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+
     fn sequence(&self, graph: &CouplingGraph) -> Result<Vec<usize>, ScenarioError> {
         let n = self.modules.len();
         if self.master.algorithm == Algorithm::Jacobi || self.master.sequence.is_empty() {
