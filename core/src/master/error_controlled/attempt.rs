@@ -19,14 +19,19 @@
 //!   `(T_N, u_N)` and the consistent `(T_{N+1}, u_{N+1})` (restoring the actual end state
 //!   afterwards); its input error is `O(H²)`, one order above `k = 0`'s, as ExLocal's
 //!   comparative run, so `|q − q̂|` estimates the error the same way (pinned choice).
+//! - **A module's numerical failure** in any of these integrations (a stiff integrator
+//!   giving up at an impact) rejects the attempt with `H/4`, as a corrector that did not
+//!   converge (seed 002 §5.3); the driver restores every module.
 
 use super::bookkeeping::Bookkeeping;
 use super::parallel::step_selected;
 use crate::error::{MasterError, RejectReason};
 use crate::master::error_control::lagrange::evaluate;
-use crate::master::error_control::{Attempt, EstimatorKind, MilneFactors, StepConstants};
+use crate::master::error_control::{
+    Attempt, ErrorNorms, EstimatorKind, MilneFactors, StepConstants,
+};
 use crate::master::{CoupledSystem, Executor, MacroStepOutcome, Rejection};
-use crate::module::{ModuleState, Status};
+use crate::module::{ModuleErrorKind, ModuleState, Status};
 use alloc::vec::Vec;
 
 /// Everything one run of the algorithm keeps between attempts.
@@ -177,7 +182,9 @@ impl Work {
     }
 
     /// Steps every dynamic module over `[t, t + h]` on the inputs set and reads its outputs
-    /// (at the same time through an executor).
+    /// (at the same time through an executor). A module whose own numerics fail (its
+    /// integrator gives up) makes the attempt a failed one: rejected, retried with `H/4`
+    /// as a corrector that did not converge (seed 002 §5.3), not the end of the run.
     fn integrate(
         &mut self,
         sys: &mut CoupledSystem,
@@ -185,7 +192,30 @@ impl Work {
         t: f64,
         h: f64,
     ) -> Result<Interrupted, MasterError> {
-        step_selected(sys, self.book.cv.dynamic(), ex, t, h)
+        match step_selected(sys, self.book.cv.dynamic(), ex, t, h) {
+            Err(MasterError::Module { module, error, .. })
+                if matches!(error.kind, ModuleErrorKind::Numerical(_)) =>
+            {
+                let k = self.book.control.degree();
+                let norms = ErrorNorms::default();
+                let failed = Attempt {
+                    t,
+                    h,
+                    k,
+                    norms,
+                    corrector_failed: true,
+                };
+                self.book.judge_failed(failed)?;
+                let message = alloc::string::ToString::to_string(&error);
+                let reason = RejectReason::ModuleFailed { module, message };
+                let h_retry = None;
+                Ok(Some(MacroStepOutcome::Rejected(Rejection {
+                    reason,
+                    h_retry,
+                })))
+            }
+            r => r,
+        }
     }
 
     /// Saves every dynamic module's state into `at_start` (or `at_end`).
