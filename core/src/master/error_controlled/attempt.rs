@@ -9,7 +9,7 @@
 //! - **ExMilne**: the same, the comparative run on the degree-`k` interpolation through
 //!   `(T_{N+1}, û)`, `û = P^{k+1}(T_{N+1})`, and `T_N … T_{N−k+1}`; the differences times
 //!   `C^{k+1}/C^k` of the actual grid (eqns 19, 20).
-//! - **The comparison's own error** (ExLocal; our rule, docs/methods.md §14.11.3):
+//! - **The comparison's own error** (ExLocal, ExMilne; our rule, docs/methods.md §14.11.3):
 //!   the seed takes `q̂, v̂` as exact to leading order; their input `û = P^{k+1}(T_{N+1})`
 //!   misses the consistent `u_{N+1}` by `d`, and the error `d` implies for `q̂, v̂` is added
 //!   to `|q − q̂|`, `|v − v̂|` (the triangle inequality). One order above the estimate on a
@@ -106,12 +106,9 @@ impl Work {
                 if let Some(out) = self.actual(sys, ex.as_deref_mut(), k, t, h)? {
                     return Ok(out);
                 }
-                // The comparison bound, ExLocal only (docs/methods.md §14.11.3).
-                let ex_local = estimator == EstimatorKind::ExLocal;
-                if ex_local {
-                    self.comparison_error(sys, t_end, h)?;
-                }
-                let bound = ex_local.then_some((
+                // The comparison bound (docs/methods.md §14.11.3).
+                self.comparison_error(sys, t_end, h)?;
+                let bound = Some((
                     self.comparison_positions.as_slice(),
                     self.comparison_velocities.as_slice(),
                 ));
@@ -171,10 +168,8 @@ impl Work {
         }
         self.read_compared(sys, t + h)?;
         self.restore(sys, t + h, false)?;
-        // Reading q̂, v̂ overwrote the actual run's states: read them again (ExLocal only;
-        // ExMilne keeps its recorded behaviour, docs/methods.md §14.11.3).
-        let ex_local = self.book.control.settings().estimator == EstimatorKind::ExLocal;
-        if let (true, Some(s)) = (ex_local, self.book.states.as_mut()) {
+        // Reading q̂, v̂ overwrote the actual run's states: read them again.
+        if let Some(s) = self.book.states.as_mut() {
             s.read(sys, t + h)?;
         }
         sys.exchange_outputs(&self.outputs);
