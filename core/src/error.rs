@@ -264,6 +264,14 @@ pub enum RejectReason {
         /// Iterations done.
         iterations: u32,
     },
+    /// A module's own numerics failed inside an attempt (its integrator gave up, e.g. the
+    /// step size fell too small): an error-controlled master repeats the step shorter.
+    ModuleFailed {
+        /// Module instance name.
+        module: String,
+        /// The module's error message.
+        message: String,
+    },
     /// A step controller rejected the step for its own reason (e.g. a test controller).
     Controller(&'static str),
 }
@@ -283,6 +291,9 @@ impl fmt::Display for RejectReason {
                     f,
                     "the iteration did not converge in {iterations} iterations"
                 )
+            }
+            RejectReason::ModuleFailed { module, message } => {
+                write!(f, "module `{module}` failed inside the attempt: {message}")
             }
             RejectReason::Controller(why) => f.write_str(why),
         }

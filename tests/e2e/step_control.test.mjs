@@ -2,7 +2,9 @@
 // macro-steps panel, whose H series equals the CLI's CSV column H, and the run summary's
 // accepted and rejected steps equal the CLI summary; the step-control form keeps a typed
 // tolerance when the method is switched away and back; a tolerance of 0 shows the core's
-// message at the field master.step_control.tol; a fixed-step preset has no panel.
+// message at the field master.step_control.tol; a fixed-step preset has no panel; the
+// error-control fields monitor and corrector.newton reach the scenario and the run, and a
+// refused combination is named at its field.
 
 import test from 'node:test';
 import assert from 'node:assert/strict';
@@ -15,6 +17,8 @@ import { cliPath, cosim, WWW_DIR } from './cli.mjs';
 
 const PRESET = 'two-mass-oscillator';
 const TOL = 10;
+/** Stop time of the chain runs of the monitored-states test (s). */
+const CHAIN_STOP = 2e-5;
 
 let browser;
 test.before(async () => { browser = await launch(); });
@@ -231,6 +235,88 @@ test('error-control form: rtol 0 is named at its field as the CLI names it; k_ma
   // k_max 6 (refused by the core, cli/tests/error_control.rs) cannot be chosen in the form.
   const degrees = await page.$$eval(`${field('master.step_control.order.variable.k_max')} option`, (os) => os.map((o) => Number(o.value)));
   assert.ok(degrees.length > 0 && Math.max(...degrees) === 5, `k_max options ${degrees}`);
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});
+
+/** Preset `id` as scenario text, changed by `edit(scenario)`. */
+function presetWith(id, edit) {
+  const s = JSON.parse(cosim(['preset', id]));
+  edit(s);
+  return JSON.stringify(s, null, 2);
+}
+
+/** The core's message for `path` is shown at that field, which is marked. */
+async function namedAtField(page, path) {
+  await page.waitForFunction((p) => document.getElementById('message-text').textContent.startsWith(p),
+    path, { timeout: 10_000 });
+  const text = await page.textContent('#message-text');
+  assert.equal(await page.getAttribute(field(path), 'aria-invalid'), 'true', `${path} is marked`);
+  const atField = await page.$eval(field(path), (el) => el.closest('.field').querySelector('.field-error')?.textContent ?? null);
+  assert.equal(atField, text, `the message is shown at ${path}`);
+  return text;
+}
+
+test('error-control form: monitored states set in the form change the scenario and the run; with ExSLocal the field is named', async () => {
+  // The low-damping chain with ExMilne: its segments have interior masses, so only the end
+  // masses (where the cut forces act) are coupling bodies.
+  const text = presetWith('mass-chain-explicit-low-damping', (s) => {
+    s.master.step_control.estimator = 'ex_milne';
+    s.run.stop = CHAIN_STOP;
+  });
+  const page = await openPage(browser.context);
+  await applyJson(page, text);
+  const monitor = field('master.step_control.monitor');
+  assert.equal(await page.inputValue(monitor), 'all_states');
+  assert.equal(await runAndWait(page), 'done', await page.textContent('#message-text'));
+  const allStates = (await page.textContent('#steps')).replaceAll(',', '');
+
+  await page.selectOption(monitor, 'coupling_bodies');
+  const scenario = await page.evaluate(() => window.cosimPlayground.scenario);
+  assert.equal(scenario.master.step_control.monitor, 'coupling_bodies', 'the scenario JSON has it');
+  assert.equal(await runAndWait(page), 'done', await page.textContent('#message-text'));
+  const bodies = (await page.textContent('#steps')).replaceAll(',', '');
+  assert.notEqual(bodies, allStates, 'the run summary changes');
+  const cli = runCli(JSON.stringify(scenario));
+  assert.equal(bodies, /^(\d+) macro-steps/m.exec(cli.stderr)?.[1], 'accepted steps as the CLI on the same scenario');
+
+  // Coupling-variable estimators compare no states: the core refuses the option there.
+  await page.selectOption(field('master.step_control.estimator'), 'ex_s_local');
+  assert.match(await namedAtField(page, 'master.step_control.monitor'), /coupling variables, not states/);
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});
+
+test('error-control form: the corrector Newton set in the form changes the scenario and the iterations; full with one iteration is named', async () => {
+  // Example 1 with ImMilne before the first impact (the cubic coupling), a tight corrector test.
+  const text = presetWith('contact-oscillator-im-milne', (s) => {
+    s.run.stop = 0.015;
+    s.master.step_control.corrector = { tolerance_fraction: 1e-6, max_iterations: 8 };
+  });
+  const page = await openPage(browser.context);
+  await applyJson(page, text);
+  const newton = field('master.step_control.corrector.newton');
+  assert.equal(await page.inputValue(newton), 'simplified');
+  assert.equal(await runAndWait(page), 'done', await page.textContent('#message-text'));
+  const perStep = (xs) => xs.slice(1).reduce((a, b) => a + b, 0) / (xs.length - 1);
+  const simplified = perStep((await page.evaluate(() => window.cosimPlayground.stepsPlotted())).iterations);
+
+  await page.selectOption(newton, 'full');
+  const scenario = await page.evaluate(() => window.cosimPlayground.scenario);
+  assert.deepEqual(scenario.master.step_control.corrector, { tolerance_fraction: 1e-6, max_iterations: 8, newton: 'full' });
+  assert.equal(await runAndWait(page), 'done', await page.textContent('#message-text'));
+  const iterations = (await page.evaluate(() => window.cosimPlayground.stepsPlotted())).iterations;
+  const cli = runCli(JSON.stringify(scenario)).columns.get('iterations');
+  assert.equal(iterations.length, cli.length, 'one value per communication point');
+  iterations.forEach((v, i) => { if (i > 0) assert.equal(v, cli[i], `row ${i}: iterations as the CLI`); });
+  const full = perStep(iterations);
+  assert.ok(full < simplified, `full Newton needs fewer corrector runs per step: ${full} vs ${simplified}`);
+
+  // Full Newton re-evaluates the Jacobian between iterations: one iteration is refused there.
+  await applyJson(page, presetWith('contact-oscillator-im-milne', (s) => {
+    s.master.step_control.corrector = { newton: 'full', max_iterations: 1 };
+  }));
+  assert.match(await namedAtField(page, 'master.step_control.corrector.newton'), /max_iterations/);
   assert.deepEqual(page.problems, []);
   await page.close();
 });

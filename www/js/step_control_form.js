@@ -1,6 +1,7 @@
 // Form controls for how the macro-step is chosen (master.step_control): fixed ΔT, the
 // defect-controlled Jacobi of seed 003 (master.defects + {method: 'defect', tol}) or the
-// error-controlled steps of seed 002 ({method: 'error', estimator, rtol, ...}). They edit
+// error-controlled steps of seed 002 ({method: 'error', estimator, rtol, ..., monitor, and
+// with the implicit scheme corrector.newton}). They edit
 // the scenario object as the other fields do. Switching the method keeps what the person
 // typed for the other methods (a stash per method, kept while the scenario stays loaded),
 // so switching back restores it.
@@ -19,6 +20,8 @@ const ESTIMATORS = [
   ['im_milne', 'ImMilne (implicit)'], ['im_s_local', 'ImSLocal (implicit)'],
 ];
 const DEGREES = [0, 1, 2, 3, 4, 5].map((k) => [k, String(k)]);
+const MONITORS = [['all_states', 'All states'], ['coupling_bodies', 'Coupling bodies only']];
+const NEWTONS = [['simplified', 'Simplified (Jacobian at the predictor)'], ['full', 'Full (Jacobian at every iterate)']];
 
 /** What a method starts from when the person first picks it. */
 function defaultsOf(method) {
@@ -128,6 +131,16 @@ export function stepControlFields(editor, m, stash, rerender) {
       num('H_max', 'master.step_control.h_max', sc, 'h_max', { unit: 's', allowBlank: true, hint: 'Blank: no limit.' }),
     );
     grid.append(...orderFields(editor, sc, stash, rerender));
+    // Which states the state estimators compare (ExLocal, ExMilne, ImMilne; the core names
+    // this field when it is set with a coupling-variable estimator).
+    grid.append(choice('Monitored states', 'master.step_control.monitor', MONITORS, sc, 'monitor', 'all_states'));
+    // The corrector exists only in the implicit scheme (a corrector object is refused otherwise).
+    if (m.algorithm === 'implicit') {
+      grid.append(editor.selectField({
+        label: 'Corrector Newton', path: 'master.step_control.corrector.newton', options: NEWTONS,
+        value: sc.corrector?.newton ?? 'simplified', set: (v) => { (sc.corrector ??= {}).newton = v; },
+      }));
+    }
   }
   return box;
 }

@@ -50,6 +50,10 @@ pub struct Subsystem {
     event_pending: bool,
     last_h: Option<f64>,
     counts: CallCounts,
+    /// The state an `Error` status left (FMI 3.0: "If a function returns fmi3Error, it is
+    /// possible to restore a previously retrieved FMU state by calling fmi3SetFMUState"):
+    /// a restore returns the instance there.
+    before_error: Option<FmiState>,
 }
 
 impl Subsystem {
@@ -71,6 +75,7 @@ impl Subsystem {
             event_pending: false,
             last_h: None,
             counts: CallCounts::default(),
+            before_error: None,
         })
     }
 
@@ -112,11 +117,15 @@ impl Subsystem {
         if self.state == FmiState::Fatal {
             return;
         }
-        self.state = if err.status == Status::Fatal {
-            FmiState::Fatal
-        } else {
-            FmiState::Terminated
-        };
+        if err.status == Status::Fatal {
+            self.state = FmiState::Fatal;
+            self.before_error = None;
+            return;
+        }
+        if self.state != FmiState::Terminated {
+            self.before_error = Some(self.state);
+        }
+        self.state = FmiState::Terminated;
     }
 
     fn checked<T>(&mut self, r: Result<T, ModuleError>) -> Result<T, ModuleError> {
@@ -333,7 +342,9 @@ impl Subsystem {
     pub fn terminate(&mut self) -> Result<(), ModuleError> {
         self.require("fmi3Terminate", &[FmiState::StepMode, FmiState::EventMode])?;
         let r = self.module.terminate();
-        self.transition(r, FmiState::Terminated)
+        self.transition(r, FmiState::Terminated)?;
+        self.before_error = None;
+        Ok(())
     }
 
     /// `fmi3Reset`: back to Instantiated.
@@ -341,6 +352,7 @@ impl Subsystem {
         self.require("fmi3Reset", &Self::ALIVE)?;
         let r = self.module.reset();
         self.transition(r, FmiState::Instantiated)?;
+        self.before_error = None;
         self.set_since_step = false;
         self.event_pending = false;
         self.last_h = None;

@@ -32,7 +32,8 @@ pub struct Attempt {
     pub k: usize,
     /// WRMS norms of the a posteriori estimate (ignored when the corrector failed).
     pub norms: ErrorNorms,
-    /// The implicit corrector did not converge: a rejection with `0.25·H_N`.
+    /// The implicit corrector did not converge, or a module's integration failed inside the
+    /// attempt: a rejection with `0.25·H_N`.
     pub corrector_failed: bool,
 }
 

@@ -161,6 +161,9 @@ pub struct ErrorControlSettings {
     pub order: OrderMode,
     /// Which states a state estimator compares (ignored by the coupling estimators).
     pub monitored: MonitoredStates,
+    /// Output points the steps land on, every multiple of this from the start (s), as an
+    /// ODE solver's stop times; none by default (docs/methods.md §14.11.5).
+    pub output_interval: Option<f64>,
 }
 
 impl Default for ErrorControlSettings {
@@ -175,6 +178,7 @@ impl Default for ErrorControlSettings {
             h_max: f64::INFINITY,
             order: OrderMode::Variable { k_max: MAX_DEGREE },
             monitored: MonitoredStates::AllStates,
+            output_interval: None,
         }
     }
 }
@@ -201,6 +205,12 @@ impl ErrorControlSettings {
         }
         if !(self.h_min.is_finite() && self.h_min > 0.0) {
             return bad("h_min", "must be a finite number > 0");
+        }
+        if self
+            .output_interval
+            .is_some_and(|d| !(d.is_finite() && d > 0.0))
+        {
+            return bad("output_interval", "must be a finite number > 0");
         }
         if self.h_max.is_nan() || self.h_max <= 0.0 {
             return bad("h_max", "must be > 0");

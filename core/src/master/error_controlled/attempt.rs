@@ -9,7 +9,7 @@
 //! - **ExMilne**: the same, the comparative run on the degree-`k` interpolation through
 //!   `(T_{N+1}, û)`, `û = P^{k+1}(T_{N+1})`, and `T_N … T_{N−k+1}`; the differences times
 //!   `C^{k+1}/C^k` of the actual grid (eqns 19, 20).
-//! - **The comparison's own error** (ExLocal; our rule, docs/methods.md §14.11.3):
+//! - **The comparison's own error** (ExLocal, ExMilne; our rule, docs/methods.md §14.11.3):
 //!   the seed takes `q̂, v̂` as exact to leading order; their input `û = P^{k+1}(T_{N+1})`
 //!   misses the consistent `u_{N+1}` by `d`, and the error `d` implies for `q̂, v̂` is added
 //!   to `|q − q̂|`, `|v − v̂|` (the triangle inequality). One order above the estimate on a
@@ -19,14 +19,19 @@
 //!   `(T_N, u_N)` and the consistent `(T_{N+1}, u_{N+1})` (restoring the actual end state
 //!   afterwards); its input error is `O(H²)`, one order above `k = 0`'s, as ExLocal's
 //!   comparative run, so `|q − q̂|` estimates the error the same way (pinned choice).
+//! - **A module's numerical failure** in any of these integrations (a stiff integrator
+//!   giving up at an impact) rejects the attempt with `H/4`, as a corrector that did not
+//!   converge (seed 002 §5.3); the driver restores every module.
 
 use super::bookkeeping::Bookkeeping;
 use super::parallel::{step_selected, Interrupted};
-use crate::error::MasterError;
+use crate::error::{MasterError, RejectReason};
 use crate::master::error_control::lagrange::evaluate;
-use crate::master::error_control::{Attempt, EstimatorKind, MilneFactors, StepConstants};
-use crate::master::{CoupledSystem, Executor, MacroStepOutcome};
-use crate::module::ModuleState;
+use crate::master::error_control::{
+    Attempt, ErrorNorms, EstimatorKind, MilneFactors, StepConstants,
+};
+use crate::master::{CoupledSystem, Executor, MacroStepOutcome, Rejection};
+use crate::module::{ModuleErrorKind, ModuleState};
 use alloc::vec::Vec;
 
 /// Everything one run of the algorithm keeps between attempts.
@@ -98,12 +103,9 @@ impl Work {
                 if let Some(out) = self.actual(sys, ex.as_deref_mut(), k, t, h)? {
                     return Ok(out);
                 }
-                // The comparison bound, ExLocal only (docs/methods.md §14.11.3).
-                let ex_local = estimator == EstimatorKind::ExLocal;
-                if ex_local {
-                    self.comparison_error(sys, ex, t_end, h)?;
-                }
-                let bound = ex_local.then_some((
+                // The comparison bound (docs/methods.md §14.11.3).
+                self.comparison_error(sys, ex, t_end, h)?;
+                let bound = Some((
                     self.comparison_positions.as_slice(),
                     self.comparison_velocities.as_slice(),
                 ));
@@ -163,10 +165,8 @@ impl Work {
         }
         self.read_compared(sys, ex.as_deref_mut(), t + h)?;
         self.restore(sys, t + h, false)?;
-        // Reading q̂, v̂ overwrote the actual run's states: read them again (ExLocal only;
-        // ExMilne keeps its recorded behaviour, docs/methods.md §14.11.3).
-        let ex_local = self.book.control.settings().estimator == EstimatorKind::ExLocal;
-        if let (true, Some(s)) = (ex_local, self.book.states.as_mut()) {
+        // Reading q̂, v̂ overwrote the actual run's states: read them again.
+        if let Some(s) = self.book.states.as_mut() {
             s.read_completed(sys, ex, t + h)?;
         }
         sys.exchange_outputs(&self.outputs);
@@ -174,7 +174,9 @@ impl Work {
     }
 
     /// Steps every dynamic module over `[t, t + h]` on the inputs set and reads its outputs
-    /// (at the same time through an executor).
+    /// (at the same time through an executor). A module whose own numerics fail (its
+    /// integrator gives up) makes the attempt a failed one: rejected, retried with `H/4`
+    /// as a corrector that did not converge (seed 002 §5.3), not the end of the run.
     fn integrate(
         &mut self,
         sys: &mut CoupledSystem,
@@ -182,7 +184,30 @@ impl Work {
         t: f64,
         h: f64,
     ) -> Result<Interrupted, MasterError> {
-        step_selected(sys, self.book.cv.dynamic(), ex, t, h)
+        match step_selected(sys, self.book.cv.dynamic(), ex, t, h) {
+            Err(MasterError::Module { module, error, .. })
+                if matches!(error.kind, ModuleErrorKind::Numerical(_)) =>
+            {
+                let k = self.book.control.degree();
+                let norms = ErrorNorms::default();
+                let failed = Attempt {
+                    t,
+                    h,
+                    k,
+                    norms,
+                    corrector_failed: true,
+                };
+                self.book.judge_failed(failed)?;
+                let message = alloc::string::ToString::to_string(&error);
+                let reason = RejectReason::ModuleFailed { module, message };
+                let h_retry = None;
+                Ok(Some(MacroStepOutcome::Rejected(Rejection {
+                    reason,
+                    h_retry,
+                })))
+            }
+            r => r,
+        }
     }
 
     /// Saves every dynamic module's state into `at_start` (or `at_end`).

@@ -114,6 +114,20 @@ impl Bookkeeping {
         })
     }
 
+    /// The verdict on an attempt that ended without an estimate (`attempt.corrector_failed`:
+    /// a module's integration failed inside it): kept so that `discard` counts the failure
+    /// (`N_fail`, the order override); the retry is `H/4` (seed 002 §5.3), and at or below
+    /// `H_min` the run ends with [`MasterError::MacroStepTooSmall`].
+    pub(crate) fn judge_failed(&mut self, attempt: Attempt) -> Result<(), MasterError> {
+        let cv = &self.cv;
+        let verdict =
+            self.control
+                .assess_kept(&attempt, &cv.kept_history(), cv.history(), cv.updated())?;
+        self.link.publish(false, verdict.h_next, f64::NAN);
+        self.verdict = Some(verdict);
+        Ok(())
+    }
+
     /// WRMS norms of `f_pos·(|q − q'| + b_q)` and `f_vel·(|v − v'| + b_v)`, `q, v` the
     /// states read last (the weights' values), `q', v'` the compared ones and `b` an error
     /// bound of the comparison (ExLocal, ExMilne; none for ImMilne).

@@ -68,6 +68,10 @@ pub struct ErrorStepControl {
     h_first: f64,
     h_min: f64,
     h_next: f64,
+    /// Output points every multiple of this from `t_start` (none: only the stop time).
+    output_interval: Option<f64>,
+    /// The step proposed before it was clipped to an output point (the last proposal).
+    unclipped: Option<f64>,
 }
 
 impl ErrorStepControl {
@@ -82,7 +86,17 @@ impl ErrorStepControl {
     ) -> Self {
         let h_first = h_first.min(settings.h_max);
         link.publish(true, h_first, 0.0);
-        Self::new(link.clone(), t_start, t_stop, h_first, settings.h_min)
+        let mut c = Self::new(link.clone(), t_start, t_stop, h_first, settings.h_min);
+        c.output_interval = settings.output_interval;
+        c
+    }
+
+    /// The first output point after `t` (a point within `1e-9` of the interval of `t` counts
+    /// as reached), before the stop time.
+    fn next_output_point(&self, t: f64) -> Option<f64> {
+        let d = self.output_interval?;
+        let n = libm::floor((t - self.t_start) / d + 1e-9) + 1.0;
+        Some(self.t_start + n * d).filter(|p| *p < self.t_stop)
     }
 
     /// A controller from `t_start` to `t_stop` starting with `h_first`; after a rejection
@@ -96,6 +110,8 @@ impl ErrorStepControl {
             h_first,
             h_min,
             h_next: h_first,
+            output_interval: None,
+            unclipped: None,
         }
     }
 }
@@ -127,12 +143,18 @@ impl StepController for ErrorStepControl {
 
     fn propose(&mut self, t: f64) -> StepProposal {
         // A step that would leave a sliver of less than 1 % of itself before the stop time
-        // is stretched to it: the sliver's tiny step would otherwise end the run at H_min.
-        let rest = self.t_stop - t;
+        // (or the next output point) is stretched to it: the sliver's tiny step would
+        // otherwise end the run at H_min. A longer one is clipped to it.
+        let target = self.next_output_point(t).unwrap_or(self.t_stop);
+        let rest = target - t;
+        self.unclipped = None;
         if rest - self.h_next < 0.01 * self.h_next {
+            if target < self.t_stop && rest < self.h_next {
+                self.unclipped = Some(self.h_next);
+            }
             return StepProposal {
                 h: rest,
-                t_end: self.t_stop,
+                t_end: target,
             };
         }
         StepProposal {
@@ -150,6 +172,7 @@ impl StepController for ErrorStepControl {
     ) -> Result<StepDecision, MasterError> {
         let (accepted, h_next, error) = self.link.verdict();
         self.h_next = h_next;
+        let unclipped = self.unclipped.take();
         if !accepted {
             let iterations = self.link.0.not_converged.load(Ordering::Acquire);
             let reason = if iterations > 0 {
@@ -173,6 +196,12 @@ impl StepController for ErrorStepControl {
         } else {
             end
         };
+        // After a step clipped to an output point (and taken in full) that the control keeps
+        // or grows, the steps resume from the one proposed before the clip: the clip is no
+        // decision of the error control (pinned choice, docs/methods.md §14.11.5).
+        if let Some(before) = unclipped.filter(|_| t_next == proposal.t_end && h_next >= h_taken) {
+            self.h_next = h_next.max(before);
+        }
         Ok(StepDecision::Accept { t_next })
     }
 

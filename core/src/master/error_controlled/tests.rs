@@ -3,6 +3,7 @@
 //! an exact history on a uniform and a non-uniform grid (docs/methods.md §14.12).
 
 mod convergence;
+mod failure;
 mod runs;
 mod start;
 pub(crate) mod support;

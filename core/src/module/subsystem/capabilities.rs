@@ -28,13 +28,17 @@ impl Subsystem {
     }
 
     /// `fmi3SetFMUState`: rollback. The saved state includes inputs (FMI 3.0), so outputs
-    /// may be read again right after.
+    /// may be read again right after. After an `Error` status the instance is back in the
+    /// state the error left (FMI 3.0 allows this restore after `fmi3Error`).
     pub fn set_state(&mut self, state: &ModuleState) -> Result<(), ModuleError> {
         self.require("fmi3SetFMUState", &Self::ALIVE)?;
         self.counts.set_state += 1;
         self.through("canGetAndSetFMUState", |m| {
             m.state_snapshot().map(|s| s.set_state(state))
         })?;
+        if let (FmiState::Terminated, Some(before)) = (self.state, self.before_error.take()) {
+            self.state = before;
+        }
         self.set_since_step = false;
         // An event reported by a step that the rollback undid is gone with it.
         self.event_pending = false;

@@ -220,6 +220,10 @@ pub struct ErrorControlSpec {
     /// The implicit corrector (`master.algorithm: "implicit"` only; defaults if absent).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub corrector: Option<super::CorrectorSpec>,
+    /// Output points the steps land on, every multiple of this from the start (s); none by
+    /// default.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output_interval: Option<f64>,
 }
 
 fn default_safety_factor() -> f64 {
@@ -265,6 +269,7 @@ impl ErrorControlSpec {
                 MonitorSpec::AllStates => MonitoredStates::AllStates,
                 MonitorSpec::CouplingBodies => MonitoredStates::CouplingBodies,
             },
+            output_interval: self.output_interval,
         }
     }
 }

@@ -68,6 +68,7 @@ fn check_settings(spec: &ErrorControlSpec) -> Result<(), ScenarioError> {
         ("safety_factor", Some(spec.safety_factor)),
         ("h_min", Some(spec.h_min)),
         ("h_max", spec.h_max),
+        ("output_interval", spec.output_interval),
     ] {
         if let Some(v) = value.filter(|v| !positive(*v)) {
             return Err(at(field, format!("must be a finite number > 0, got {v}")));
