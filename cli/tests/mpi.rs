@@ -145,7 +145,7 @@ mod with_mpi {
         let masters = [
             ("jacobi", "ex_s_local", "1e-3"),
             ("jacobi", "ex_local", "1e-5"),
-            ("jacobi", "ex_milne", "1e-3"),
+            ("jacobi", "ex_milne", "1e-5"),
             ("implicit", "im_s_local", "1e-3"),
             ("implicit", "im_milne", "1e-3"),
         ];

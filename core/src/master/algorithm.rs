@@ -102,7 +102,7 @@ pub trait MasterAlgorithm: Send {
     /// (refusing with [`MasterError::MissingCapability`] before any step), allocate work
     /// buffers, and take the start-up history. The caller hands over a system initialised
     /// at `start.t_start` (`Run` initialises it itself; other callers check it with
-    /// [`check_initialized`]).
+    /// `check_initialized`).
     fn prepare(&mut self, sys: &mut CoupledSystem, start: &RunStart<'_>)
         -> Result<(), MasterError>;
 
