@@ -262,7 +262,9 @@ export class ScenarioEditor {
   setDeclaredParameters(ports) {
     const next = new Map((ports ?? []).filter((p) => p.parameters).map((p) => [p.name, p.parameters]));
     const key = JSON.stringify([...next]);
-    if (key === this.declaredKey) return;
+    // No binary module declares anything: nothing to redraw (a redraw would replace the
+    // fields under the user's cursor, and with them what was just typed).
+    if (key === (this.declaredKey ?? '[]')) return;
     this.declared = next;
     this.declaredKey = key;
     if (this.scenario) this.renderModules();
