@@ -8,20 +8,23 @@
 use cosim_core::scenario::{self, Scenario};
 use cosim_core::simulation::Simulation;
 use serde_json::{json, Value};
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::PathBuf;
+
+mod fmu_fixture;
+use fmu_fixture::cosim;
+
+const FMU: &str = "c_clocks.fmu";
 
 fn fixture() -> Vec<u8> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/fmus/c_clocks.fmu");
-    std::fs::read(&path)
-        .unwrap_or_else(|e| panic!("{}: {e} (run `cargo xtask fmus`)", path.display()))
+    fmu_fixture::fixture(FMU)
 }
 
 fn temp_dir(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("cosim-clocks-{tag}-{}", std::process::id()));
-    std::fs::create_dir_all(dir.join("fmus")).unwrap();
-    std::fs::write(dir.join("fmus/c_clocks.fmu"), fixture()).unwrap();
-    dir
+    fmu_fixture::temp_dir(FMU, tag)
+}
+
+fn validate_error(tag: &str, s: Value) -> String {
+    fmu_fixture::validate_error(FMU, tag, s)
 }
 
 /// `a` ticks every 0.25 s, `b` every 0.5 s; each tick activates the other's trigger.
@@ -45,14 +48,6 @@ fn crossed() -> Value {
         { "from": "a.tick", "to": "b.trigger" },
         { "from": "b.tick", "to": "a.trigger" }
     ])
-}
-
-fn cosim(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cosim"))
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .unwrap()
 }
 
 #[test]
@@ -98,15 +93,6 @@ fn cosim_run_writes_clock_ticks_and_text_outputs_as_the_core_does() {
         "1e0,1,4,1,5e-1,1,2,3,7.5e-1,\"tick 4, \"\"trigger\"\" 1\",ca0401,\"tick 2, \"\"trigger\"\" 3\",ca0203",
     ];
     assert_eq!(&lines[1..], expected_rows);
-}
-
-fn validate_error(tag: &str, s: Value) -> String {
-    let dir = temp_dir(tag);
-    std::fs::write(dir.join("bad.json"), s.to_string()).unwrap();
-    let out = cosim(&dir, &["validate", "bad.json"]);
-    std::fs::remove_dir_all(&dir).ok();
-    assert_eq!(out.status.code(), Some(1));
-    String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
 #[test]

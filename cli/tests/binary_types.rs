@@ -7,20 +7,23 @@
 use cosim_core::scenario::{self, decode_link, encode_link, Scenario};
 use cosim_core::simulation::Simulation;
 use serde_json::{json, Value};
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::PathBuf;
+
+mod fmu_fixture;
+use fmu_fixture::cosim;
+
+const FMU: &str = "c_types.fmu";
 
 fn fixture() -> Vec<u8> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/fmus/c_types.fmu");
-    std::fs::read(&path)
-        .unwrap_or_else(|e| panic!("{}: {e} (run `cargo xtask fmus`)", path.display()))
+    fmu_fixture::fixture(FMU)
 }
 
 fn temp_dir(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("cosim-types-{tag}-{}", std::process::id()));
-    std::fs::create_dir_all(dir.join("fmus")).unwrap();
-    std::fs::write(dir.join("fmus/c_types.fmu"), fixture()).unwrap();
-    dir
+    fmu_fixture::temp_dir(FMU, tag)
+}
+
+fn validate_error(tag: &str, s: Value) -> String {
+    fmu_fixture::validate_error(FMU, tag, s)
 }
 
 fn scenario(parameters: Value, connections: Value) -> Value {
@@ -51,14 +54,6 @@ fn connections() -> Value {
 fn params() -> Value {
     json!({ "gain": 0.5, "offset": -7, "flag": false, "label": "abcd", "blob": "ff0001",
             "mode": 3, "u64": 9007199254740000u64, "i64": -9007199254740000i64 })
-}
-
-fn cosim(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cosim"))
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .unwrap()
 }
 
 #[test]
@@ -105,15 +100,6 @@ fn a_link_carries_parameters_of_every_type() {
     assert_eq!(back, s);
     assert_eq!(back.modules[1].typed_parameters["label"], json!("abcd"));
     assert_eq!(back.modules[1].typed_parameters["flag"], json!(false));
-}
-
-fn validate_error(tag: &str, s: Value) -> String {
-    let dir = temp_dir(tag);
-    std::fs::write(dir.join("bad.json"), s.to_string()).unwrap();
-    let out = cosim(&dir, &["validate", "bad.json"]);
-    std::fs::remove_dir_all(&dir).ok();
-    assert_eq!(out.status.code(), Some(1));
-    String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
 #[test]
