@@ -11,7 +11,14 @@ const MAX_LINES: usize = 500;
 
 /// Source folders checked; build output and vendored code are skipped.
 const ROOTS: [&str; 6] = ["core", "wasm", "cli", "xtask", "tests", "www"];
-const SKIP_DIRS: [&str; 5] = ["target", "node_modules", "pkg", "vendor", "out"];
+const SKIP_DIRS: [&str; 6] = [
+    "target",
+    "node_modules",
+    "pkg",
+    "pkg-wasmi",
+    "vendor",
+    "out",
+];
 
 fn files(ext: &[&str]) -> Vec<PathBuf> {
     fn walk(dir: &Path, ext: &[&str], out: &mut Vec<PathBuf>) {
