@@ -9,6 +9,9 @@ import { embedBinarySources } from './js/external.js';
 const q = new URLSearchParams(location.search);
 const [presetId, variant] = (q.get('preset') ?? 'two-mass-oscillator').split('|');
 const toEnd = q.get('mode') === 'to-end';
+// With `mode=module`: only the scenario's binary module (or `module=NAME`), stepped without
+// a master (`JsModuleAlone`: set inputs, doStep, get outputs), so the engine is timed alone.
+const alone = q.get('mode') === 'module';
 const steps = Number(q.get('steps') ?? 10000);
 const runs = Number(q.get('runs') ?? 5);
 const out = document.getElementById('out');
@@ -28,7 +31,7 @@ function caseScenario(scenario) {
 async function main() {
   const { default: init, ...core } = await import(`./${pkg}/cosim_wasm.js`);
   await init();
-  const { presets, JsSimulation } = core;
+  const { presets, JsSimulation, JsModuleAlone } = core;
   const preset = presets().find((p) => p.id === presetId);
   if (!preset) throw new Error(`unknown preset ${presetId}`);
   // Binary presets name their .fmu files: fetch them as the page does (www/fmus/).
@@ -39,8 +42,19 @@ async function main() {
     core.adoptCompiled(key, await WebAssembly.compile(bytes));
   }
 
+  const scenario = JSON.parse(json);
+  const moduleName = q.get('module') ?? scenario.modules.find((m) => m.model === 'Binary')?.name;
   let counted = steps;
   const oneRun = () => {
+    if (alone) {
+      const m = new JsModuleAlone(json, moduleName);
+      const t0 = performance.now();
+      m.advance(steps);
+      const ms = performance.now() - t0;
+      if (m.stepsDone !== steps) throw new Error(`module stopped at ${m.stepsDone}`);
+      m.free();
+      return [ms, steps];
+    }
     const sim = new JsSimulation(json);
     const t0 = performance.now();
     const done = sim.advance(toEnd ? 0xffffffff : steps);
@@ -77,7 +91,7 @@ async function main() {
   const median = rates[Math.floor(rates.length / 2)];
   // How xtask built the wasm (toolchain route, wasm-opt), for the report.
   const build = await fetch(`${pkg}/build-info.json`, { cache: 'no-store' }).then((r) => (r.ok ? r.json() : null), () => null);
-  return { preset: q.get('preset'), pkg, steps: counted, runs, warmups, stepsPerSecond: median, allRates: rates, build, userAgent: navigator.userAgent };
+  return { preset: q.get('preset'), mode: alone ? `module ${moduleName}` : 'preset', pkg, steps: counted, runs, warmups, stepsPerSecond: median, allRates: rates, build, userAgent: navigator.userAgent };
 }
 
 main().then(

@@ -12,6 +12,7 @@ pub mod engine;
 pub mod error;
 pub mod link;
 pub mod models;
+pub mod module_alone;
 pub mod scenario;
 pub mod simulation;
 pub mod ssp;

@@ -4,7 +4,8 @@
 // Prints one line per run and, per preset, the median and range of each build and of
 // the ratio of one round (browser / wasmi); with the load average before and after.
 // Env: COSIM_BASE_URL (served www/), COSIM_CHROMIUM, BENCH_STEPS (10000), BENCH_RUNS (7),
-// BENCH_ROUNDS (5), BENCH_PRESETS (comma-separated), BENCH_PKGS (pkg,pkg-wasmi).
+// BENCH_ROUNDS (5), BENCH_PRESETS (comma-separated), BENCH_PKGS (pkg,pkg-wasmi), BENCH_MODE
+// (`module`: the preset's binary module alone, without the master; see www/bench.js).
 import { chromium } from 'playwright-core';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +17,7 @@ const runs = process.env.BENCH_RUNS ?? '7';
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
 const presets = (process.env.BENCH_PRESETS ?? 'binary-rust-oscillator,binary-c-spring-damper').split(',');
 const [engine, wasmi] = (process.env.BENCH_PKGS ?? 'pkg,pkg-wasmi').split(',');
+const mode = process.env.BENCH_MODE ? `&mode=${process.env.BENCH_MODE}` : '';
 const load = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 
 const profile = mkdtempSync(join(tmpdir(), 'cosim-bench-'));
@@ -36,7 +38,7 @@ try {
       // Alternate which build goes first, so neither always runs on a warmer machine.
       for (const pkg of round % 2 ? [engine, wasmi] : [wasmi, engine]) {
         const page = await context.newPage();
-        await page.goto(`${base}/bench.html?preset=${preset}&pkg=${pkg}&steps=${steps}&runs=${runs}`);
+        await page.goto(`${base}/bench.html?preset=${preset}&pkg=${pkg}&steps=${steps}&runs=${runs}${mode}`);
         await page.waitForFunction(() => window.benchResult !== undefined, null, { timeout: 600_000 });
         const r = await page.evaluate(() => window.benchResult);
         await page.close();

@@ -79,8 +79,8 @@ console.log('  self time by part (% of busy time, idle and (program) excluded):'
 for (const [p, t] of [...partTime].sort((a, b) => b[1] - a[1])) {
   if (p !== '(idle)' && p !== '(program)') console.log(`    ${(100 * t / busy).toFixed(1).padStart(5)} %  ${p}`);
 }
-console.log('  self time by function (top 20, % of busy time):');
-for (const [k, t] of [...selfTime].sort((a, b) => b[1] - a[1]).filter(([k]) => !k.startsWith('(idle)') && !k.startsWith('(program)')).slice(0, 20)) {
+console.log('  self time by function (top ${process.env.PROFILE_TOP ?? 20}, % of busy time):');
+for (const [k, t] of [...selfTime].sort((a, b) => b[1] - a[1]).filter(([k]) => !k.startsWith('(idle)') && !k.startsWith('(program)')).slice(0, Number(process.env.PROFILE_TOP ?? 20))) {
   console.log(`    ${(100 * t / busy).toFixed(1).padStart(5)} %  ${k}`);
 }
 

@@ -29,6 +29,7 @@ mod implicit_example1_tests;
 #[cfg(test)]
 mod implicit_tests;
 mod linear_analysis;
+mod module_alone;
 mod reference;
 mod run;
 #[cfg(test)]
@@ -42,6 +43,7 @@ mod reference_tests;
 pub use build::build_module;
 pub use chain_reference::{ChainReference, CHAIN_REFERENCE_ATOL, CHAIN_REFERENCE_RTOL};
 pub use energy::EnergySummary;
+pub use module_alone::ModuleAlone;
 pub use run::{Signal, Simulation, SimulationResult, StepColumns};
 pub use summary::{coupling_body_error, summary};
 pub use texts::TextSignal;
