@@ -24,6 +24,7 @@ pub mod parameter_list;
 mod parameters;
 mod runtime;
 pub mod sandbox;
+mod step_io;
 mod text_outputs;
 mod typed_access;
 pub mod typed_ports;
@@ -53,6 +54,8 @@ pub use wasmi_engine::WasmiSandbox;
 mod clock_tests;
 #[cfg(test)]
 mod sandbox_tests;
+#[cfg(all(test, feature = "wasmi"))]
+mod step_io_tests;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]

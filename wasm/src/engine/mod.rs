@@ -18,9 +18,11 @@ mod glue;
 mod imports;
 mod memory;
 mod registry;
+mod sequence;
 
 use cosim_core::fmu::sandbox::{
-    CallError, Export, ExportFn, GuestInstance, MemoryCallError, Sandbox, WasmValue,
+    CallError, Export, ExportFn, GuestInstance, MemoryCallError, Sandbox, SequenceOutcome,
+    StatusCall, WasmValue,
 };
 use cosim_core::fmu::wasi::WasiHost;
 use cosim_core::fmu::wasm_sections::{self, ExportKind};
@@ -49,6 +51,7 @@ pub fn install() {
 struct BrowserInstance {
     slot: usize,
     account: MemoryAccount,
+    sequences: sequence::SequenceBuffers,
 }
 
 /// The text of a thrown JS value.
@@ -121,7 +124,11 @@ impl Sandbox for BrowserSandbox {
             log_closure,
             log_callback,
         });
-        Ok(Box::new(BrowserInstance { slot, account }))
+        Ok(Box::new(BrowserInstance {
+            slot,
+            account,
+            sequences: Default::default(),
+        }))
     }
 }
 
@@ -140,6 +147,7 @@ impl GuestInstance for BrowserInstance {
                         .and_then(|f| f.dyn_into::<Function>().ok());
                     match f {
                         Some(f) => {
+                            glue::add_func(&s.views, &f);
                             s.funcs.push(f);
                             Export::Function(ExportFn(s.funcs.len() as u32 - 1), sig.clone())
                         }
@@ -199,6 +207,34 @@ impl GuestInstance for BrowserInstance {
         // Growth beyond the budget fails the call, as wasmi's refusal does natively.
         budget::charge_growth(&mut self.account, memory_now)
             .map_err(|why| MemoryCallError::Call(CallError::Limit(why)))?;
+        outcome
+    }
+
+    fn call_sequence(
+        &mut self,
+        calls: &mut [StatusCall<'_, '_>],
+        statuses: &mut [i32],
+    ) -> SequenceOutcome {
+        let slot = self.slot;
+        let mut buffers = core::mem::take(&mut self.sequences);
+        let mut memory_now = 0;
+        // The registry stays borrowed (shared) during the calls, as in `call_with_memory`.
+        let outcome = with_slot_ref(slot, |s| {
+            let views = &s.views;
+            sequence::call_sequence(self, views, &mut buffers, calls, statuses, &mut memory_now)
+        });
+        self.sequences = buffers;
+        let mut outcome = outcome.unwrap_or_else(|| {
+            let gone = CallError::Trap(String::from("no such export"));
+            SequenceOutcome {
+                ran: 1,
+                failed: Some(MemoryCallError::Call(gone)),
+            }
+        });
+        // Growth beyond the budget fails the call made last, as in `call_with_memory`.
+        if let Err(why) = budget::charge_growth(&mut self.account, memory_now) {
+            outcome.failed = Some(MemoryCallError::Call(CallError::Limit(why)));
+        }
         outcome
     }
 
