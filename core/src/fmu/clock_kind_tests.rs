@@ -7,6 +7,7 @@
 use super::archive::{write_stored, Archive};
 use super::model_description::parse;
 use super::{BinaryModule, FmuError, RuntimeLimits};
+use crate::module::{InstantiateOptions, Module};
 use crate::scenario::{self, data_url};
 use crate::simulation::Simulation;
 use alloc::collections::BTreeMap;
@@ -122,13 +123,38 @@ fn a_periodic_input_clock_is_ticked_by_the_master_at_its_interval_and_shift() {
 }
 
 #[test]
-fn a_periodic_tick_inside_a_macro_step_stops_the_run_naming_the_clock() {
+fn a_periodic_tick_between_communication_points_is_refused_naming_the_clock() {
     let fmu = trigger_as(r#"intervalVariability="constant" intervalDecimal="0.125""#);
+    // On the fixed grid, at validation: the step to change is the macro step.
     let e = run(&fmu, 0.05).err().expect("refused");
     assert!(
+        e.starts_with(
+            "master.macro_step: module `a`: periodic input clock `trigger` ticks every 0.125 s \
+             from 0 s after the start, between the communication points of the 0.05 s step"
+        ),
+        "{e}"
+    );
+    // A step that does not land on a tick (variable steps, or the module driven
+    // directly) stops at that step, naming the clock.
+    let mut m = load(&fmu).unwrap();
+    let options = InstantiateOptions {
+        event_mode_used: true,
+        early_return_allowed: false,
+    };
+    m.instantiate(options).unwrap();
+    m.enter_initialization_mode(None, 0.0, Some(1.0)).unwrap();
+    m.exit_initialization_mode().unwrap();
+    m.do_step(0.0, 0.1, false).unwrap();
+    let e = m
+        .do_step(0.1, 0.1, false)
+        .err()
+        .expect("refused")
+        .to_string();
+    assert!(
         e.contains(
-            "periodic input clock `trigger` (interval 0.125 s, shift 0 s) ticks at t = 0.125"
-        ) && e.contains("the macro step must divide the clock's interval and shift"),
+            "periodic input clock `trigger` (interval 0.125 s, shift 0 s) ticks at t = 0.125, \
+             inside the step of 0.1 s from t = 0.1"
+        ),
         "{e}"
     );
     // A macro step that divides the interval runs: ticks at 0, 0.125, ..., 0.875.

@@ -297,13 +297,12 @@ impl BinaryModule {
             if next < t + h - 1e-9 * p.interval {
                 return Err(ModuleError::invalid(format!(
                     "periodic input clock `{}` (interval {} s, shift {} s) ticks at t = {next}, \
-                     inside the step from t = {t} to {}: the master ticks periodic clocks at \
+                     inside the step of {h} s from t = {t}: the master ticks periodic clocks at \
                      communication points, so the macro step must divide the clock's interval \
                      and shift",
                     self.clock_name(p.vr),
                     p.interval,
                     p.shift,
-                    t + h
                 )));
             }
         }
