@@ -3,6 +3,9 @@
 // the other's input clock. The clock is drawn as steps, its SVG export and its pin too; the
 // String and Binary outputs are listed under the charts; the page's CSV equals the CLI's.
 // c_types.fmu's parameters get fields by their declared types, wrong input named at the field.
+// c_clocks.fmu with its modelDescription.xml edited: an input clock declared periodic is
+// ticked by the master (CSV equals the CLI's); clocks the master cannot serve (a clock
+// array, a countdown clock, a tick between communication points) are refused by name.
 
 import test from 'node:test';
 import assert from 'node:assert/strict';
@@ -11,6 +14,7 @@ import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launch, openPage, runAndWait } from './browser.mjs';
 import { runCli } from './cli.mjs';
+import { zipStored } from './fmu_fixtures.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const dataUrl = (name) => `data:application/zip;base64,${readFileSync(join(here, '../fixtures/fmus', name)).toString('base64')}`;
@@ -141,3 +145,81 @@ test('c_types.fmu: parameter fields by declared type, wrong input named at the f
   assert.deepEqual(page.problems, []);
   await page.close();
 });
+
+/** The entries ([name, bytes]) of a store-only zip (the fixtures `cargo xtask fmus` writes). */
+function storedEntries(zip) {
+  const view = new DataView(zip.buffer, zip.byteOffset, zip.byteLength);
+  const out = [];
+  for (let at = 0; view.getUint32(at, true) === 0x04034b50;) {
+    const size = view.getUint32(at + 18, true);
+    const nameLength = view.getUint16(at + 26, true);
+    const start = at + 30 + nameLength + view.getUint16(at + 28, true);
+    out.push([new TextDecoder().decode(zip.subarray(at + 30, at + 30 + nameLength)), zip.subarray(start, start + size)]);
+    at = start + size;
+  }
+  return out;
+}
+
+/** c_clocks.fmu as a data: URL, its modelDescription.xml edited by `edit`. */
+function editedClocks(edit) {
+  const entries = storedEntries(readFileSync(join(here, '../fixtures/fmus/c_clocks.fmu')));
+  const edited = entries.map(([name, bytes]) => {
+    if (name !== 'modelDescription.xml') return [name, bytes];
+    const xml = new TextDecoder().decode(bytes);
+    const changed = edit(xml);
+    assert.notEqual(changed, xml, 'the edit applies');
+    return [name, changed];
+  });
+  return `data:application/zip;base64,${Buffer.from(zipStored(edited)).toString('base64')}`;
+}
+
+const TRIGGERED = 'intervalVariability="triggered" description="counted into triggered"';
+const triggerAs = (attributes) => editedClocks((xml) => xml.replace(TRIGGERED, `${attributes} description="periodic"`));
+
+function single(source, macroStep = 0.05) {
+  return {
+    schema_version: 1,
+    modules: [{ name: 'a', model: 'Binary', source }],
+    connections: [],
+    master: { algorithm: 'jacobi', macro_step: macroStep },
+    run: { start: 0, stop: 1 },
+    reference: false,
+    plot: ['a.triggered'],
+  };
+}
+
+test('c_clocks.fmu with a periodic input clock: the master ticks it, the CSV equals the CLI', async () => {
+  const page = await openPage(browser.context);
+  const text = await runJson(page, single(triggerAs('intervalVariability="fixed" intervalDecimal="0.2" shiftDecimal="0.1"')));
+  const cliCsv = runCli(text);
+  const pageCsv = await page.evaluate(async () => (await fetch(document.getElementById('download-csv').href)).text());
+  assert.equal(pageCsv, cliCsv, 'the page CSV equals the CLI CSV byte for byte');
+  // Ticks at 0.1, 0.3, ..., 0.9 (rows 2, 6, ...), each counted from the next row on.
+  const triggered = cliCsv.trim().split('\n').slice(1).map((l) => Number(l.split(',')[3]));
+  assert.deepEqual(triggered, Array.from({ length: 21 }, (_, i) => Math.floor((i + 1) / 4)));
+  const plotted = await page.evaluate(() => window.cosimPlayground.plotted().find((p) => p.name === 'a.triggered'));
+  assert.equal(plotted.steps, true, 'an Int32 drawn as steps');
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});
+
+const REFUSED = [
+  ['a clock array', editedClocks((xml) => xml.replace('description="ticks every period seconds"/>',
+    'description="ticks every period seconds"><Dimension start="2"/></Clock>')), 0.05,
+  /module `a`: modelDescription\.xml: <Clock name="tick"> has a <Dimension>: FMI 3\.0 restricts clocks to scalar variables/],
+  ['a countdown input clock', triggerAs('intervalVariability="countdown"'), 0.05,
+    /module `a`: modelDescription\.xml: input clock `trigger` \(intervalVariability="countdown"\): an aperiodic clock needs the importer to ask fmi3GetIntervalDecimal/],
+  ['a periodic tick between communication points', triggerAs('intervalVariability="constant" intervalDecimal="0.125"'), 0.05,
+    /module `a`: periodic input clock `trigger` ticks every 0\.125 s from 0 s after the start, between the communication points of the 0\.05 s step/],
+];
+
+for (const [what, source, macroStep, expected] of REFUSED) {
+  test(`c_clocks.fmu with ${what}: refused with a message naming the module and the clock`, async () => {
+    const page = await openPage(browser.context);
+    await page.evaluate(() => { document.getElementById('json-details').open = true; });
+    await page.fill('#scenario-json', JSON.stringify(single(source, macroStep), null, 2));
+    assert.equal(await runAndWait(page, 120_000), 'error');
+    assert.match(await page.textContent('#message-text'), expected);
+    await page.close();
+  });
+}

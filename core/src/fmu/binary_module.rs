@@ -148,19 +148,17 @@ impl BinaryModule {
         let rt = Runtime::load(wasm, limits, resources)?;
         let fmi = resolve(&rt, &md.module.capabilities)?;
         let mut types = md.ports.types();
-        types.extend(
-            md.all_variables
-                .iter()
-                .map(|v| v.ty)
-                .filter(|t| matches!(t, super::VariableType::String | super::VariableType::Binary)),
-        );
+        types.extend(md.all_variables.iter().map(|v| v.ty).filter(|t| {
+            use super::VariableType::{Binary, Clock, String};
+            matches!(t, String | Binary | Clock)
+        }));
         let typed_fns = TypedFns::resolve(&rt, &types)?;
         let mut md = md;
         // Clocks tick only in Event Mode.
         let events = md.module.capabilities.has_event_mode;
         let keep = |ty| typed_fns.has(ty) && (ty != super::VariableType::Clock || events);
         super::typed_ports::retain_port_types(&mut md, keep);
-        let clocks = Clocks::new(&md);
+        let clocks = Clocks::new(&md, typed_fns.has(super::VariableType::Clock))?;
         let texts = TextOutputs::new(&md, &typed_fns)?;
         Ok(BinaryModule {
             rt,

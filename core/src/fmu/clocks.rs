@@ -12,13 +12,24 @@
 //! - **Input clocks**: setting the port to 1 (a connected output clock ticked) activates
 //!   it before the next `fmi3DoStep`: `fmi3EnterEventMode`, `fmi3SetClock`,
 //!   `fmi3UpdateDiscreteStates` until no update is needed, `fmi3EnterStepMode`.
+//! - **Periodic input clocks** (`intervalVariability` constant, fixed or tunable, with a
+//!   declared interval) are not ports: the master activates them itself, the same way,
+//!   before the step that starts at each tick `start + shift + k interval`. A tick that
+//!   would fall inside a step is an error naming the clock (the macro step must divide
+//!   the interval and the shift).
+//!
+//! A module with input or output clocks must have Event Mode and export `fmi3GetClock`
+//! and `fmi3SetClock`; otherwise it is refused at load, naming the clock.
 
 use super::binary_module::{to_i32, vr_bytes, BinaryModule};
 use super::model_description::ModelDescription;
 use super::sandbox::WasmValue;
+use super::variable_types::{ClockKind, VariableType};
+use super::FmuError;
 use crate::module::{EventMode, ModuleError, ValueRef};
 use alloc::collections::{BTreeMap, BTreeSet};
 use alloc::format;
+use alloc::string::ToString;
 use alloc::vec;
 use alloc::vec::Vec;
 
@@ -42,14 +53,73 @@ pub(super) struct Clocks {
     pending: BTreeSet<u32>,
     /// Value of each clocked port read at its clock's last tick.
     held: BTreeMap<ValueRef, f64>,
+    /// Periodic input clocks, ticked by the master.
+    periodic: Vec<Periodic>,
+    /// The time of the first step since instantiation or reset (the clocks' start time).
+    start: Option<f64>,
+}
+
+/// A periodic input clock: FMI value reference and timing.
+#[derive(Clone, Copy)]
+struct Periodic {
+    vr: u32,
+    interval: f64,
+    shift: f64,
+}
+
+impl Periodic {
+    /// Whether it ticks at `t` (to a billionth of its interval) and when it ticks next
+    /// after `t`.
+    fn ticks(&self, start: f64, t: f64) -> (bool, f64) {
+        let (first, tol) = (start + self.shift, 1e-9 * self.interval);
+        if t < first - tol {
+            return (false, first);
+        }
+        let at = first + libm::round((t - first) / self.interval) * self.interval;
+        if libm::fabs(t - at) <= tol {
+            return (true, at + self.interval);
+        }
+        let k = libm::floor((t - first) / self.interval) + 1.0;
+        (false, first + k * self.interval)
+    }
 }
 
 impl Clocks {
-    /// The clock ports of `md` (after the ports without get/set exports were removed).
-    pub(super) fn new(md: &ModelDescription) -> Self {
+    /// The clocks of `md`; `exported`: whether the module exports `fmi3GetClock` and
+    /// `fmi3SetClock`. Input and output clocks without Event Mode or without those
+    /// exports are refused, naming the first clock.
+    pub(super) fn new(md: &ModelDescription, exported: bool) -> Result<Self, FmuError> {
         let mut out = Clocks::default();
+        let declared = md.all_variables.iter().find(|v| {
+            v.ty == VariableType::Clock && matches!(v.causality.as_str(), "input" | "output")
+        });
+        if let Some(v) = declared {
+            let clock = format!("{} clock `{}`", v.causality, v.name);
+            if !md.module.capabilities.has_event_mode {
+                return Err(FmuError::ModelDescription(format!(
+                    "{clock}: clocks tick only in Event Mode, and <CoSimulation> does not declare \
+                     hasEventMode=\"true\""
+                )));
+            }
+            if !exported {
+                return Err(FmuError::MissingExport {
+                    name: "fmi3GetClock` and `fmi3SetClock".to_string(),
+                    needed_by: clock,
+                });
+            }
+        }
         let is_port = |vr: u32| md.ports.get(md.ports.ports_of(vr)[0]).is_some();
         for v in &md.all_variables {
+            if v.ty == VariableType::Clock && v.causality == "input" {
+                if let Ok(ClockKind::Periodic { interval, shift }) = v.input_clock_kind() {
+                    let vr = v.value_ref;
+                    out.periodic.push(Periodic {
+                        vr,
+                        interval,
+                        shift,
+                    });
+                }
+            }
             if v.is_clock_port() && is_port(v.value_ref) {
                 let port = md.ports.ports_of(v.value_ref)[0];
                 match v.causality.as_str() {
@@ -72,19 +142,20 @@ impl Clocks {
                 }
             }
         }
-        out
+        Ok(out)
     }
 
-    /// True if the module has no clock ports (its calls skip this file).
+    /// True if the module has no clocks (its calls skip this file).
     pub(super) fn is_empty(&self) -> bool {
-        self.outputs.is_empty() && self.inputs.is_empty()
+        self.outputs.is_empty() && self.inputs.is_empty() && self.periodic.is_empty()
     }
 
-    /// Forgets ticks, activations and held values (`fmi3Reset`).
+    /// Forgets ticks, activations, held values and the start time (`fmi3Reset`).
     pub(super) fn clear(&mut self) {
         self.ticked.clear();
         self.pending.clear();
         self.held.clear();
+        self.start = None;
     }
 
     /// The value of port `vr` if the clocks decide it.
@@ -213,13 +284,40 @@ impl BinaryModule {
         Ok(())
     }
 
-    /// Before `fmi3DoStep`: clears the last ticks and activates the pending input clocks
-    /// in an Event Mode of their own.
-    pub(super) fn before_step(&mut self) -> Result<(), ModuleError> {
+    /// Periodic input clocks that tick at `t` join the pending ones; a tick inside the
+    /// step from `t` to `t + h` is an error naming the clock.
+    fn tick_periodic(&mut self, t: f64, h: f64) -> Result<(), ModuleError> {
+        let start = *self.clocks.start.get_or_insert(t);
+        for k in 0..self.clocks.periodic.len() {
+            let p = self.clocks.periodic[k];
+            let (now, next) = p.ticks(start, t);
+            if now {
+                self.clocks.pending.insert(p.vr);
+            }
+            if next < t + h - 1e-9 * p.interval {
+                return Err(ModuleError::invalid(format!(
+                    "periodic input clock `{}` (interval {} s, shift {} s) ticks at t = {next}, \
+                     inside the step of {h} s from t = {t}: the master ticks periodic clocks at \
+                     communication points, so the macro step must divide the clock's interval \
+                     and shift",
+                    self.clock_name(p.vr),
+                    p.interval,
+                    p.shift,
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// Before the step from `t` to `t + h`: clears the last ticks and activates the
+    /// pending input clocks, and the periodic ones that tick at `t`, in an Event Mode of
+    /// their own.
+    pub(super) fn before_step(&mut self, t: f64, h: f64) -> Result<(), ModuleError> {
         if self.clocks.is_empty() {
             return Ok(());
         }
         self.clocks.ticked.clear();
+        self.tick_periodic(t, h)?;
         if self.clocks.pending.is_empty() {
             return Ok(());
         }

@@ -9,7 +9,8 @@
 //! - [`model_description`]: `modelDescription.xml` into a [`crate::module::ModuleDescription`].
 //! - [`BinaryModule`]: [`crate::module::Module`] and the declared capability traits over
 //!   the module's `fmi3*` exports; ABI reference in `docs/modules.md`.
-//! - `clocks`: input and output Clock ports in Event Mode; `text_outputs`: String and
+//! - `clocks`: input and output Clock ports in Event Mode, periodic input clocks the
+//!   master ticks; `text_outputs`: String and
 //!   Binary outputs read for the record.
 
 mod abi;
@@ -50,6 +51,8 @@ pub use wasi_fs::ResourceTree;
 #[cfg(feature = "wasmi")]
 pub use wasmi_engine::WasmiSandbox;
 
+#[cfg(test)]
+mod clock_kind_tests;
 #[cfg(test)]
 mod clock_tests;
 #[cfg(test)]

@@ -2,8 +2,9 @@
 //! `<fmiModelDescription>`, the `<CoSimulation>` capability flags, the variables and
 //! `<ModelStructure><Output dependencies>` (FMI 3.0 §2.4, §4.4).
 //!
-//! Float64 scalars are read here; every other numeric variable, every array element and
-//! every scalar input or output Clock becomes a port through [`super::typed_ports`];
+//! Float64 scalars are read here; every other numeric variable, every array element,
+//! every output Clock and every triggered input Clock becomes a port through
+//! [`super::typed_ports`];
 //! String and Binary variables are parameters and recorded outputs (`all_variables`).
 
 pub use super::typed_ports::PortMap;
@@ -95,8 +96,7 @@ pub fn parse(xml: &str) -> Result<ModelDescription, FmuError> {
         .attribute("instantiationToken")
         .ok_or_else(|| err("<fmiModelDescription> has no instantiationToken"))?
         .to_string();
-    let cs = child(root, "CoSimulation")
-        .ok_or_else(|| err("no <CoSimulation> element: the FMU does not support co-simulation"))?;
+    let cs = child(root, "CoSimulation").ok_or_else(|| no_co_simulation(root))?;
     let model_identifier = cs
         .attribute("modelIdentifier")
         .ok_or_else(|| err("<CoSimulation> has no modelIdentifier"))?
@@ -132,6 +132,28 @@ pub fn parse(xml: &str) -> Result<ModelDescription, FmuError> {
             output_dependencies,
         },
     })
+}
+
+/// Why an FMU without `<CoSimulation>` cannot be a binary module, naming the interface
+/// types it offers instead.
+fn no_co_simulation(root: Node<'_, '_>) -> FmuError {
+    let offered: Vec<&str> = [
+        ("ModelExchange", "Model Exchange"),
+        ("ScheduledExecution", "Scheduled Execution"),
+    ]
+    .into_iter()
+    .filter(|(tag, _)| child(root, tag).is_some())
+    .map(|(_, name)| name)
+    .collect();
+    let names = offered.join(" and ");
+    let verb = if offered.len() > 1 { "are" } else { "is" };
+    match offered.is_empty() {
+        true => err("no <CoSimulation> element: the FMU does not support co-simulation"),
+        false => err(format!(
+            "the FMU offers only {names} (no <CoSimulation> element): binary modules run in FMI \
+             3.0 Co-Simulation, and {names} {verb} not supported"
+        )),
+    }
 }
 
 fn capabilities(cs: Node<'_, '_>) -> Result<Capabilities, FmuError> {

@@ -82,7 +82,7 @@ impl BinaryModule {
     ) -> Result<StepReport, ModuleError> {
         self.reads.made = None;
         self.free_released()?;
-        self.before_step()?;
+        self.before_step(t, h)?;
         let inst = self.instance()?;
         let armed = core::mem::take(&mut self.reads.armed);
         let mut reads = core::mem::take(&mut self.reads);

@@ -6,8 +6,9 @@
 //! port of its own with a value reference above the FMU's largest one; the [`PortMap`]
 //! says which FMI variable and element each stands for. Elements are named `a[i]`
 //! (1-based, as Modelica and SSP count) or `a[i,j]` for more dimensions, row-major.
-//! Scalar input and output Clocks are ports of type Clock (1 where the clock ticked);
-//! String and Binary variables, and clock arrays, are not ports.
+//! Output Clocks and triggered input Clocks are ports of type Clock (1 where the clock
+//! ticked); periodic input Clocks, which the master ticks itself (`clocks`), String and
+//! Binary variables are not ports.
 
 use super::variable_types::{DeclaredVariable, Dimension, VariableType};
 use super::FmuError;
@@ -231,8 +232,14 @@ pub fn add_typed_ports(
             continue;
         }
         let Some(ty) = port_type(v.ty) else { continue };
-        if ty == PortType::Clock && !v.is_clock_port() {
-            continue;
+        if ty == PortType::Clock {
+            // An input clock of a kind the master cannot serve is refused here, by name.
+            if v.causality == "input" {
+                v.input_clock_kind()?;
+            }
+            if !v.is_clock_port() {
+                continue;
+            }
         }
         let scalar = v.dimensions.is_empty();
         if (ty == PortType::Float64 && scalar) || v.causality == "independent" {

@@ -1,7 +1,14 @@
 //! Every FMI 3.0 variable of a `modelDescription.xml`, of any type and shape (FMI 3.0
 //! §2.4.7). Numeric variables and arrays become the module's ports (`typed_ports`), as do
-//! scalar input and output Clocks; String and Binary variables are parameters, and String
-//! and Binary outputs are recorded (`text_outputs`).
+//! output Clocks and triggered input Clocks; String and Binary variables are parameters,
+//! and String and Binary outputs are recorded (`text_outputs`).
+//!
+//! Clocks are scalars (FMI 3.0 §2.2.9, Clock types: "restricted to being scalar variables"; the
+//! schema's `fmi3Clock` has no `<Dimension>`): a `<Clock>` with one is refused by name.
+//! Input Clocks are served by kind ([`ClockKind`]): triggered ones by a connected output
+//! clock, periodic ones with a declared interval by the master itself; the aperiodic
+//! kinds and periodic clocks whose interval only `fmi3GetIntervalDecimal` knows are
+//! refused by name.
 
 use super::FmuError;
 use alloc::format;
@@ -91,6 +98,36 @@ pub struct DeclaredVariable {
     pub clocks: Vec<u32>,
     /// `declaredType` (an Enumeration's item list), empty when absent.
     pub declared_type: String,
+    /// A Clock's timing attributes; `None` for the other types.
+    pub clock: Option<ClockTiming>,
+}
+
+/// When a `<Clock>` ticks, as its attributes say (FMI 3.0, the Clock attributes).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ClockTiming {
+    /// `intervalVariability` as written (empty when absent).
+    pub interval_variability: String,
+    /// The interval in seconds: `intervalDecimal`, or `intervalCounter / resolution`.
+    pub interval: Option<f64>,
+    /// The delay of the first tick after the start time: `shiftDecimal`, or
+    /// `shiftCounter / resolution`; 0 when absent.
+    pub shift: f64,
+}
+
+/// How the master serves an input Clock.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ClockKind {
+    /// `triggered` (or no `intervalVariability`): a port, ticked by a connected output clock.
+    Triggered,
+    /// `constant`, `fixed` or `tunable` with a declared interval: the master ticks it at
+    /// `start + shift + k interval` (never calls `fmi3SetIntervalDecimal`, so a fixed or
+    /// tunable clock keeps its declared interval).
+    Periodic {
+        /// Seconds between ticks.
+        interval: f64,
+        /// Seconds from the start time to the first tick.
+        shift: f64,
+    },
 }
 
 impl DeclaredVariable {
@@ -100,16 +137,100 @@ impl DeclaredVariable {
         super::typed_ports::port_type(self.ty).is_some()
     }
 
-    /// Whether it is a scalar input or output clock (a port of type Clock).
+    /// Whether it is an output clock or a triggered input clock (a port of type Clock).
     pub fn is_clock_port(&self) -> bool {
         self.ty == VariableType::Clock
             && self.dimensions.is_empty()
-            && matches!(self.causality.as_str(), "input" | "output")
+            && match self.causality.as_str() {
+                "output" => true,
+                "input" => matches!(self.input_clock_kind(), Ok(ClockKind::Triggered)),
+                _ => false,
+            }
     }
+
+    /// How the master serves this input clock; the kinds it cannot serve are refused
+    /// with the variable's name and what it would need.
+    pub fn input_clock_kind(&self) -> Result<ClockKind, FmuError> {
+        let timing = self.clock.as_ref();
+        let variability = timing.map_or("", |c| c.interval_variability.as_str());
+        let refused = |why: &str| {
+            Err(err(format!(
+                "input clock `{}` (intervalVariability=\"{variability}\"): {why}; the master \
+                 serves triggered input clocks (ticked by a connected output clock) and periodic \
+                 ones with intervalDecimal",
+                self.name
+            )))
+        };
+        match variability {
+            "" | "triggered" => Ok(ClockKind::Triggered),
+            "constant" | "fixed" | "tunable" => match timing.and_then(|c| c.interval) {
+                Some(interval) => Ok(ClockKind::Periodic {
+                    interval,
+                    shift: timing.map_or(0.0, |c| c.shift),
+                }),
+                None => refused(
+                    "a periodic clock without intervalDecimal or intervalCounter takes its \
+                     interval from fmi3GetIntervalDecimal in Initialization Mode, which is not \
+                     supported",
+                ),
+            },
+            "changing" | "countdown" => refused(
+                "an aperiodic clock needs the importer to ask fmi3GetIntervalDecimal at every \
+                 event and schedule the next tick, which is not supported",
+            ),
+            _ => refused("not an FMI 3.0 intervalVariability"),
+        }
+    }
+}
+
+/// The timing attributes of `<Clock>` node `v`; a number that does not parse, an
+/// interval that is not positive or a negative shift is refused by name.
+fn clock_timing(v: Node<'_, '_>, name: &str) -> Result<ClockTiming, FmuError> {
+    let number = |attr: &str| -> Result<Option<f64>, FmuError> {
+        v.attribute(attr)
+            .map(|text| {
+                text.trim()
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|x| x.is_finite())
+                    .ok_or_else(|| {
+                        err(format!(
+                            "<Clock name=\"{name}\">: {attr}=\"{text}\" is not a finite number"
+                        ))
+                    })
+            })
+            .transpose()
+    };
+    let resolution = number("resolution")?.unwrap_or(1.0);
+    let counted = |attr: &str| Ok::<_, FmuError>(number(attr)?.map(|n| n / resolution));
+    let interval = match number("intervalDecimal")? {
+        Some(x) => Some(x),
+        None => counted("intervalCounter")?,
+    };
+    let shift = match number("shiftDecimal")? {
+        Some(x) => x,
+        None => counted("shiftCounter")?.unwrap_or(0.0),
+    };
+    if interval.is_some_and(|x| x <= 0.0) || shift < 0.0 || resolution <= 0.0 {
+        return Err(err(format!(
+            "<Clock name=\"{name}\">: the interval and resolution must be positive and the \
+             shift not negative"
+        )));
+    }
+    Ok(ClockTiming {
+        interval_variability: v.attribute("intervalVariability").unwrap_or("").to_string(),
+        interval,
+        shift,
+    })
 }
 
 fn err(msg: String) -> FmuError {
     FmuError::ModelDescription(msg)
+}
+
+fn child_named(v: Node<'_, '_>, tag: &str) -> bool {
+    v.children()
+        .any(|c| c.is_element() && c.tag_name().name() == tag)
 }
 
 /// Every element of `<ModelVariables>`; an unknown element is refused by name.
@@ -134,6 +255,13 @@ pub fn declared_variables(list: Node<'_, '_>) -> Result<Vec<DeclaredVariable>, F
                 ))
             })?;
         let mut dimensions = Vec::new();
+        if ty == VariableType::Clock && child_named(v, "Dimension") {
+            return Err(err(format!(
+                "<Clock name=\"{name}\"> has a <Dimension>: FMI 3.0 restricts clocks to scalar \
+                 variables (its schema gives <Clock> no <Dimension>); declare one <Clock> per \
+                 element"
+            )));
+        }
         for d in v
             .children()
             .filter(|c| c.is_element() && c.tag_name().name() == "Dimension")
@@ -176,6 +304,10 @@ pub fn declared_variables(list: Node<'_, '_>) -> Result<Vec<DeclaredVariable>, F
             description: text("description"),
             unit: text("unit"),
             declared_type: text("declaredType"),
+            clock: match ty {
+                VariableType::Clock => Some(clock_timing(v, name)?),
+                _ => None,
+            },
             clocks: v
                 .attribute("clocks")
                 .unwrap_or_default()

@@ -203,3 +203,53 @@ pub fn declared_parameters(
 pub use load::describe;
 #[cfg(feature = "binary-modules")]
 pub(crate) use load::load;
+
+/// With a fixed step (no `step_control`), every periodic input clock of a binary module
+/// must tick on the module's grid: the master ticks them at communication points
+/// (`fmu/clocks.rs`). Refused at the step to change, naming the module and the clock.
+#[cfg(feature = "binary-modules")]
+impl Scenario {
+    pub(super) fn check_periodic_clocks(&self) -> Result<(), crate::error::ScenarioError> {
+        use crate::fmu::{archive::Archive, model_description, variable_types::ClockKind};
+        if self.master.step_control.is_some() {
+            return Ok(());
+        }
+        for spec in self.modules.iter().filter(|m| m.model == BINARY_MODEL) {
+            let Some(bytes) = spec.source.as_deref().and_then(|s| fmu_bytes(s).ok()) else {
+                continue;
+            };
+            let Some(xml) = Archive::parse(&bytes)
+                .ok()
+                .and_then(|a| a.read("modelDescription.xml").ok().flatten())
+            else {
+                continue;
+            };
+            let Ok(md) = model_description::parse(&String::from_utf8_lossy(&xml)) else {
+                continue;
+            };
+            let (path, h) = match self.master.module_steps.get(&spec.name) {
+                Some(&h) => (format!("master.module_steps.{}", spec.name), h),
+                None => ("master.macro_step".into(), self.master.macro_step),
+            };
+            for v in md.all_variables.iter().filter(|v| v.causality == "input") {
+                let Ok(ClockKind::Periodic { interval, shift }) = v.input_clock_kind() else {
+                    continue;
+                };
+                let off = |x: f64| libm::fabs(x - libm::round(x / h) * h) > 1e-9 * interval;
+                if off(interval) || off(shift) {
+                    return Err(crate::error::ScenarioError::at(
+                        path,
+                        format!(
+                            "module `{}`: periodic input clock `{}` ticks every {interval} s from \
+                             {shift} s after the start, between the communication points of the \
+                             {h} s step: the master ticks periodic clocks at communication points, \
+                             so the step must divide the clock's interval and shift",
+                            spec.name, v.name
+                        ),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+}

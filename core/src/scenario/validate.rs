@@ -157,6 +157,8 @@ impl Scenario {
         let grid = self.grid(purpose)?;
         let sequence = self.sequence(&graph)?;
         self.check_clock_order(&graph, &sequence)?;
+        #[cfg(feature = "binary-modules")]
+        self.check_periodic_clocks()?;
         let reference_available = descriptions.iter().all(|(_, d)| {
             let c = &d.capabilities;
             c.x_linear_time_invariant && c.x_exposes_states && c.provides_directional_derivatives

@@ -175,7 +175,6 @@ impl Runtime {
         let done = self
             .guest
             .call_sequence(&mut seq[first..end], &mut statuses[first..end]);
-        drop(seq);
         self.calls += done.ran as u64;
         // The index (0 set, 1 step, 2 get) of the call made last.
         let last = first + done.ran.max(1) - 1;
