@@ -36,10 +36,11 @@ pub const REFUSED_MEMORY: i32 = 1;
 /// [`REFUSED`] after a table's growth was refused.
 pub const REFUSED_TABLE: i32 = 2;
 
-/// The rooms the globals start with, until the host sets them (a start function runs
-/// before it can): the default `RuntimeLimits`.
-pub(super) const DEFAULT_MEMORY_ROOM: i64 = 256 << 20;
-pub(super) const DEFAULT_BUDGET_ROOM: i64 = super::DEFAULT_BUDGET_BYTES as i64;
+/// [`MEMORY_ROOM`] until the host sets it (a start function runs before it can): the
+/// default `RuntimeLimits`, as the other start values.
+pub const DEFAULT_MEMORY_ROOM: i64 = 256 << 20;
+/// [`BUDGET_ROOM`] until the host sets it.
+pub const DEFAULT_BUDGET_ROOM: i64 = super::DEFAULT_BUDGET_BYTES as i64;
 pub(super) const DEFAULT_TABLE_MAX: i64 = 1 << 20;
 
 /// Pages a wasm32 memory may have at most.
