@@ -1,8 +1,9 @@
 // The browser engine's memory budget holds while a binary module runs (issue 13, item 4):
 // a module's own memory.grow past the budget is refused inside the call (a module that
 // would loop forever once the growth succeeded fails at once, as in the CLI, instead of
-// waiting for the watchdog); tables count (declared too large, or grown past
-// RuntimeLimits::max_table_elements in fmi3DoStep) with the CLI's words; and the
+// waiting for the watchdog); tables count (declared too large, grown past
+// RuntimeLimits::max_table_elements in fmi3DoStep, or filling the budget memory then
+// exceeds) with the CLI's words; and the
 // simulation worker adopts a module the page compiled for a map instead of compiling
 // it again. The modules are fmu_fixtures.mjs's hand-assembled lag, with a table added.
 
@@ -120,6 +121,19 @@ test('a table grown past RuntimeLimits::max_table_elements in fmi3DoStep fails t
   assert.ok(cli.includes(expected), cli);
   const shown = await pageFailure(scenario);
   assert.ok(shown.includes(expected), shown);
+});
+
+test('tables count in the budget shared with memory: a growth that would exceed it is refused as in the CLI', async () => {
+  // 2^20 elements (16 MiB charged), then 240 MiB more memory: under the module's own
+  // 256 MiB cap, over the 256 MiB shared by the worker's modules.
+  const grow = [0x41, ...sleb(3840), 0x40, 0x00, 0x1a, ...OK];
+  const scenario = lagScenario(dataUrl(tableFmu(1 << 20, { step: grow })));
+  const cli = cliFailure(scenario);
+  const line = cli.split('\n').find((l) => l.includes('would exceed the memory budget'));
+  assert.ok(line?.includes('fmi3DoStep was stopped: growing linear memory to 251723776 bytes'), cli);
+  const expected = line.slice(line.indexOf('module `lag`'));
+  const shown = await pageFailure(scenario);
+  assert.ok(shown.includes(expected), `${shown}\n${expected}`);
 });
 
 test('a table grown within the limits runs, as in the CLI', async () => {

@@ -328,3 +328,39 @@ mod limiter {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tables_are_charged_to_the_budget_and_refusals_charge_nothing() {
+        let budget = MemoryBudget::new(1000);
+        let mut a = MemoryAccount::new(budget.clone(), 900);
+        a.grow_table(0, 10, 100).unwrap();
+        assert_eq!(budget.used(), 10 * TABLE_ELEMENT_BYTES);
+        assert_eq!(
+            a.grow_table(10, 101, 100).unwrap_err(),
+            "a table of 101 elements is more than RuntimeLimits::max_table_elements = 100"
+        );
+        assert_eq!(
+            a.table_refusal(10, 101, 100),
+            a.grow_table(10, 101, 100).err()
+        );
+        a.grow_memory(0, 700).unwrap();
+        assert_eq!((a.memory_room(), a.budget_room()), (200, 140));
+        let why = a.memory_refusal(700, 950).unwrap();
+        assert!(why.starts_with("linear memory of 950 bytes"), "{why}");
+        let why = a.memory_refusal(700, 850).unwrap();
+        assert_eq!(
+            why,
+            "growing linear memory to 850 bytes would exceed the memory budget shared by all \
+             binary modules (860 of 1000 bytes in use; RuntimeLimits::budget)"
+        );
+        assert_eq!(a.grow_memory(700, 850).unwrap_err(), why);
+        assert_eq!(budget.used(), 860, "nothing charged by a refusal");
+        assert_eq!(a.memory_refusal(700, 840), None);
+        drop(a);
+        assert_eq!(budget.used(), 0, "given back");
+    }
+}
