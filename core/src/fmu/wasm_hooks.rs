@@ -9,6 +9,7 @@ use super::wasm_limits::{
 use alloc::vec;
 use alloc::vec::Vec;
 
+/// Appends `v` as unsigned LEB128.
 pub(super) fn leb(out: &mut Vec<u8>, mut v: u64) {
     loop {
         let b = (v & 0x7f) as u8;
@@ -21,6 +22,7 @@ pub(super) fn leb(out: &mut Vec<u8>, mut v: u64) {
     }
 }
 
+/// Appends `v` as signed LEB128.
 fn sleb(out: &mut Vec<u8>, mut v: i64) {
     loop {
         let b = (v & 0x7f) as u8;
@@ -43,6 +45,7 @@ pub(super) const GLOBALS: [(&str, u8, i64); 6] = [
     (REFUSED_TO, 0x7e, 0),
 ];
 
+/// The entries of the global section for [`GLOBALS`] (mutable, with their start values).
 pub(super) fn global_entries() -> Vec<u8> {
     let mut out = Vec::new();
     for (_, ty, init) in GLOBALS {
@@ -59,14 +62,17 @@ pub(super) struct Hooks {
     pub(super) types: Vec<Vec<u8>>,
     /// Per added function: its type (index among `types`) and its body.
     pub(super) funcs: Vec<(usize, Vec<u8>)>,
-    /// Index of the memory hook, and of each table's.
+    /// Function index of the memory's hook.
     pub(super) memory: Option<u32>,
+    /// Function index of each table's hook, by table index.
     pub(super) tables: Vec<u32>,
+    /// Index of the first added type and global (after the module's own).
     pub(super) first_type: u32,
     pub(super) first_global: u32,
 }
 
 impl Hooks {
+    /// The hooks of module `m`, numbered after its own functions, types and globals.
     pub(super) fn plan(m: &Module) -> Hooks {
         let g = m.globals;
         let mut h = Hooks {

@@ -224,19 +224,24 @@ impl GuestInstance for BrowserInstance {
             Err(MemoryCallError::Call(gone))
         });
         // A growth the budget refused trapped: the call fails as wasmi's refusal does.
-        if let Err(MemoryCallError::Call(CallError::Trap(_))) = &outcome {
-            let refusal = with_slot_ref(self.slot, |s| {
-                let g = s.globals.as_ref()?;
-                budget.refusal(g, glue::guest_size(&s.views) as usize)
-            });
-            if let Some(why) = refusal.flatten() {
-                return Err(MemoryCallError::Call(CallError::Limit(why)));
-            }
-            return outcome;
-        }
-        with_slot_ref(self.slot, |s| budget.settle(s.globals.as_ref(), memory_now))
-            .unwrap_or(Ok(()))
-            .map_err(|why| MemoryCallError::Call(CallError::Limit(why)))?;
+        // Otherwise what the call grew is charged (after a failure the memory's size is
+        // asked for: the call did not report it).
+        let failed = outcome.is_err();
+        let trapped = matches!(outcome, Err(MemoryCallError::Call(CallError::Trap(_))));
+        with_slot_ref(self.slot, |s| {
+            let now = if failed {
+                glue::guest_size(&s.views) as usize
+            } else {
+                memory_now
+            };
+            let refused = match (trapped, s.globals.as_ref()) {
+                (true, Some(g)) => budget.refusal(g, now),
+                _ => None,
+            };
+            refused.map_or_else(|| budget.settle(s.globals.as_ref(), now), Err)
+        })
+        .unwrap_or(Ok(()))
+        .map_err(|why| MemoryCallError::Call(CallError::Limit(why)))?;
         outcome
     }
 
