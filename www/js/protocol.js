@@ -34,8 +34,10 @@ export const SIM_REQUESTS = ['validate', 'csv', 'encodeLink', 'decodeLink', 'imp
  *   {type:'cancelled', id}
  *   {type:'error', id, message, fatal, kind, run}   (id null: the worker itself failed)
  * READY from the simulation worker carries {presets, catalog, version}. Outside any run or
- * request it may post {type:'compiled', modules:[{key, module}]}: the binary modules it
- * compiled (WebAssembly.Module), which the page hands to later workers in INIT {binaries}.
+ * request it may post {type:'compiled', modules:[{key, module}], compilations}: the binary
+ * modules it holds (WebAssembly.Module), which the page hands to later workers in INIT
+ * {binaries}, and how many it compiled itself. Not answered: {type:'adopt', binaries},
+ * binary modules the page compiled (for a map), so that the worker compiles none again.
  */
 export const RUN = 'run';
 export const CANCEL = 'cancel';

@@ -4,9 +4,11 @@
 // worker that stays silent (a binary module in an endless loop) is replaced by the
 // watchdog (watchdog.js).
 // The wasm binary is fetched and compiled once, here, and the compiled module is handed
-// to every worker this page starts (a replaced worker does not fetch it again).
+// to every worker this page starts (a replaced worker does not fetch it again); so is
+// every binary module compiled by the page or a worker, and one the page compiles for a
+// map's workers is posted to the simulation worker at once (it compiles none again).
 
-import { CANCEL, INIT, READY, REPLY, RUN } from './protocol.js';
+import { ADOPT, CANCEL, INIT, READY, REPLY, RUN } from './protocol.js';
 import { binaryModuleNames, silenceMessage, Watchdog } from './watchdog.js';
 
 /** How long a cancelled run may take to reach its next chunk boundary, in ms. */
@@ -39,6 +41,10 @@ export function binariesForInit() {
 
 /** Binaries this page compiled itself (compileBinaries), for the tests. */
 export const pageCompilations = { count: 0 };
+/** Binaries the simulation workers compiled themselves (not adopted), for the tests. */
+export const simulationCompilations = { count: 0 };
+/** The simulation workers, which adopt every binary the page compiles as it is compiled. */
+const simulationWorkers = new Set();
 const compiling = new Map(); // key -> Promise of the compilation in progress
 
 /**
@@ -52,7 +58,11 @@ export async function compileBinaries(entries) {
     if (compiledBinaries.has(key)) return null;
     if (!compiling.has(key)) {
       compiling.set(key, WebAssembly.compile(bytes)
-        .then((module) => { compiledBinaries.set(key, module); pageCompilations.count += 1; })
+        .then((module) => {
+          compiledBinaries.set(key, module);
+          pageCompilations.count += 1;
+          for (const w of simulationWorkers) w.adopt(key, module);
+        })
         .finally(() => compiling.delete(key)));
     }
     return compiling.get(key);
@@ -74,11 +84,18 @@ export class SimulationWorker {
     this.pending = new Map(); // id -> {resolve, scenario}, for request()
     this.scenario = null;     // JSON text of the run in progress
     this.watchdog = new Watchdog(() => this.silent());
+    simulationWorkers.add(this);
     this.spawn();
+  }
+
+  /** Hands the worker a binary module the page compiled (for a map), so it compiles none. */
+  adopt(key, module) {
+    this.worker.postMessage({ type: ADOPT, binaries: [{ key, module }] });
   }
 
   spawn() {
     this.starts += 1;
+    this.compiledHere = 0;
     const restarted = this.starts > 1;
     this.worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
     this.worker.onmessage = (e) => this.receive(e.data, restarted);
@@ -182,6 +199,10 @@ export class SimulationWorker {
       case 'compiled':
         // Binary modules the worker compiled: a replacement worker gets them with INIT.
         for (const { key, module } of msg.modules ?? []) compiledBinaries.set(key, module);
+        if (Number.isFinite(msg.compilations)) {
+          simulationCompilations.count += Math.max(0, msg.compilations - this.compiledHere);
+          this.compiledHere = msg.compilations;
+        }
         return;
       default:
         break;

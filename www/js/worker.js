@@ -17,7 +17,7 @@
 // elapsedMs, variableSteps}, and a last 'progress' with the rows recorded before the failure precedes it.
 
 import init, * as wasm from '../pkg/cosim_wasm.js';
-import { CANCEL, INIT, READY, RUN, replyTo } from './protocol.js';
+import { ADOPT, CANCEL, INIT, READY, RUN, replyTo } from './protocol.js';
 
 /** Target wall time of one chunk of macro-steps, in ms. */
 const CHUNK_MS = 30;
@@ -66,7 +66,7 @@ function shareCompiled() {
     const modules = wasm.compiledModules();
     if (modules.length === sharedCompiled) return;
     sharedCompiled = modules.length;
-    postMessage({ type: 'compiled', modules });
+    postMessage({ type: 'compiled', modules, compilations: wasm.compilationsHere?.() ?? null });
   } catch { /* a host that cannot post modules compiles them again */ }
 }
 
@@ -189,6 +189,8 @@ function handle(msg) {
   } else if (type === CANCEL) {
     if (runId !== null && (msg.id === undefined || msg.id === runId)) cancelled = true;
     else postMessage({ type: 'cancelled', id: msg.id });
+  } else if (type === ADOPT) {
+    adopt(msg.binaries);
   } else if (Object.hasOwn(REQUESTS, type)) {
     postMessage(replyTo(msg.id, () => REQUESTS[type](msg), (err) => describe(err).message));
   } else if (type !== INIT) { // a second init is harmless
@@ -224,10 +226,15 @@ async function loadCore() {
   const { module, binaries } = await initMessage;
   await (module instanceof WebAssembly.Module ? init({ module_or_path: module }) : init());
   // Binary modules another worker of this page compiled (run_client.js keeps them).
-  for (const { key, module: compiled } of binaries ?? []) {
-    if (compiled instanceof WebAssembly.Module) wasm.adoptCompiled(key, compiled);
+  adopt(binaries);
+}
+
+/** Keeps binary modules compiled elsewhere (INIT, ADOPT): the page knows them already. */
+function adopt(binaries) {
+  for (const { key, module } of binaries ?? []) {
+    if (module instanceof WebAssembly.Module) wasm.adoptCompiled(key, module);
   }
-  sharedCompiled = (binaries ?? []).length;
+  try { sharedCompiled = wasm.compiledModules().length; } catch { /* told again later */ }
 }
 
 try {

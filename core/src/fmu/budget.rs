@@ -2,9 +2,10 @@
 //! run (by default, every module of the process: the CLI, or one worker of the page), so
 //! that twenty modules, or one module with twenty memories, cannot together take more
 //! than the budget. Each module's [`MemoryAccount`] charges its linear memory to it and
-//! gives the bytes back when the module is dropped: under wasmi before the memory grows
-//! (its `Limiter`, which also charges tables), on the browser's engine after each call
-//! that grew it (no hook runs before). Both word a refusal the same way.
+//! gives the bytes back when the module is dropped: under wasmi before a memory or table
+//! grows (its `Limiter`); on the browser's engine the module's own `memory.grow` and
+//! `table.grow` ask first too, through the functions `wasm_limits` adds to it. Both word
+//! a refusal the same way.
 
 use alloc::format;
 use alloc::string::String;
@@ -112,7 +113,7 @@ pub struct MemoryAccount {
     max_memory_bytes: usize,
     /// Bytes of linear memory (all memories of the module) held.
     memory: usize,
-    /// Bytes charged to the budget (memories, and tables under wasmi).
+    /// Bytes charged to the budget (memories and tables).
     charged: usize,
 }
 
@@ -136,17 +137,92 @@ impl MemoryAccount {
     /// refused with the reason (the module's cap or the shared budget), nothing charged.
     pub fn grow_memory(&mut self, current: usize, desired: usize) -> Result<(), String> {
         let extra = desired.saturating_sub(current);
+        if let Some(why) = self.memory_cap_refusal(extra) {
+            return Err(why);
+        }
+        self.charge(extra, &format!("growing linear memory to {desired} bytes"))?;
+        self.memory += extra;
+        Ok(())
+    }
+
+    /// Why [`MemoryAccount::grow_memory`] would refuse growing a memory from `current` to
+    /// `desired` bytes now (nothing is charged).
+    pub fn memory_refusal(&self, current: usize, desired: usize) -> Option<String> {
+        let extra = desired.saturating_sub(current);
+        self.memory_cap_refusal(extra).or_else(|| {
+            self.budget_refusal(extra, &format!("growing linear memory to {desired} bytes"))
+        })
+    }
+
+    /// Why `extra` more bytes of linear memory pass the module's own cap.
+    fn memory_cap_refusal(&self, extra: usize) -> Option<String> {
         let total = self.memory.saturating_add(extra);
-        if total > self.max_memory_bytes {
-            return Err(format!(
+        (total > self.max_memory_bytes).then(|| {
+            format!(
                 "linear memory of {total} bytes (all memories of the module) is more than \
                  RuntimeLimits::max_memory_bytes = {}",
                 self.max_memory_bytes
-            ));
+            )
+        })
+    }
+
+    /// One of the module's tables grows from `current` to `desired` elements, each charged
+    /// [`TABLE_ELEMENT_BYTES`]: charged, or refused with the reason, nothing charged.
+    pub fn grow_table(
+        &mut self,
+        current: usize,
+        desired: usize,
+        max_table_elements: usize,
+    ) -> Result<(), String> {
+        if desired > max_table_elements {
+            return Err(table_cap_text(desired, max_table_elements));
         }
-        self.charge(extra, &format!("growing linear memory to {desired} bytes"))?;
-        self.memory = total;
-        Ok(())
+        let extra = desired
+            .saturating_sub(current)
+            .saturating_mul(TABLE_ELEMENT_BYTES);
+        self.charge(extra, &format!("a table of {desired} elements"))
+    }
+
+    /// Why [`MemoryAccount::grow_table`] would refuse (nothing is charged).
+    pub fn table_refusal(
+        &self,
+        current: usize,
+        desired: usize,
+        max_table_elements: usize,
+    ) -> Option<String> {
+        if desired > max_table_elements {
+            return Some(table_cap_text(desired, max_table_elements));
+        }
+        let extra = desired
+            .saturating_sub(current)
+            .saturating_mul(TABLE_ELEMENT_BYTES);
+        self.budget_refusal(extra, &format!("a table of {desired} elements"))
+    }
+
+    /// Bytes the module's memories may still grow by under its own cap
+    /// (`RuntimeLimits::max_memory_bytes`), whatever the shared budget says.
+    pub fn memory_room(&self) -> usize {
+        self.max_memory_bytes.saturating_sub(self.memory)
+    }
+
+    /// Bytes the shared budget has left for any module.
+    pub fn budget_room(&self) -> usize {
+        self.budget.limit().saturating_sub(self.budget.used())
+    }
+
+    /// Why charging `bytes` for `what` to the shared budget would fail now.
+    fn budget_refusal(&self, bytes: usize, what: &str) -> Option<String> {
+        let fits = self.budget.used().saturating_add(bytes) <= self.budget.limit();
+        (!fits).then(|| self.budget_text(what))
+    }
+
+    fn budget_text(&self, what: &str) -> String {
+        format!(
+            "{what} would exceed the memory budget shared by all binary modules \
+             ({} of {} bytes in use; RuntimeLimits::budget)",
+            self.budget.used(),
+            self.budget.limit()
+        )
     }
 
     /// Charges `bytes` for `what` to the shared budget, or says why not.
@@ -155,13 +231,17 @@ impl MemoryAccount {
             self.charged += bytes;
             return Ok(());
         }
-        Err(format!(
-            "{what} would exceed the memory budget shared by all binary modules \
-             ({} of {} bytes in use; RuntimeLimits::budget)",
-            self.budget.used(),
-            self.budget.limit()
-        ))
+        Err(self.budget_text(what))
     }
+}
+
+/// Bytes charged per table element (a function reference and its bookkeeping).
+pub const TABLE_ELEMENT_BYTES: usize = 16;
+
+fn table_cap_text(desired: usize, max_table_elements: usize) -> String {
+    format!(
+        "a table of {desired} elements is more than RuntimeLimits::max_table_elements = {max_table_elements}"
+    )
 }
 
 impl Drop for MemoryAccount {
@@ -176,9 +256,6 @@ pub(crate) use limiter::Limiter;
 #[cfg(feature = "wasmi")]
 mod limiter {
     use super::*;
-
-    /// Bytes charged per table element (a function reference and its bookkeeping).
-    pub const TABLE_ELEMENT_BYTES: usize = 16;
 
     /// One module's share under wasmi: its memory account, its table cap, and why the
     /// last growth was refused.
@@ -231,19 +308,9 @@ mod limiter {
             desired: usize,
             _maximum: Option<usize>,
         ) -> Result<bool, LimiterError> {
-            if desired > self.max_table_elements {
-                self.denied = Some(format!(
-                    "a table of {desired} elements is more than RuntimeLimits::max_table_elements = {}",
-                    self.max_table_elements
-                ));
-                return Ok(false);
-            }
-            let extra = desired
-                .saturating_sub(current)
-                .saturating_mul(TABLE_ELEMENT_BYTES);
             let outcome = self
                 .account
-                .charge(extra, &format!("a table of {desired} elements"));
+                .grow_table(current, desired, self.max_table_elements);
             self.allow(outcome)
         }
 
@@ -259,5 +326,41 @@ mod limiter {
         fn memories(&self) -> usize {
             64
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tables_are_charged_to_the_budget_and_refusals_charge_nothing() {
+        let budget = MemoryBudget::new(1000);
+        let mut a = MemoryAccount::new(budget.clone(), 900);
+        a.grow_table(0, 10, 100).unwrap();
+        assert_eq!(budget.used(), 10 * TABLE_ELEMENT_BYTES);
+        assert_eq!(
+            a.grow_table(10, 101, 100).unwrap_err(),
+            "a table of 101 elements is more than RuntimeLimits::max_table_elements = 100"
+        );
+        assert_eq!(
+            a.table_refusal(10, 101, 100),
+            a.grow_table(10, 101, 100).err()
+        );
+        a.grow_memory(0, 700).unwrap();
+        assert_eq!((a.memory_room(), a.budget_room()), (200, 140));
+        let why = a.memory_refusal(700, 950).unwrap();
+        assert!(why.starts_with("linear memory of 950 bytes"), "{why}");
+        let why = a.memory_refusal(700, 850).unwrap();
+        assert_eq!(
+            why,
+            "growing linear memory to 850 bytes would exceed the memory budget shared by all \
+             binary modules (860 of 1000 bytes in use; RuntimeLimits::budget)"
+        );
+        assert_eq!(a.grow_memory(700, 850).unwrap_err(), why);
+        assert_eq!(budget.used(), 860, "nothing charged by a refusal");
+        assert_eq!(a.memory_refusal(700, 840), None);
+        drop(a);
+        assert_eq!(budget.used(), 0, "given back");
     }
 }

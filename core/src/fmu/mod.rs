@@ -34,12 +34,15 @@ pub mod variable_types;
 pub mod wasi;
 mod wasi_fs;
 mod wasi_host;
+mod wasm_hooks;
+mod wasm_instructions;
+pub mod wasm_limits;
 pub mod wasm_sections;
 #[cfg(feature = "wasmi")]
 mod wasmi_engine;
 
 pub use binary_module::BinaryModule;
-pub use budget::{MemoryAccount, MemoryBudget, DEFAULT_BUDGET_BYTES};
+pub use budget::{MemoryAccount, MemoryBudget, DEFAULT_BUDGET_BYTES, TABLE_ELEMENT_BYTES};
 pub use error::FmuError;
 pub use model_description::ModelDescription;
 pub use runtime::RuntimeLimits;
@@ -63,3 +66,5 @@ mod step_io_tests;
 mod tests;
 #[cfg(test)]
 mod typed_tests;
+#[cfg(all(test, feature = "wasmi"))]
+mod wasm_limits_tests;

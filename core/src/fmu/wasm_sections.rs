@@ -40,13 +40,14 @@ pub struct WasmInterface {
     pub exports: Vec<(String, ExportKind)>,
 }
 
-struct Reader<'a> {
-    bytes: &'a [u8],
-    at: usize,
+/// Reads a wasm binary's LEB128 numbers, names and types (also `wasm_limits`'s reader).
+pub(super) struct Reader<'a> {
+    pub bytes: &'a [u8],
+    pub at: usize,
 }
 
 impl<'a> Reader<'a> {
-    fn byte(&mut self) -> Result<u8, String> {
+    pub(super) fn byte(&mut self) -> Result<u8, String> {
         let b = *self
             .bytes
             .get(self.at)
@@ -55,7 +56,7 @@ impl<'a> Reader<'a> {
         Ok(b)
     }
 
-    fn leb(&mut self) -> Result<u64, String> {
+    pub(super) fn leb(&mut self) -> Result<u64, String> {
         let (mut value, mut shift) = (0u64, 0u32);
         loop {
             let b = self.byte()?;
@@ -70,11 +71,11 @@ impl<'a> Reader<'a> {
         }
     }
 
-    fn u32(&mut self) -> Result<u32, String> {
+    pub(super) fn u32(&mut self) -> Result<u32, String> {
         u32::try_from(self.leb()?).map_err(|_| String::from("a count does not fit in 32 bits"))
     }
 
-    fn take(&mut self, n: usize) -> Result<&'a [u8], String> {
+    pub(super) fn take(&mut self, n: usize) -> Result<&'a [u8], String> {
         let end = self.at.checked_add(n).filter(|&e| e <= self.bytes.len());
         let end = end.ok_or("unexpected end of the wasm binary")?;
         let out = &self.bytes[self.at..end];
@@ -82,7 +83,7 @@ impl<'a> Reader<'a> {
         Ok(out)
     }
 
-    fn name(&mut self) -> Result<String, String> {
+    pub(super) fn name(&mut self) -> Result<String, String> {
         let n = self.u32()? as usize;
         let raw = self.take(n)?;
         core::str::from_utf8(raw)
@@ -90,7 +91,7 @@ impl<'a> Reader<'a> {
             .map_err(|_| String::from("a name is not UTF-8"))
     }
 
-    fn val_type(&mut self) -> Result<WasmType, String> {
+    pub(super) fn val_type(&mut self) -> Result<WasmType, String> {
         Ok(match self.byte()? {
             0x7f => WasmType::I32,
             0x7e => WasmType::I64,

@@ -3,6 +3,7 @@
 //! (`fmu::wasi::dispatch`), and the host `logMessage` callback put into the module's
 //! function table through a tiny trampoline module (a table holds only wasm functions).
 
+use super::budget::Budget;
 use super::call::{from_js, to_js};
 use super::memory::{Guest, NoMemory};
 use cosim_core::fmu::sandbox::WasmValue;
@@ -98,17 +99,21 @@ thread_local! {
 }
 
 /// Puts the host `logMessage(env, status, category, message)` into the exported function
-/// table (growable); its index and the closure, or `None` without such a table.
+/// table (growable) if the budget allows one more element (as wasmi's limiter must); its
+/// index and the closure, or `None`.
 #[allow(clippy::type_complexity)]
 pub(super) fn install_log_callback(
     exports: &Object,
     host: &Rc<RefCell<WasiHost>>,
     memory: &SharedMemory,
+    budget: &mut Budget,
 ) -> Option<(i32, Closure<dyn FnMut(i32, i32, i32, i32)>)> {
     let table: WebAssembly::Table = Reflect::get(exports, &"__indirect_function_table".into())
         .ok()?
         .dyn_into()
         .ok()?;
+    let length = table.length() as usize;
+    budget.grow_table(length, length + 1).ok()?;
     let (host, memory) = (host.clone(), memory.clone());
     let closure = Closure::wrap(Box::new(
         move |_env: i32, status: i32, category: i32, message: i32| {

@@ -8,7 +8,8 @@
 //!
 //! There is no fuel: an endless loop blocks the worker, and the page's watchdog
 //! (www/js/watchdog.js) replaces a worker that stays silent and names the module. The
-//! memory budget is checked after each call ([`budget`]).
+//! memory budget holds while the module runs: it runs rewritten so that its own growth
+//! asks first ([`budget`], the core's `wasm_limits`).
 //! JS objects live in this thread's registry ([`registry`]); an instance holds only its
 //! index there, so it is `Send` as the core's modules must be (the worker is one thread).
 
@@ -20,11 +21,13 @@ mod memory;
 mod registry;
 mod sequence;
 
+use budget::Budget;
 use cosim_core::fmu::sandbox::{
     CallError, Export, ExportFn, GuestInstance, MemoryCallError, Sandbox, SequenceOutcome,
     StatusCall, WasmValue,
 };
 use cosim_core::fmu::wasi::WasiHost;
+use cosim_core::fmu::wasm_limits;
 use cosim_core::fmu::wasm_sections::{self, ExportKind};
 use cosim_core::fmu::{FmuError, MemoryAccount, RuntimeLimits};
 use js_sys::{Function, Reflect, WebAssembly};
@@ -47,10 +50,11 @@ pub fn install() {
     cosim_core::fmu::set_sandbox(&BrowserSandbox);
 }
 
-/// One instance: its index in this thread's registry, and its memory charged to the budget.
+/// One instance: its index in this thread's registry, and its memory and tables charged
+/// to the budget.
 struct BrowserInstance {
     slot: usize,
-    account: MemoryAccount,
+    budget: Budget,
     sequences: sequence::SequenceBuffers,
 }
 
@@ -86,8 +90,23 @@ impl Sandbox for BrowserSandbox {
         host: WasiHost,
         limits: &RuntimeLimits,
     ) -> Result<Box<dyn GuestInstance>, FmuError> {
-        let module = registry::compile(wasm)?;
+        let (module, plan) = registry::compile(wasm)?;
         let interface = wasm_sections::parse(wasm).map_err(FmuError::Wasm)?;
+        let account = MemoryAccount::new(limits.budget.clone(), limits.max_memory_bytes);
+        let start_rooms = (
+            wasm_limits::DEFAULT_MEMORY_ROOM,
+            wasm_limits::DEFAULT_BUDGET_ROOM,
+        );
+        let mut budget = Budget::new(
+            account,
+            limits.max_table_elements,
+            plan.grows_tables,
+            start_rooms,
+        );
+        // Before the engine allocates what the module declares, as wasmi's limiter does.
+        budget
+            .charge_declared(&plan.tables, &plan.memories)
+            .map_err(FmuError::Limit)?;
         let host = Rc::new(RefCell::new(host));
         let memory = Rc::new(RefCell::new(None));
         let (import_object, closures) = imports::build(&interface, &host, &memory)?;
@@ -102,14 +121,19 @@ impl Sandbox for BrowserSandbox {
         let mem = Reflect::get(&exports, &JsValue::from_str("memory"))
             .ok()
             .and_then(|m| m.dyn_into::<WebAssembly::Memory>().ok());
-        let mut account = MemoryAccount::new(limits.budget.clone(), limits.max_memory_bytes);
-        if let Some(m) = &mem {
-            budget::charge_growth(&mut account, budget::size_of(m)).map_err(FmuError::Limit)?;
-        }
+        let globals = budget::Globals::of(&exports);
+        // What a start function grew.
+        let memory_now = mem.as_ref().map_or(0, budget::size_of);
+        budget
+            .settle(globals.as_ref(), memory_now)
+            .map_err(FmuError::Limit)?;
         glue::set_page_memory(&wasm_bindgen::memory());
         let views = glue::guest_views(mem.as_ref().map_or(&JsValue::UNDEFINED, |m| m.as_ref()));
         *memory.borrow_mut() = mem;
-        let log = imports::install_log_callback(&exports, &host, &memory);
+        let log = imports::install_log_callback(&exports, &host, &memory, &mut budget);
+        if let Some(g) = &globals {
+            budget.start(g);
+        }
         let (log_callback, log_closure) = match log {
             Some((index, closure)) => (index, Some(closure)),
             None => (0, None),
@@ -123,12 +147,46 @@ impl Sandbox for BrowserSandbox {
             closures,
             log_closure,
             log_callback,
+            globals,
         });
         Ok(Box::new(BrowserInstance {
             slot,
-            account,
+            budget,
             sequences: Default::default(),
         }))
+    }
+}
+
+impl BrowserInstance {
+    /// Before a call: the room the module may grow into now.
+    fn before_call(&mut self) {
+        let budget = &mut self.budget;
+        with_slot_ref(self.slot, |s| s.globals.as_ref().map(|g| budget.sync(g)));
+    }
+
+    /// After a call that `failed` (or not) with the module memory `memory_now` bytes: a
+    /// growth the budget refused trapped, and the call fails as wasmi's refusal does;
+    /// otherwise what the call grew is charged (after a failure the memory's size is
+    /// asked for: the call did not report it).
+    fn after_call(
+        &mut self,
+        failed: Option<&MemoryCallError>,
+        memory_now: usize,
+    ) -> Result<(), String> {
+        let trapped = matches!(failed, Some(MemoryCallError::Call(CallError::Trap(_))));
+        let budget = &mut self.budget;
+        with_slot_ref(self.slot, |s| {
+            let now = match failed {
+                Some(_) => glue::guest_size(&s.views) as usize,
+                None => memory_now,
+            };
+            let refused = match (trapped, s.globals.as_ref()) {
+                (true, Some(g)) => budget.refusal(g, now),
+                _ => None,
+            };
+            refused.map_or_else(|| budget.settle(s.globals.as_ref(), now), Err)
+        })
+        .unwrap_or(Ok(()))
     }
 }
 
@@ -181,9 +239,10 @@ impl GuestInstance for BrowserInstance {
         writes: &[(u32, &[u8])],
         reads: &mut [(u32, &mut [u8])],
     ) -> Result<(), MemoryCallError> {
+        self.before_call();
+        let mut memory_now = 0;
         // The registry stays borrowed (shared) during the call: the WASI imports and the
         // log callback use only what they captured, never the registry.
-        let mut memory_now = 0;
         let outcome = with_slot_ref(self.slot, |s| {
             let func = s.funcs.get(f.0 as usize)?;
             let target = call::Target {
@@ -204,8 +263,8 @@ impl GuestInstance for BrowserInstance {
             let gone = CallError::Trap(String::from("no such export"));
             Err(MemoryCallError::Call(gone))
         });
-        // Growth beyond the budget fails the call, as wasmi's refusal does natively.
-        budget::charge_growth(&mut self.account, memory_now)
+        let failed = outcome.as_ref().err();
+        self.after_call(failed, memory_now)
             .map_err(|why| MemoryCallError::Call(CallError::Limit(why)))?;
         outcome
     }
@@ -215,6 +274,7 @@ impl GuestInstance for BrowserInstance {
         calls: &mut [StatusCall<'_, '_>],
         statuses: &mut [i32],
     ) -> SequenceOutcome {
+        self.before_call();
         let slot = self.slot;
         let mut buffers = core::mem::take(&mut self.sequences);
         let mut memory_now = 0;
@@ -231,8 +291,8 @@ impl GuestInstance for BrowserInstance {
                 failed: Some(MemoryCallError::Call(gone)),
             }
         });
-        // Growth beyond the budget fails the call made last, as in `call_with_memory`.
-        if let Err(why) = budget::charge_growth(&mut self.account, memory_now) {
+        // The budget's verdict on the calls' growth, as in `call_with_memory`.
+        if let Err(why) = self.after_call(outcome.failed.as_ref(), memory_now) {
             outcome.failed = Some(MemoryCallError::Call(CallError::Limit(why)));
         }
         outcome

@@ -1,5 +1,6 @@
 //! This thread's JS objects of the browser engine: the compiled `WebAssembly.Module` of
-//! every distinct wasm binary seen (keyed by a hash of its bytes, kept for the worker's
+//! every distinct wasm binary seen, as `wasm_limits` rewrites it (keyed by a hash of the
+//! original bytes, kept for the worker's
 //! lifetime so that each runs compiled once per worker, and handed between workers by
 //! the page), and the live instances, each a [`Slot`] behind the index its
 //! `BrowserInstance` holds.
@@ -7,6 +8,7 @@
 use super::imports::ImportClosure;
 use cosim_core::fmu::archive::Archive;
 use cosim_core::fmu::wasi::WasiHost;
+use cosim_core::fmu::wasm_limits::{limit_growth, Limited};
 use cosim_core::fmu::wasm_sections::WasmInterface;
 use cosim_core::fmu::FmuError;
 use cosim_core::scenario::{fmu_bytes, Scenario, BINARY_MODEL};
@@ -31,10 +33,20 @@ pub(super) struct Slot {
     #[allow(dead_code)]
     pub log_closure: Option<Closure<dyn FnMut(i32, i32, i32, i32)>>,
     pub log_callback: i32,
+    /// The limit globals `wasm_limits` added (`None` only if the module lost them).
+    pub globals: Option<super::budget::Globals>,
+}
+
+/// What the host must know of a module rewritten by `wasm_limits` (its declared sizes).
+pub(super) struct Plan {
+    pub memories: Vec<u64>,
+    pub tables: Vec<u64>,
+    pub grows_tables: bool,
 }
 
 thread_local! {
     static COMPILED: RefCell<Vec<(String, WebAssembly::Module)>> = const { RefCell::new(Vec::new()) };
+    static PLANS: RefCell<Vec<(String, Rc<Plan>)>> = const { RefCell::new(Vec::new()) };
     static SLOTS: RefCell<Vec<Option<Slot>>> = const { RefCell::new(Vec::new()) };
     /// Binaries compiled by this thread itself (not adopted).
     static COMPILATIONS: Cell<u32> = const { Cell::new(0) };
@@ -50,23 +62,55 @@ fn key(bytes: &[u8]) -> String {
     format!("{h:016x}-{}", bytes.len())
 }
 
-/// The compiled module of `wasm`, compiled now (synchronously: workers may) if new.
-pub(super) fn compile(wasm: &[u8]) -> Result<WebAssembly::Module, FmuError> {
+/// `wasm` rewritten so that its growth asks the budget first (`wasm_limits`). A binary
+/// the rewrite cannot read is compiled as it is first, so that the engine's own words
+/// say what is wrong with an invalid one.
+fn limited(wasm: &[u8]) -> Result<Limited, FmuError> {
+    limit_growth(wasm).map_err(|why| {
+        match WebAssembly::Module::new(&Uint8Array::from(wasm).into()) {
+            Err(e) => FmuError::Wasm(super::js_message(&e)),
+            Ok(_) => FmuError::Wasm(format!(
+                "the page cannot hold this module to its memory budget: {why}"
+            )),
+        }
+    })
+}
+
+/// The compiled module of `wasm` (rewritten by [`limited`]) and its plan, compiled now
+/// (synchronously: workers may) if new.
+pub(super) fn compile(wasm: &[u8]) -> Result<(WebAssembly::Module, Rc<Plan>), FmuError> {
     let k = key(wasm);
-    if let Some(m) = COMPILED.with(|c| {
-        c.borrow()
-            .iter()
-            .find(|(key, _)| *key == k)
-            .map(|(_, m)| m.clone())
-    }) {
-        return Ok(m);
+    let cached = |k: &str| {
+        let plan = PLANS.with(|p| {
+            let p = p.borrow();
+            p.iter().find(|(key, _)| key == k).map(|(_, p)| p.clone())
+        });
+        let module = COMPILED.with(|c| {
+            let c = c.borrow();
+            c.iter().find(|(key, _)| key == k).map(|(_, m)| m.clone())
+        });
+        (module, plan)
+    };
+    if let (Some(m), Some(plan)) = cached(&k) {
+        return Ok((m, plan));
     }
-    let bytes = Uint8Array::from(wasm);
+    let l = limited(wasm)?;
+    let plan = Rc::new(Plan {
+        memories: l.memories,
+        tables: l.tables,
+        grows_tables: l.grows_tables,
+    });
+    PLANS.with(|p| p.borrow_mut().push((k.clone(), plan.clone())));
+    // Adopted from the page: compiled there from the same rewritten bytes.
+    if let (Some(m), _) = cached(&k) {
+        return Ok((m, plan));
+    }
+    let bytes = Uint8Array::from(&l.wasm[..]);
     let module = WebAssembly::Module::new(&bytes.into())
         .map_err(|e| FmuError::Wasm(super::js_message(&e)))?;
     COMPILED.with(|c| c.borrow_mut().push((k, module.clone())));
     COMPILATIONS.with(|n| n.set(n.get() + 1));
-    Ok(module)
+    Ok((module, plan))
 }
 
 /// How many wasm binaries this thread compiled itself rather than adopted (the page's
@@ -129,9 +173,14 @@ pub fn pending_binaries(scenario: &str) -> Array {
         if COMPILED.with(|c| c.borrow().iter().any(|(key, _)| *key == k)) {
             continue;
         }
+        // The rewritten bytes (a binary that cannot be rewritten is left to this thread,
+        // whose compilation then says why).
+        let Ok(l) = limit_growth(&wasm) else {
+            continue;
+        };
         let entry = Object::new();
         let _ = Reflect::set(&entry, &"key".into(), &k.into());
-        let _ = Reflect::set(&entry, &"bytes".into(), &Uint8Array::from(&wasm[..]));
+        let _ = Reflect::set(&entry, &"bytes".into(), &Uint8Array::from(&l.wasm[..]));
         out.push(&entry);
     }
     out
