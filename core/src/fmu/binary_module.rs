@@ -29,7 +29,7 @@ use core::sync::atomic::{AtomicI32, Ordering};
 pub struct BinaryModule {
     pub(super) rt: Runtime,
     pub(super) fmi: Fmi3,
-    pub(super) md: ModelDescription,
+    md: ModelDescription,
     /// Whether the archive has a `resources/` folder (mounted read-only at `/resources`).
     resource_path: bool,
     parameters: Prepared,
@@ -45,8 +45,6 @@ pub struct BinaryModule {
     /// holds it. One that only this list still holds was dropped: its handle is freed with
     /// `fmi3FreeFMUState` on the next call.
     pub(super) states: Vec<Arc<AtomicI32>>,
-    /// The outputs read with the step (`step_io.rs`).
-    pub(super) reads: super::step_io::StepReads,
 }
 
 /// An `fmi3FMUState` handle inside a [`crate::module::ModuleState`]. The handle is shared
@@ -171,7 +169,6 @@ impl BinaryModule {
             clocks,
             texts,
             states: Vec::new(),
-            reads: Default::default(),
         })
     }
 
@@ -186,12 +183,40 @@ impl BinaryModule {
     }
 
     pub(super) fn status(&self, call: &'static str, code: i32) -> Result<Status, ModuleError> {
-        self.rt.status(call, code)
+        let reported = |status| ModuleError {
+            status,
+            kind: ModuleErrorKind::Reported {
+                call,
+                log: self.rt.log_tail(5),
+            },
+        };
+        match code {
+            0 => Ok(Status::Ok),
+            1 => Ok(Status::Warning),
+            2 => Ok(Status::Discard),
+            3 => Err(reported(Status::Error)),
+            4 => Err(reported(Status::Fatal)),
+            other => Err(ModuleError {
+                status: Status::Fatal,
+                kind: ModuleErrorKind::Trap(format!(
+                    "{call} returned {other}, which is not an fmi3Status"
+                )),
+            }),
+        }
     }
 
     /// A call that may not be discarded: `fmi3Discard` is an error here.
     pub(super) fn check(&self, call: &'static str, code: i32) -> Result<(), ModuleError> {
-        self.rt.check(call, code)
+        match self.status(call, code)? {
+            Status::Discard => Err(ModuleError {
+                status: Status::Error,
+                kind: ModuleErrorKind::Reported {
+                    call,
+                    log: format!("(fmi3Discard) {}", self.rt.log_tail(5)),
+                },
+            }),
+            _ => Ok(()),
+        }
     }
 
     pub(super) fn instance(&self) -> Result<i32, ModuleError> {
@@ -350,20 +375,16 @@ impl Module for BinaryModule {
 
     fn set_float64(&mut self, vrs: &[ValueRef], values: &[f64]) -> Result<(), ModuleError> {
         match self.md.ports.is_empty() {
-            true => self.set_inputs(vrs, values),
+            true => self.set_float64_direct(vrs, values),
             false => self.set_values(vrs, values),
         }
     }
 
     fn get_float64(&mut self, vrs: &[ValueRef], values: &mut [f64]) -> Result<(), ModuleError> {
         match self.md.ports.is_empty() {
-            true => self.get_outputs(vrs, values),
+            true => self.get_float64_direct(vrs, values),
             false => self.get_values(vrs, values),
         }
-    }
-
-    fn will_read_after_step(&mut self, vrs: &[ValueRef]) {
-        self.read_after_step(vrs);
     }
 
     fn do_step(
@@ -372,7 +393,47 @@ impl Module for BinaryModule {
         h: f64,
         no_set_state_prior_to_current_point: bool,
     ) -> Result<StepReport, ModuleError> {
-        self.step_with_io(t, h, no_set_state_prior_to_current_point)
+        self.free_released()?;
+        self.before_step(t, h)?;
+        let inst = self.instance()?;
+        // [0, 8): lastSuccessfulTime; 8, 9, 10: eventHandlingNeeded, terminateSimulation, earlyReturn.
+        let p = self.rt.scratch(16)?;
+        let mut io = [0u8; 16];
+        io[..8].copy_from_slice(&t.to_le_bytes());
+        let f = self.fmi.do_step;
+        let args: [WasmValue; 8] = [
+            inst.into(),
+            t.into(),
+            h.into(),
+            i32::from(no_set_state_prior_to_current_point).into(),
+            ((p + 8) as i32).into(),
+            ((p + 9) as i32).into(),
+            ((p + 10) as i32).into(),
+            (p as i32).into(),
+        ];
+        let mut out = [0u8; 16];
+        let (code, read_outside) = self.rt.call_with_memory(
+            "fmi3DoStep",
+            f,
+            &args,
+            &[(p, &io[..])],
+            &mut [(p, &mut out[..])],
+        )?;
+        let status = self.status("fmi3DoStep", code)?;
+        read_outside.map_or(Ok(()), |at| Err(outside(at)))?;
+        let last = [f64::from_le_bytes(out[..8].try_into().unwrap_or_default())];
+        self.read_text_outputs()?;
+        Ok(StepReport {
+            status,
+            event_handling_needed: out[8] != 0,
+            terminate_simulation: out[9] != 0,
+            early_return: out[10] != 0,
+            last_successful_time: if status == Status::Discard {
+                t
+            } else {
+                last[0]
+            },
+        })
     }
 
     fn terminate(&mut self) -> Result<(), ModuleError> {

@@ -25,7 +25,6 @@ pub mod parameter_list;
 mod parameters;
 mod runtime;
 pub mod sandbox;
-mod step_io;
 mod text_outputs;
 mod typed_access;
 pub mod typed_ports;
@@ -60,8 +59,6 @@ mod clock_kind_tests;
 mod clock_tests;
 #[cfg(test)]
 mod sandbox_tests;
-#[cfg(all(test, feature = "wasmi"))]
-mod step_io_tests;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]

@@ -21,9 +21,6 @@ use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
-mod deferred;
-pub(crate) use deferred::StepCall;
-
 /// Resource limits of one binary-module instance.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RuntimeLimits {
@@ -74,10 +71,6 @@ pub(crate) struct Runtime {
     scratch: (u32, usize),
     /// The bytes of a [`Runtime::float64_call`], kept so that a step allocates nothing.
     bytes: Vec<u8>,
-    /// An `fmi3SetFloat64` not made yet ([`Runtime::defer_float64_set`]).
-    pending: deferred::PendingSet,
-    /// Calls made into the instance: a value read at one count is current while it stays.
-    calls: u64,
 }
 
 /// The values of an `fmi3SetFloat64` (given) or an `fmi3GetFloat64` (filled).
@@ -133,13 +126,7 @@ impl Runtime {
             fuel_per_run: limits.fuel_per_run,
             scratch: (0, 0),
             bytes: Vec::new(),
-            pending: deferred::PendingSet::default(),
-            calls: 0,
         };
-        // A write refused while the start function ran is not any FMI call's.
-        rt.guest.with_host(&mut |h| {
-            h.take_refused();
-        });
         if let Some(init) = typed(&*rt.guest, "_initialize", None, &sig(&[], &[]))? {
             rt.call("_initialize", init, &[], &mut [])
                 .map_err(|e| FmuError::Trap(e.to_string()))?;
@@ -168,9 +155,9 @@ impl Runtime {
         args: &[WasmValue],
         results: &mut [WasmValue],
     ) -> Result<(), ModuleError> {
-        // A refusal is taken after every call, so none is left over from an earlier one.
-        self.flush_pending()?;
-        self.calls += 1;
+        self.guest.with_host(&mut |h| {
+            h.take_refused();
+        });
         let result = self.guest.call(f, args, results);
         self.refused(call)?;
         result.map_err(|e| self.trap(call, e))
@@ -189,8 +176,9 @@ impl Runtime {
         writes: &[(u32, &[u8])],
         reads: &mut [(u32, &mut [u8])],
     ) -> Result<(i32, Option<u32>), ModuleError> {
-        self.flush_pending()?;
-        self.calls += 1;
+        self.guest.with_host(&mut |h| {
+            h.take_refused();
+        });
         let mut out = [WasmValue::I32(0)];
         let result = self
             .guest
@@ -217,8 +205,6 @@ impl Runtime {
         vrs: &[ValueRef],
         values: Float64s<'_>,
     ) -> Result<(i32, Option<u32>), ModuleError> {
-        // Before the scratch buffer is placed: a deferred set may move it.
-        self.flush_pending()?;
         let n = match &values {
             Float64s::Set(x) => x.len(),
             Float64s::Get(x) => x.len(),
@@ -322,7 +308,6 @@ impl Runtime {
     /// A scratch buffer of at least `len` bytes in module memory (8-byte aligned offsets
     /// are the caller's business); reallocated through `malloc` only when it must grow.
     pub fn scratch(&mut self, len: usize) -> Result<u32, ModuleError> {
-        self.flush_pending()?;
         if self.scratch.1 < len {
             if self.scratch.0 != 0 {
                 let (free, old) = (self.free, self.scratch.0 as i32);
@@ -362,8 +347,6 @@ impl Runtime {
 
     /// Writes `bytes` at `ptr` in module memory.
     pub fn write(&mut self, ptr: u32, bytes: &[u8]) -> Result<(), ModuleError> {
-        // A deferred set would write the scratch buffer after these bytes.
-        self.flush_pending()?;
         if self.guest.write(ptr, bytes) {
             Ok(())
         } else {

@@ -197,56 +197,6 @@ pub enum MemoryCallError {
     ReadOutside(u32),
 }
 
-/// One call of a [`GuestInstance::call_sequence`]: an FMI function that returns an
-/// `fmi3Status` (i32), with its arguments and results in guest memory as in
-/// [`GuestInstance::call_with_memory`].
-pub struct StatusCall<'a, 'b> {
-    /// The function.
-    pub f: ExportFn,
-    /// Its arguments.
-    pub args: &'a [WasmValue],
-    /// Copied into guest memory before the call.
-    pub writes: &'a [(u32, &'a [u8])],
-    /// Copied out of guest memory after it.
-    pub reads: &'a mut [(u32, &'b mut [u8])],
-}
-
-/// What [`GuestInstance::call_sequence`] did: `ran` calls, the last of which may have
-/// failed (`failed`); `statuses[..ran]` hold the statuses of the calls that returned.
-#[derive(Debug, PartialEq)]
-pub struct SequenceOutcome {
-    /// Calls made (the last one may have failed).
-    pub ran: usize,
-    /// The last call's failure.
-    pub failed: Option<MemoryCallError>,
-}
-
-/// Whether a sequence goes on after a call that returned `status` (fmi3OK, fmi3Warning).
-pub fn continues_after(status: i32) -> bool {
-    status == 0 || status == 1
-}
-
-/// [`GuestInstance::call_sequence`] as one [`GuestInstance::call_with_memory`] per call.
-pub fn one_by_one<G: GuestInstance + ?Sized>(
-    guest: &mut G,
-    calls: &mut [StatusCall<'_, '_>],
-    statuses: &mut [i32],
-) -> SequenceOutcome {
-    for (k, (c, status)) in calls.iter_mut().zip(statuses.iter_mut()).enumerate() {
-        let mut out = [WasmValue::I32(0)];
-        let r = guest.call_with_memory(c.f, c.args, &mut out, c.writes, c.reads);
-        *status = out[0].as_i32().unwrap_or(0);
-        let failed = r.err();
-        if failed.is_some() || !continues_after(*status) {
-            return SequenceOutcome { ran: k + 1, failed };
-        }
-    }
-    SequenceOutcome {
-        ran: calls.len().min(statuses.len()),
-        failed: None,
-    }
-}
-
 /// The guest's linear memory as the WASI host sees it during an import call. Every
 /// access is bounds-checked (`false`: the range is outside the memory).
 pub trait GuestMemory {
@@ -299,17 +249,6 @@ pub trait GuestInstance: Send {
             }
         }
         Ok(())
-    }
-    /// The calls of `calls` in order, each as [`GuestInstance::call_with_memory`], its
-    /// status into `statuses`; stops after a call that failed or returned a status other
-    /// than fmi3OK and fmi3Warning. Several FMI calls of a macro-step (set inputs, step,
-    /// get outputs) in one crossing on the browser's engine.
-    fn call_sequence(
-        &mut self,
-        calls: &mut [StatusCall<'_, '_>],
-        statuses: &mut [i32],
-    ) -> SequenceOutcome {
-        one_by_one(self, calls, statuses)
     }
     /// Reads `out.len()` bytes of guest memory at `ptr` (`false`: out of bounds).
     fn read(&self, ptr: u32, out: &mut [u8]) -> bool;

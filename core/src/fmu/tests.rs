@@ -131,11 +131,11 @@ pub(super) fn fmu(xml: &str, wat: &str) -> Vec<u8> {
     ])
 }
 
-pub(super) fn load(xml: &str, wat: &str, limits: RuntimeLimits) -> Result<BinaryModule, FmuError> {
+fn load(xml: &str, wat: &str, limits: RuntimeLimits) -> Result<BinaryModule, FmuError> {
     BinaryModule::from_fmu(&fmu(xml, wat), &BTreeMap::new(), limits)
 }
 
-pub(super) fn started(module: BinaryModule) -> Subsystem {
+fn started(module: BinaryModule) -> Subsystem {
     let mut s = Subsystem::instantiate(Box::new(module), InstantiateOptions::default()).unwrap();
     s.enter_initialization_mode(None, 0.0, Some(1.0)).unwrap();
     s.exit_initialization_mode().unwrap();

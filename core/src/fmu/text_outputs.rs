@@ -24,13 +24,6 @@ pub(super) struct TextOutputs {
     pub(super) values: Vec<TextOutput>,
 }
 
-impl TextOutputs {
-    /// Whether the module has no String or Binary output.
-    pub(super) fn is_empty(&self) -> bool {
-        self.vars.is_empty()
-    }
-}
-
 /// Bytes as lower-case hex, two digits each.
 fn hex(bytes: &[u8]) -> String {
     let mut out = String::with_capacity(2 * bytes.len());

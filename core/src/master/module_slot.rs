@@ -91,12 +91,6 @@ impl ModuleSlot<'_> {
         r.map_err(|e| self.error(t, e))
     }
 
-    /// Tells the module that [`ModuleSlot::read_outputs`] follows its next step.
-    pub fn will_read_outputs_after_step(&mut self) {
-        let vrs = self.graph.output_value_refs(self.index);
-        self.subsystem.will_read_after_step(vrs);
-    }
-
     /// Reads the module's outputs into its slice; a non-finite value is
     /// [`MasterError::Diverged`] naming the signal.
     #[inline]

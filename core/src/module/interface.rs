@@ -49,14 +49,6 @@ pub trait Module: Send {
     /// `fmi3GetFloat64`.
     fn get_float64(&mut self, vrs: &[ValueRef], values: &mut [f64]) -> Result<(), ModuleError>;
 
-    /// Not an FMI call but a promise: the master calls `get_float64(vrs)` right after the
-    /// next `do_step` unless that step is discarded, so a module whose calls are costly
-    /// may make that read with the step (a binary module in the page: one crossing into
-    /// JS instead of two). Default: nothing.
-    fn will_read_after_step(&mut self, vrs: &[ValueRef]) {
-        let _ = vrs;
-    }
-
     /// `fmi3DoStep` from communication point `t` over `h > 0`.
     fn do_step(
         &mut self,

@@ -260,11 +260,6 @@ impl Subsystem {
         self.checked(r)
     }
 
-    /// [`Module::will_read_after_step`]: no FMI call, so no state to check.
-    pub fn will_read_after_step(&mut self, vrs: &[ValueRef]) {
-        self.module.will_read_after_step(vrs);
-    }
-
     /// `fmi3DoStep`. Time advances only here.
     pub fn do_step(
         &mut self,

@@ -1,6 +1,6 @@
 //! One module of a scenario stepped on its own, without a master: per macro-step the calls
-//! a fixed-step master makes to it (set its Float64 inputs, announce the read, `do_step`,
-//! get its Float64 outputs), its inputs held at their start values. What this costs is the module and the
+//! a fixed-step master makes to it (set its Float64 inputs, `do_step`, get its Float64
+//! outputs), its inputs held at their start values. What this costs is the module and the
 //! engine that runs it, apart from the master's own work: docs/benchmarks.md compares the
 //! browser's engine with wasmi this way next to whole presets.
 
@@ -67,7 +67,6 @@ impl ModuleAlone {
     pub fn advance(&mut self, steps: u32) -> Result<(), CosimError> {
         for _ in 0..steps {
             self.module.set_float64(&self.inputs, &self.input_values)?;
-            self.module.will_read_after_step(&self.outputs);
             self.module.do_step(self.t, self.h, true)?;
             self.module
                 .get_float64(&self.outputs, &mut self.output_values)?;

@@ -50,7 +50,7 @@ fn from_number(v: f64, ty: WasmType) -> WasmValue {
 }
 
 /// A thrown JS value as the core's call error.
-pub(super) fn call_error(e: &JsValue) -> CallError {
+fn call_error(e: &JsValue) -> CallError {
     match exit_code(e) {
         Some(code) => CallError::Exit(code),
         None => CallError::Trap(trap_text(e)),

@@ -49,22 +49,6 @@ function invoke(f, n, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) {
     default: return f(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
   }
 }
-function invokeAt(f, n, a) {
-  const p = page64;
-  switch (n) {
-    case 0: return f();
-    case 1: return f(p[a]);
-    case 2: return f(p[a], p[a + 1]);
-    case 3: return f(p[a], p[a + 1], p[a + 2]);
-    case 4: return f(p[a], p[a + 1], p[a + 2], p[a + 3]);
-    case 5: return f(p[a], p[a + 1], p[a + 2], p[a + 3], p[a + 4]);
-    case 6: return f(p[a], p[a + 1], p[a + 2], p[a + 3], p[a + 4], p[a + 5]);
-    case 7: return f(p[a], p[a + 1], p[a + 2], p[a + 3], p[a + 4], p[a + 5], p[a + 6]);
-    case 8: return f(p[a], p[a + 1], p[a + 2], p[a + 3], p[a + 4], p[a + 5], p[a + 6], p[a + 7]);
-    default: return f(p[a], p[a + 1], p[a + 2], p[a + 3], p[a + 4], p[a + 5], p[a + 6], p[a + 7],
-      p[a + 8], p[a + 9], p[a + 10], p[a + 11]);
-  }
-}
 export function set_page_memory(memory) {
   if (page !== memory) {
     page = memory;
@@ -72,46 +56,7 @@ export function set_page_memory(memory) {
   }
 }
 export function guest_views(memory) {
-  return { memory, bytes: new Uint8Array(memory ? memory.buffer : 0), funcs: [] };
-}
-export function add_func(g, f) {
-  g.funcs.push(f);
-}
-export function call_seq(g, n, desc, args, io, res) {
-  pageViews();
-  let b = guestBytes(g);
-  let d = desc >>> 2, a = args >>> 3, k = io >>> 2;
-  const r = res >>> 3;
-  for (let c = 0; c < n; c++, d += 4) {
-    const f = g.funcs[page32[d]], na = page32[d + 1], nw = page32[d + 2], nr = page32[d + 3];
-    page64[r] = c;
-    for (let i = 0; i < nw; i++, k += 3) {
-      const at = page32[k], len = page32[k + 2];
-      if (at + len > b.length) return -1 - i;
-      copy(b, at, page8, page32[k + 1], len);
-    }
-    let v;
-    try {
-      v = invokeAt(f, na, a);
-    } catch (e) {
-      thrown = e;
-      return 1;
-    }
-    a += na;
-    // Either memory may have grown during the call.
-    pageViews();
-    b = guestBytes(g);
-    page64[r] = c;
-    page64[r + 1] = b.length;
-    page64[r + 2 + c] = v;
-    for (let i = 0; i < nr; i++, k += 3) {
-      const at = page32[k], len = page32[k + 2];
-      if (at + len > b.length) return -1 - nw - i;
-      copy(page8, page32[k + 1], b, at, len);
-    }
-    if (v !== 0 && v !== 1) return 0;
-  }
-  return 0;
+  return { memory, bytes: new Uint8Array(memory ? memory.buffer : 0) };
 }
 export function guest_read(g, at, to, n) {
   pageViews();
@@ -202,17 +147,6 @@ extern "C" {
         nr: u32,
         res: u32,
     ) -> i32;
-    /// Appends `f` to the functions `views` calls by index ([`call_seq`]).
-    pub(super) fn add_func(views: &JsValue, f: &Function);
-    /// Up to `n` calls, each described at page address `desc` by four u32
-    /// `[function index, argument count, writes, reads]`, its arguments f64 at `args` and
-    /// its copies triples at `io` as in [`call_io`]: copies in, calls, copies out, and
-    /// stops after a call whose result is neither 0 nor 1 (fmi3OK, fmi3Warning). At `res`
-    /// (f64): the index of the call made last, the module memory's size after it, then
-    /// each call's result. 0: done; 1: that call threw ([`take_thrown`]); `-1 - k`: its
-    /// copy `k` (writes, then reads) lies outside the module's memory.
-    pub(super) fn call_seq(views: &JsValue, n: u32, desc: u32, args: u32, io: u32, res: u32)
-        -> i32;
     /// The module memory's size in bytes now (0 without one).
     pub(super) fn guest_size(views: &JsValue) -> f64;
     /// What the last `call_io` that returned 1 caught.

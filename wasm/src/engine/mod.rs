@@ -19,12 +19,10 @@ mod glue;
 mod imports;
 mod memory;
 mod registry;
-mod sequence;
 
 use budget::Budget;
 use cosim_core::fmu::sandbox::{
-    CallError, Export, ExportFn, GuestInstance, MemoryCallError, Sandbox, SequenceOutcome,
-    StatusCall, WasmValue,
+    CallError, Export, ExportFn, GuestInstance, MemoryCallError, Sandbox, WasmValue,
 };
 use cosim_core::fmu::wasi::WasiHost;
 use cosim_core::fmu::wasm_limits;
@@ -55,7 +53,6 @@ pub fn install() {
 struct BrowserInstance {
     slot: usize,
     budget: Budget,
-    sequences: sequence::SequenceBuffers,
 }
 
 /// The text of a thrown JS value.
@@ -149,11 +146,7 @@ impl Sandbox for BrowserSandbox {
             log_callback,
             globals,
         });
-        Ok(Box::new(BrowserInstance {
-            slot,
-            budget,
-            sequences: Default::default(),
-        }))
+        Ok(Box::new(BrowserInstance { slot, budget }))
     }
 }
 
@@ -205,7 +198,6 @@ impl GuestInstance for BrowserInstance {
                         .and_then(|f| f.dyn_into::<Function>().ok());
                     match f {
                         Some(f) => {
-                            glue::add_func(&s.views, &f);
                             s.funcs.push(f);
                             Export::Function(ExportFn(s.funcs.len() as u32 - 1), sig.clone())
                         }
@@ -266,35 +258,6 @@ impl GuestInstance for BrowserInstance {
         let failed = outcome.as_ref().err();
         self.after_call(failed, memory_now)
             .map_err(|why| MemoryCallError::Call(CallError::Limit(why)))?;
-        outcome
-    }
-
-    fn call_sequence(
-        &mut self,
-        calls: &mut [StatusCall<'_, '_>],
-        statuses: &mut [i32],
-    ) -> SequenceOutcome {
-        self.before_call();
-        let slot = self.slot;
-        let mut buffers = core::mem::take(&mut self.sequences);
-        let mut memory_now = 0;
-        // The registry stays borrowed (shared) during the calls, as in `call_with_memory`.
-        let outcome = with_slot_ref(slot, |s| {
-            let views = &s.views;
-            sequence::call_sequence(self, views, &mut buffers, calls, statuses, &mut memory_now)
-        });
-        self.sequences = buffers;
-        let mut outcome = outcome.unwrap_or_else(|| {
-            let gone = CallError::Trap(String::from("no such export"));
-            SequenceOutcome {
-                ran: 1,
-                failed: Some(MemoryCallError::Call(gone)),
-            }
-        });
-        // The budget's verdict on the calls' growth, as in `call_with_memory`.
-        if let Err(why) = self.after_call(outcome.failed.as_ref(), memory_now) {
-            outcome.failed = Some(MemoryCallError::Call(CallError::Limit(why)));
-        }
         outcome
     }
 

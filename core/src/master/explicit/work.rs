@@ -155,8 +155,6 @@ pub(super) fn step_slot(
     early_return_allowed: bool,
 ) -> Result<Option<StepReport>, MasterError> {
     predictor.apply(slot, t)?;
-    // Read below unless discarded (an early return the master refuses ends the run).
-    slot.will_read_outputs_after_step();
     // noSetFMUStatePriorToCurrentPoint: a rollback only ever returns to `t`.
     let report = slot.do_step(t, h, true)?;
     if report.status == Status::Discard {
