@@ -127,6 +127,10 @@ impl Runtime {
             scratch: (0, 0),
             bytes: Vec::new(),
         };
+        // A write refused while the start function ran belongs to no FMI call.
+        rt.guest.with_host(&mut |h| {
+            h.take_refused();
+        });
         if let Some(init) = typed(&*rt.guest, "_initialize", None, &sig(&[], &[]))? {
             rt.call("_initialize", init, &[], &mut [])
                 .map_err(|e| FmuError::Trap(e.to_string()))?;
@@ -155,9 +159,8 @@ impl Runtime {
         args: &[WasmValue],
         results: &mut [WasmValue],
     ) -> Result<(), ModuleError> {
-        self.guest.with_host(&mut |h| {
-            h.take_refused();
-        });
+        // No refusal is left over: each is taken after the call that made it, and one
+        // from the start function when the module was loaded.
         let result = self.guest.call(f, args, results);
         self.refused(call)?;
         result.map_err(|e| self.trap(call, e))
@@ -176,9 +179,6 @@ impl Runtime {
         writes: &[(u32, &[u8])],
         reads: &mut [(u32, &mut [u8])],
     ) -> Result<(i32, Option<u32>), ModuleError> {
-        self.guest.with_host(&mut |h| {
-            h.take_refused();
-        });
         let mut out = [WasmValue::I32(0)];
         let result = self
             .guest
