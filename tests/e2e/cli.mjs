@@ -28,6 +28,19 @@ export function cosim(args, input) {
   return execFileSync(cliPath(), args, { input, encoding: 'utf8', stdio: ['pipe', 'pipe', 'pipe'] });
 }
 
+/** What `cosim run` writes to stderr for the scenario object `scenario` (it must fail). */
+export function cliFailure(scenario) {
+  const dir = mkdtempSync(join(tmpdir(), 'cosim-fail-'));
+  const file = join(dir, 's.json');
+  writeFileSync(file, JSON.stringify(scenario));
+  try {
+    execFileSync(cliPath(), ['run', file, '--out', join(dir, 'out.csv')], { encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] });
+  } catch (e) {
+    return String(e.stderr);
+  }
+  assert.fail('the CLI run succeeded');
+}
+
 /** Runs scenario JSON text with the CLI; returns the CSV text. */
 export function runCli(scenarioText) {
   const dir = mkdtempSync(join(tmpdir(), 'cosim-cli-'));

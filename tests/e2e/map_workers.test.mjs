@@ -8,12 +8,8 @@
 
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { launch, openPage, runAndWait } from './browser.mjs';
-import { cliPath } from './cli.mjs';
+import { cliFailure } from './cli.mjs';
 import { dataUrl, INSTANTIATE, lagFmu, lagScenario, STEPS } from './fmu_fixtures.mjs';
 
 let browser;
@@ -86,19 +82,6 @@ test('an endless loop in a binary module stops the map with the module named, th
   assert.deepEqual(page.problems, []);
   await page.close();
 });
-
-/** What `cosim run` writes to stderr for `scenario` (it must fail). */
-function cliFailure(scenario) {
-  const dir = mkdtempSync(join(tmpdir(), 'cosim-grow-'));
-  const file = join(dir, 's.json');
-  writeFileSync(file, JSON.stringify(scenario));
-  try {
-    execFileSync(cliPath(), ['run', file, '--out', join(dir, 'out.csv')], { encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] });
-  } catch (e) {
-    return String(e.stderr);
-  }
-  assert.fail('the CLI run succeeded');
-}
 
 test('memory grown past the budget in fmi3DoStep fails the run naming the module and the call, as in the CLI', async () => {
   const scenario = lagScenario(dataUrl(lagFmu({ step: STEPS.grow })));

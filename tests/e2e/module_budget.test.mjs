@@ -9,12 +9,8 @@
 
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { launch, openPage, runAndWait } from './browser.mjs';
-import { cliPath, runCli } from './cli.mjs';
+import { cliFailure, runCli } from './cli.mjs';
 import { dataUrl, LAG_XML, lagFmu, lagScenario, lagWasm, zipStored } from './fmu_fixtures.mjs';
 
 let browser;
@@ -62,19 +58,6 @@ function leb(v) {
 
 function tableFmu(elements, options = {}) {
   return zipStored([['modelDescription.xml', LAG_XML], ['binaries/wasm32/lag.wasm', withTable(lagWasm(options), elements)]]);
-}
-
-/** What `cosim run` writes to stderr for `scenario` (it must fail). */
-function cliFailure(scenario) {
-  const dir = mkdtempSync(join(tmpdir(), 'cosim-budget-'));
-  const file = join(dir, 's.json');
-  writeFileSync(file, JSON.stringify(scenario));
-  try {
-    execFileSync(cliPath(), ['run', file, '--out', join(dir, 'out.csv')], { encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] });
-  } catch (e) {
-    return String(e.stderr);
-  }
-  assert.fail('the CLI run succeeded');
 }
 
 /** Runs `scenario` in a fresh page (it must fail): the message shown; a preset runs after. */
