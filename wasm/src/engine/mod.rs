@@ -150,37 +150,26 @@ impl Sandbox for BrowserSandbox {
     }
 }
 
-impl BrowserInstance {
-    /// Before a call: the room the module may grow into now.
-    fn before_call(&mut self) {
-        let budget = &mut self.budget;
-        with_slot_ref(self.slot, |s| s.globals.as_ref().map(|g| budget.sync(g)));
-    }
-
-    /// After a call that `failed` (or not) with the module memory `memory_now` bytes: a
-    /// growth the budget refused trapped, and the call fails as wasmi's refusal does;
-    /// otherwise what the call grew is charged (after a failure the memory's size is
-    /// asked for: the call did not report it).
-    fn after_call(
-        &mut self,
-        failed: Option<&MemoryCallError>,
-        memory_now: usize,
-    ) -> Result<(), String> {
-        let trapped = matches!(failed, Some(MemoryCallError::Call(CallError::Trap(_))));
-        let budget = &mut self.budget;
-        with_slot_ref(self.slot, |s| {
-            let now = match failed {
-                Some(_) => glue::guest_size(&s.views) as usize,
-                None => memory_now,
-            };
-            let refused = match (trapped, s.globals.as_ref()) {
-                (true, Some(g)) => budget.refusal(g, now),
-                _ => None,
-            };
-            refused.map_or_else(|| budget.settle(s.globals.as_ref(), now), Err)
-        })
-        .unwrap_or(Ok(()))
-    }
+/// After a call that `failed` (or not) with the module memory `memory_now` bytes: a
+/// growth the budget refused trapped, and the call fails as wasmi's refusal does;
+/// otherwise what the call grew is charged (after a failure the memory's size is asked
+/// for: the call did not report it).
+fn settle_call(
+    budget: &mut Budget,
+    s: &Slot,
+    failed: Option<&MemoryCallError>,
+    memory_now: usize,
+) -> Result<(), String> {
+    let now = match failed {
+        Some(_) => glue::guest_size(&s.views) as usize,
+        None => memory_now,
+    };
+    let trapped = matches!(failed, Some(MemoryCallError::Call(CallError::Trap(_))));
+    let refused = match (trapped, s.globals.as_ref()) {
+        (true, Some(g)) => budget.refusal(g, now),
+        _ => None,
+    };
+    refused.map_or_else(|| budget.settle(s.globals.as_ref(), now), Err)
 }
 
 impl GuestInstance for BrowserInstance {
@@ -231,34 +220,35 @@ impl GuestInstance for BrowserInstance {
         writes: &[(u32, &[u8])],
         reads: &mut [(u32, &mut [u8])],
     ) -> Result<(), MemoryCallError> {
-        self.before_call();
-        let mut memory_now = 0;
-        // The registry stays borrowed (shared) during the call: the WASI imports and the
-        // log callback use only what they captured, never the registry.
-        let outcome = with_slot_ref(self.slot, |s| {
-            let func = s.funcs.get(f.0 as usize)?;
-            let target = call::Target {
-                views: &s.views,
-                func,
+        let budget = &mut self.budget;
+        // One look into the registry per call, kept (shared) during it: the WASI imports
+        // and the log callback use only what they captured, never the registry.
+        with_slot_ref(self.slot, |s| {
+            // The room the module may grow into now.
+            if let Some(g) = &s.globals {
+                budget.sync(g);
+            }
+            let mut memory_now = 0;
+            let outcome = match s.funcs.get(f.0 as usize) {
+                Some(func) => {
+                    let target = call::Target {
+                        views: &s.views,
+                        func,
+                    };
+                    call::call(target, args, results, writes, reads, &mut memory_now)
+                }
+                None => Err(MemoryCallError::Call(CallError::Trap(String::from(
+                    "no such export",
+                )))),
             };
-            Some(call::call(
-                target,
-                args,
-                results,
-                writes,
-                reads,
-                &mut memory_now,
-            ))
+            settle_call(budget, s, outcome.as_ref().err(), memory_now)
+                .map_err(|why| MemoryCallError::Call(CallError::Limit(why)))?;
+            outcome
         })
-        .flatten()
         .unwrap_or_else(|| {
             let gone = CallError::Trap(String::from("no such export"));
             Err(MemoryCallError::Call(gone))
-        });
-        let failed = outcome.as_ref().err();
-        self.after_call(failed, memory_now)
-            .map_err(|why| MemoryCallError::Call(CallError::Limit(why)))?;
-        outcome
+        })
     }
 
     fn read(&self, ptr: u32, out: &mut [u8]) -> bool {
