@@ -10,8 +10,7 @@ use cosim_core::fmu::sandbox::{CallError, MemoryCallError, WasmType, WasmValue};
 use js_sys::{Array, BigInt, Function};
 use wasm_bindgen::{JsCast, JsValue};
 
-/// Arguments `glue::call_io` passes as numbers.
-const MAX_ARGS: usize = 12;
+use super::bridge::MAX_ARGS;
 /// Copies described on the stack; more take a vector.
 const STACK_COPIES: usize = 8;
 
@@ -61,6 +60,8 @@ fn call_error(e: &JsValue) -> CallError {
 pub(super) struct Target<'a> {
     pub views: &'a JsValue,
     pub func: &'a Function,
+    /// Its bridge wrapper's handle (`bridge`), if it has one.
+    pub direct: Option<u32>,
 }
 
 /// Writes `writes`, calls, reads `reads` (`GuestInstance::call_with_memory`); when the
@@ -74,18 +75,9 @@ pub(super) fn call(
     memory_after: &mut usize,
 ) -> Result<(), MemoryCallError> {
     let result = results.first().map(|r| r.ty());
-    let mut a = [0.0f64; MAX_ARGS];
     let numeric = args.len() <= MAX_ARGS
         && result != Some(WasmType::I64)
-        && args.iter().zip(a.iter_mut()).all(|(v, slot)| {
-            *slot = match *v {
-                WasmValue::I32(x) => f64::from(x),
-                WasmValue::F32(x) => f64::from(x),
-                WasmValue::F64(x) => x,
-                WasmValue::I64(_) => return false,
-            };
-            true
-        });
+        && !args.iter().any(|v| matches!(v, WasmValue::I64(_)));
     if !numeric {
         return call_boxed(target, args, results, writes, reads, memory_after);
     }
@@ -111,27 +103,60 @@ pub(super) fn call(
     }
     // The call's result and the module memory's size after it.
     let mut value = [0.0f64; 2];
-    let status = glue::call_io(
-        target.views,
-        target.func,
-        args.len() as u32,
-        a[0],
-        a[1],
-        a[2],
-        a[3],
-        a[4],
-        a[5],
-        a[6],
-        a[7],
-        a[8],
-        a[9],
-        a[10],
-        a[11],
+    let (io_at, nw, nr, res) = (
         io.as_ptr() as u32,
         writes.len() as u32,
         reads.len() as u32,
         value.as_mut_ptr() as u32,
     );
+    let status = match target.direct {
+        Some(h) => {
+            // Each argument in 8 bytes of page memory, as the bridge loads it.
+            let mut bits = [0u64; MAX_ARGS];
+            for (b, v) in bits.iter_mut().zip(args) {
+                *b = match *v {
+                    WasmValue::I32(x) => u64::from(x as u32),
+                    WasmValue::F32(x) => u64::from(x.to_bits()),
+                    WasmValue::F64(x) => x.to_bits(),
+                    WasmValue::I64(x) => x as u64,
+                };
+            }
+            glue::call_direct(h, io_at, nw, nr, res, bits.as_ptr() as u32)
+        }
+        None => {
+            let mut a = [0.0f64; MAX_ARGS];
+            for (slot, v) in a.iter_mut().zip(args) {
+                *slot = match *v {
+                    WasmValue::I32(x) => f64::from(x),
+                    WasmValue::F32(x) => f64::from(x),
+                    WasmValue::F64(x) => x,
+                    WasmValue::I64(x) => x as f64,
+                };
+            }
+            let a = &a;
+            glue::call_io(
+                target.views,
+                target.func,
+                args.len() as u32,
+                a[0],
+                a[1],
+                a[2],
+                a[3],
+                a[4],
+                a[5],
+                a[6],
+                a[7],
+                a[8],
+                a[9],
+                a[10],
+                a[11],
+                io_at,
+                nw,
+                nr,
+                res,
+            )
+        }
+    };
     if status == 1 {
         return Err(MemoryCallError::Call(call_error(&glue::take_thrown())));
     }

@@ -100,6 +100,28 @@ export function call_io(g, f, n, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a1
   }
   return 0;
 }
+const bridged = [];
+const released = [];
+export function bridge_register(w) {
+  const h = released.length ? released.pop() : bridged.length;
+  bridged[h] = w;
+  return h;
+}
+export function bridge_release(h) {
+  bridged[h] = undefined;
+  released.push(h);
+}
+export function bridges_live() {
+  return bridged.length - released.length;
+}
+export function call_direct(h, io, nw, nr, res, args) {
+  try {
+    return bridged[h](io, nw, nr, res, args);
+  } catch (e) {
+    thrown = e;
+    return 1;
+  }
+}
 export function guest_size(g) {
   return guestBytes(g).length;
 }
@@ -147,6 +169,16 @@ extern "C" {
         nr: u32,
         res: u32,
     ) -> i32;
+    /// Adds a bridge wrapper (`bridge`) to the table [`call_direct`] calls from; its handle.
+    pub(super) fn bridge_register(w: &Function) -> u32;
+    /// How many wrappers are registered now.
+    pub(super) fn bridges_live() -> u32;
+    /// Frees handle `h` of [`bridge_register`].
+    pub(super) fn bridge_release(h: u32);
+    /// [`call_io`] through the bridge wrapper `h`, its arguments 8 bytes each at page
+    /// address `args`: the copies and the call happen in wasm; JS only catches a trap
+    /// (1, [`take_thrown`]).
+    pub(super) fn call_direct(h: u32, io: u32, nw: u32, nr: u32, res: u32, args: u32) -> i32;
     /// The module memory's size in bytes now (0 without one).
     pub(super) fn guest_size(views: &JsValue) -> f64;
     /// What the last `call_io` that returned 1 caught.

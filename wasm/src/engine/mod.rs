@@ -2,7 +2,9 @@
 //! the core's `Sandbox` with `WebAssembly.Module` (compiled once per distinct wasm binary
 //! and kept for the worker's lifetime, or handed over already compiled by the page) and
 //! `WebAssembly.Instance`; an FMI call and the copies of its arguments and results cross
-//! from the page's wasm to JS once ([`call`], [`glue`]).
+//! from the page's wasm to JS once ([`call`], [`glue`]), and from there into a generated
+//! wasm wrapper that does the copies with multi-memory `memory.copy` and calls the module
+//! directly ([`bridge`]; JS copies on an engine without multi-memory).
 //! The WASI imports call the core's one implementation (`fmu::wasi::dispatch`), so the
 //! module sees the same bytes as under wasmi in the CLI.
 //!
@@ -13,6 +15,7 @@
 //! JS objects live in this thread's registry ([`registry`]); an instance holds only its
 //! index there, so it is `Send` as the core's modules must be (the worker is one thread).
 
+mod bridge;
 mod budget;
 mod call;
 mod glue;
@@ -20,6 +23,7 @@ mod imports;
 mod memory;
 mod registry;
 
+use bridge::Bridge;
 use budget::Budget;
 use cosim_core::fmu::sandbox::{
     CallError, Export, ExportFn, GuestInstance, MemoryCallError, Sandbox, WasmValue,
@@ -34,6 +38,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::{JsCast, JsValue};
 
+pub use bridge::{bridges_live, set_call_bridge};
 pub use registry::{adopt_compiled, compilations_here, compiled_modules, pending_binaries};
 
 /// The browser's engine.
@@ -125,6 +130,13 @@ impl Sandbox for BrowserSandbox {
             .settle(globals.as_ref(), memory_now)
             .map_err(FmuError::Limit)?;
         glue::set_page_memory(&wasm_bindgen::memory());
+        let bridge = match &mem {
+            Some(m) => {
+                let compiled = plan.bridge.get_or_init(|| bridge::compile(&interface));
+                Bridge::instantiate(compiled, &interface, &exports, m)
+            }
+            None => Bridge::none(),
+        };
         let views = glue::guest_views(mem.as_ref().map_or(&JsValue::UNDEFINED, |m| m.as_ref()));
         *memory.borrow_mut() = mem;
         let log = imports::install_log_callback(&exports, &host, &memory, &mut budget);
@@ -140,6 +152,7 @@ impl Sandbox for BrowserSandbox {
             interface,
             views,
             funcs: Vec::new(),
+            bridge,
             host,
             closures,
             log_closure,
@@ -175,9 +188,10 @@ fn settle_call(
 impl GuestInstance for BrowserInstance {
     fn export(&self, name: &str) -> Export {
         with_slot(self.slot, |s| {
-            let Some((_, kind)) = s.interface.exports.iter().find(|(n, _)| n == name) else {
+            let Some(at) = s.interface.exports.iter().position(|(n, _)| n == name) else {
                 return Export::Missing;
             };
+            let kind = &s.interface.exports[at].1;
             match kind {
                 ExportKind::Memory => Export::Memory,
                 ExportKind::Other => Export::NotAFunction,
@@ -187,7 +201,8 @@ impl GuestInstance for BrowserInstance {
                         .and_then(|f| f.dyn_into::<Function>().ok());
                     match f {
                         Some(f) => {
-                            s.funcs.push(f);
+                            let direct = s.bridge.handles.get(at).copied().flatten();
+                            s.funcs.push((f, direct));
                             Export::Function(ExportFn(s.funcs.len() as u32 - 1), sig.clone())
                         }
                         None => Export::NotAFunction,
@@ -230,10 +245,11 @@ impl GuestInstance for BrowserInstance {
             }
             let mut memory_now = 0;
             let outcome = match s.funcs.get(f.0 as usize) {
-                Some(func) => {
+                Some((func, direct)) => {
                     let target = call::Target {
                         views: &s.views,
                         func,
+                        direct: *direct,
                     };
                     call::call(target, args, results, writes, reads, &mut memory_now)
                 }

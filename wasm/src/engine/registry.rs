@@ -13,7 +13,7 @@ use cosim_core::fmu::wasm_sections::WasmInterface;
 use cosim_core::fmu::FmuError;
 use cosim_core::scenario::{fmu_bytes, Scenario, BINARY_MODEL};
 use js_sys::{Array, Function, Object, Reflect, Uint8Array, WebAssembly};
-use std::cell::{Cell, RefCell};
+use std::cell::{Cell, OnceCell, RefCell};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
@@ -23,8 +23,10 @@ pub(super) struct Slot {
     pub interface: WasmInterface,
     /// The module's memory as `glue::guest_views` caches it.
     pub views: JsValue,
-    /// Exported functions handed out as `ExportFn(index)`.
-    pub funcs: Vec<Function>,
+    /// Exported functions handed out as `ExportFn(index)`, and their bridge handles.
+    pub funcs: Vec<(Function, Option<u32>)>,
+    /// The call bridge (its wrappers released with the slot).
+    pub bridge: super::bridge::Bridge,
     pub host: Rc<RefCell<WasiHost>>,
     /// The WASI import functions and the log callback: held, never read, so that the
     /// JS functions the module calls live as long as the instance.
@@ -42,6 +44,8 @@ pub(super) struct Plan {
     pub memories: Vec<u64>,
     pub tables: Vec<u64>,
     pub grows_tables: bool,
+    /// The call bridge, compiled for the first instance.
+    pub bridge: OnceCell<super::bridge::Compiled>,
 }
 
 thread_local! {
@@ -99,6 +103,7 @@ pub(super) fn compile(wasm: &[u8]) -> Result<(WebAssembly::Module, Rc<Plan>), Fm
         memories: l.memories,
         tables: l.tables,
         grows_tables: l.grows_tables,
+        bridge: OnceCell::new(),
     });
     PLANS.with(|p| p.borrow_mut().push((k.clone(), plan.clone())));
     // Adopted from the page: compiled there from the same rewritten bytes.

@@ -1,0 +1,344 @@
+//! The call bridge: a small wasm module, generated per binary module, that imports both
+//! the page's memory and the module's (multi-memory) and the module's exported
+//! functions, and wraps each of them so that one JS call does an FMI call's copies with
+//! `memory.copy` and calls the module directly, wasm to wasm. It replaces the JS copy
+//! loop of `glue::call_io` (views, byte loops, an argument switch) on engines with
+//! multi-memory; the JS frame left around it only catches traps, which wasm cannot.
+//!
+//! Wrapper `w{k}(io, nw, nr, res, args) -> i32` for export `k` loads the function's
+//! arguments from page address `args` (8 bytes each) and has `glue::call_io`'s contract: copy the `nw` triples `[module address, page address, length]` at page
+//! address `io` into the module's memory, call, store the result (as f64) and the module
+//! memory's size in bytes (as f64) at page address `res`, copy the next `nr` triples out;
+//! 0 when done, `-1 - k` when triple `k` lies outside the module's memory (a write
+//! outside calls nothing). Exports with an i64, vector or reference type, or more than
+//! one result, get no wrapper: they take the boxed path (`call::call_boxed`).
+
+use super::glue;
+use cosim_core::fmu::sandbox::{FuncSig, WasmType};
+use cosim_core::fmu::wasm_sections::{ExportKind as SectionKind, WasmInterface};
+use js_sys::{Function, Object, Reflect, Uint8Array, WebAssembly};
+use std::cell::Cell;
+use wasm_bindgen::prelude::*;
+use wasm_encoder::{
+    BlockType, CodeSection, EntityType, ExportKind, ExportSection, Function as Body,
+    FunctionSection, ImportSection, Instruction as I, MemArg, MemArgTarget, MemoryType, Module,
+    TypeSection, ValType,
+};
+
+/// Memory indices in the bridge: the page's, then the module's.
+const PAGE: u32 = 0;
+const GUEST: u32 = 1;
+/// The wrapper's parameters: io, nw, nr, res, args.
+const LEAD: u32 = 5;
+/// The most arguments `glue::call_direct` passes.
+pub(super) const MAX_ARGS: usize = 12;
+
+/// Whether a function of type `sig` can be wrapped.
+fn bridgeable(sig: &FuncSig) -> bool {
+    let number = |t: &WasmType| matches!(t, WasmType::I32 | WasmType::F32 | WasmType::F64);
+    sig.params.len() <= MAX_ARGS
+        && sig.params.iter().all(number)
+        && sig.results.len() <= 1
+        && sig.results.iter().all(number)
+}
+
+fn val(t: WasmType) -> ValType {
+    match t {
+        WasmType::F32 => ValType::F32,
+        WasmType::F64 => ValType::F64,
+        _ => ValType::I32,
+    }
+}
+
+/// The bridge of `exports` (name and type of each exported function): the module's
+/// bytes and, per export, the wrapper's number (`w{k}`, imported as `f.{k}`), or `None`.
+pub(super) fn encode(exports: &[(&str, &FuncSig)]) -> (Vec<u8>, Vec<Option<u32>>) {
+    let mut types = TypeSection::new();
+    let mut imports = ImportSection::new();
+    let mut functions = FunctionSection::new();
+    let mut code = CodeSection::new();
+    let mut names = ExportSection::new();
+    let memory = EntityType::Memory(MemoryType {
+        minimum: 0,
+        maximum: None,
+        memory64: false,
+        shared: false,
+        page_size_log2: None,
+    });
+    imports.import("m", "page", memory);
+    imports.import("m", "guest", memory);
+    let wrapped: Vec<(usize, &FuncSig)> = exports
+        .iter()
+        .enumerate()
+        .filter(|(_, (_, sig))| bridgeable(sig))
+        .map(|(i, (_, sig))| (i, *sig))
+        .collect();
+    // Types: the wrappers' (0), then per wrapped function its own (k + 1).
+    types
+        .ty()
+        .function([ValType::I32; LEAD as usize], [ValType::I32]);
+    for (k, (_, sig)) in wrapped.iter().enumerate() {
+        let params: Vec<ValType> = sig.params.iter().map(|t| val(*t)).collect();
+        let results: Vec<ValType> = sig.results.iter().map(|t| val(*t)).collect();
+        types.ty().function(params, results);
+        imports.import("f", &k.to_string(), EntityType::Function(k as u32 + 1));
+    }
+    let count = wrapped.len() as u32;
+    for (k, (_, sig)) in wrapped.iter().enumerate() {
+        functions.function(0);
+        code.function(&wrapper(k as u32, sig));
+        names.export(&format!("w{k}"), ExportKind::Func, count + k as u32);
+    }
+    let mut module = Module::new();
+    module
+        .section(&types)
+        .section(&imports)
+        .section(&functions)
+        .section(&names)
+        .section(&code);
+    let mut numbers = vec![None; exports.len()];
+    for (k, (i, _)) in wrapped.iter().enumerate() {
+        numbers[*i] = Some(k as u32);
+    }
+    (module.finish(), numbers)
+}
+
+/// An access of the page's memory at `offset`, aligned to `2^align` bytes.
+fn page_at(offset: u64, align: u32) -> MemArg {
+    MemArg {
+        offset,
+        align,
+        target: MemArgTarget::Memory(PAGE),
+        ordering: None,
+    }
+}
+
+/// The wrapper of imported function `k` of type `sig`.
+fn wrapper(k: u32, sig: &FuncSig) -> Body {
+    let (io, nw, nr, res, args) = (0, 1, 2, 3, 4);
+    // Locals after the parameters: i, p, at, from, len.
+    let first = LEAD;
+    let locals = Locals {
+        i: first,
+        p: first + 1,
+        at: first + 2,
+        from: first + 3,
+        len: first + 4,
+    };
+    let mut f = Body::new([(5, ValType::I32)]);
+    f.instruction(&I::LocalGet(io))
+        .instruction(&I::LocalSet(locals.p));
+    copies(&mut f, &locals, nw, None);
+    // The address first: `f64.store` takes (address, value).
+    f.instruction(&I::LocalGet(res));
+    for (a, ty) in sig.params.iter().enumerate() {
+        let at = page_at(8 * a as u64, 2);
+        f.instruction(&I::LocalGet(args));
+        match ty {
+            WasmType::F64 => f.instruction(&I::F64Load(page_at(8 * a as u64, 3))),
+            WasmType::F32 => f.instruction(&I::F32Load(at)),
+            _ => f.instruction(&I::I32Load(at)),
+        };
+    }
+    f.instruction(&I::Call(k));
+    match sig.results.first() {
+        Some(WasmType::F64) => &mut f,
+        Some(WasmType::F32) => f.instruction(&I::F64PromoteF32),
+        Some(_) => f.instruction(&I::F64ConvertI32S),
+        None => f.instruction(&I::F64Const(0.0.into())),
+    };
+    f.instruction(&I::F64Store(page_at(0, 3)))
+        .instruction(&I::LocalGet(res))
+        .instruction(&I::MemorySize(GUEST))
+        .instruction(&I::F64ConvertI32U)
+        .instruction(&I::F64Const(65536.0.into()))
+        .instruction(&I::F64Mul)
+        .instruction(&I::F64Store(page_at(8, 3)));
+    copies(&mut f, &locals, nr, Some(nw));
+    f.instruction(&I::I32Const(0)).instruction(&I::End);
+    f
+}
+
+/// The wrapper's own locals.
+struct Locals {
+    /// The copy's index in its loop.
+    i: u32,
+    /// The page address of the next triple.
+    p: u32,
+    at: u32,
+    from: u32,
+    len: u32,
+}
+
+/// The loop over as many triples as local `count` says, from local `p` on (advancing
+/// it), each checked against the module memory's size: writes (`after_writes` `None`)
+/// copy page to module, reads (`Some(nw)`: the local holding the writes' count) module
+/// to page. A triple outside returns `-1 - k`, `k` counting the writes before reads.
+fn copies(f: &mut Body, l: &Locals, count: u32, after_writes: Option<u32>) {
+    let empty = BlockType::Empty;
+    f.instruction(&I::I32Const(0))
+        .instruction(&I::LocalSet(l.i))
+        .instruction(&I::Block(empty))
+        .instruction(&I::Loop(empty))
+        .instruction(&I::LocalGet(l.i))
+        .instruction(&I::LocalGet(count))
+        .instruction(&I::I32GeU)
+        .instruction(&I::BrIf(1));
+    for (local, offset) in [(l.at, 0), (l.from, 4), (l.len, 8)] {
+        f.instruction(&I::LocalGet(l.p))
+            .instruction(&I::I32Load(page_at(offset, 2)))
+            .instruction(&I::LocalSet(local));
+    }
+    // at + len > the module memory's bytes, in 64 bits so that nothing wraps.
+    f.instruction(&I::LocalGet(l.at))
+        .instruction(&I::I64ExtendI32U)
+        .instruction(&I::LocalGet(l.len))
+        .instruction(&I::I64ExtendI32U)
+        .instruction(&I::I64Add)
+        .instruction(&I::MemorySize(GUEST))
+        .instruction(&I::I64ExtendI32U)
+        .instruction(&I::I64Const(16))
+        .instruction(&I::I64Shl)
+        .instruction(&I::I64GtU)
+        .instruction(&I::If(empty))
+        .instruction(&I::I32Const(-1));
+    if let Some(nw) = after_writes {
+        f.instruction(&I::LocalGet(nw)).instruction(&I::I32Sub);
+    }
+    f.instruction(&I::LocalGet(l.i))
+        .instruction(&I::I32Sub)
+        .instruction(&I::Return)
+        .instruction(&I::End);
+    let (dst, src, mems) = match after_writes {
+        None => (l.at, l.from, (GUEST, PAGE)),
+        Some(_) => (l.from, l.at, (PAGE, GUEST)),
+    };
+    f.instruction(&I::LocalGet(dst))
+        .instruction(&I::LocalGet(src))
+        .instruction(&I::LocalGet(l.len))
+        .instruction(&I::MemoryCopy {
+            dst_mem: mems.0,
+            src_mem: mems.1,
+        });
+    for (local, step) in [(l.p, 12), (l.i, 1)] {
+        f.instruction(&I::LocalGet(local))
+            .instruction(&I::I32Const(step))
+            .instruction(&I::I32Add)
+            .instruction(&I::LocalSet(local));
+    }
+    f.instruction(&I::Br(0))
+        .instruction(&I::End)
+        .instruction(&I::End);
+}
+
+thread_local! {
+    /// Whether new instances get a bridge (tests turn it off to run the JS copy path).
+    static ENABLED: Cell<bool> = const { Cell::new(true) };
+}
+
+/// Turns the call bridge on or off for instances made from now on (on by default; off,
+/// or on an engine without multi-memory, calls copy in JS: `glue::call_io`).
+#[wasm_bindgen(js_name = setCallBridge)]
+pub fn set_call_bridge(enabled: bool) {
+    ENABLED.with(|e| e.set(enabled));
+}
+
+/// How many bridge wrappers live instances hold (tests check that the bridge is used).
+#[wasm_bindgen(js_name = bridgesLive)]
+pub fn bridges_live() -> u32 {
+    glue::bridges_live()
+}
+
+/// The compiled bridge of a wasm binary and, per export, its wrapper's number (`None`
+/// for the whole when the engine could not compile it: no multi-memory).
+pub(super) type Compiled = Option<(WebAssembly::Module, Vec<Option<u32>>)>;
+
+/// Compiles the bridge of `interface`'s exported functions.
+pub(super) fn compile(interface: &WasmInterface) -> Compiled {
+    let funcs: Vec<(&str, &FuncSig)> = interface
+        .exports
+        .iter()
+        .filter_map(|(name, kind)| match kind {
+            SectionKind::Func(sig) => Some((name.as_str(), sig)),
+            _ => None,
+        })
+        .collect();
+    let (bytes, numbers) = encode(&funcs);
+    let module = WebAssembly::Module::new(&Uint8Array::from(&bytes[..]).into()).ok()?;
+    // Per export of the interface (not only the functions).
+    let mut by_export = Vec::with_capacity(interface.exports.len());
+    let mut k = 0;
+    for (_, kind) in &interface.exports {
+        match kind {
+            SectionKind::Func(_) => {
+                by_export.push(numbers[k]);
+                k += 1;
+            }
+            _ => by_export.push(None),
+        }
+    }
+    Some((module, by_export))
+}
+
+/// The bridge of one instance: per export of its interface, the handle of its wrapper in
+/// `glue`'s table (released when dropped).
+pub(super) struct Bridge {
+    pub handles: Vec<Option<u32>>,
+}
+
+impl Bridge {
+    /// No wrappers: every call copies in JS.
+    pub fn none() -> Self {
+        Bridge {
+            handles: Vec::new(),
+        }
+    }
+
+    /// The bridge of an instance with `exports` and memory `memory`, from `compiled`.
+    pub fn instantiate(
+        compiled: &Compiled,
+        interface: &WasmInterface,
+        exports: &Object,
+        memory: &WebAssembly::Memory,
+    ) -> Self {
+        let Some((module, numbers)) = compiled else {
+            return Bridge::none();
+        };
+        if !ENABLED.with(Cell::get) {
+            return Bridge::none();
+        }
+        let m = Object::new();
+        let _ = Reflect::set(&m, &"page".into(), &wasm_bindgen::memory());
+        let _ = Reflect::set(&m, &"guest".into(), memory);
+        let f = Object::new();
+        for ((name, _), number) in interface.exports.iter().zip(numbers) {
+            if let Some(k) = number {
+                let func = Reflect::get(exports, &JsValue::from_str(name)).unwrap_or_default();
+                let _ = Reflect::set(&f, &k.to_string().into(), &func);
+            }
+        }
+        let imports = Object::new();
+        let _ = Reflect::set(&imports, &"m".into(), &m);
+        let _ = Reflect::set(&imports, &"f".into(), &f);
+        let Ok(instance) = WebAssembly::Instance::new(module, &imports) else {
+            return Bridge::none();
+        };
+        let wrappers = instance.exports();
+        let handles = numbers
+            .iter()
+            .map(|number| {
+                let w = Reflect::get(&wrappers, &format!("w{}", (*number)?).into()).ok()?;
+                Some(glue::bridge_register(&w.dyn_into::<Function>().ok()?))
+            })
+            .collect();
+        Bridge { handles }
+    }
+}
+
+impl Drop for Bridge {
+    fn drop(&mut self) {
+        for h in self.handles.iter().flatten() {
+            glue::bridge_release(*h);
+        }
+    }
+}
