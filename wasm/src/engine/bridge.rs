@@ -21,7 +21,7 @@ use std::cell::Cell;
 use wasm_bindgen::prelude::*;
 use wasm_encoder::{
     BlockType, CodeSection, EntityType, ExportKind, ExportSection, Function as Body,
-    FunctionSection, ImportSection, Instruction as I, MemArg, MemArgTarget, MemoryType, Module,
+    FunctionSection, ImportSection, InstructionSink, MemArg, MemArgTarget, MemoryType, Module,
     TypeSection, ValType,
 };
 
@@ -117,46 +117,45 @@ fn page_at(offset: u64, align: u32) -> MemArg {
 fn wrapper(k: u32, sig: &FuncSig) -> Body {
     let (io, nw, nr, res, args) = (0, 1, 2, 3, 4);
     // Locals after the parameters: i, p, at, from, len.
-    let first = LEAD;
-    let locals = Locals {
-        i: first,
-        p: first + 1,
-        at: first + 2,
-        from: first + 3,
-        len: first + 4,
+    let l = Locals {
+        i: LEAD,
+        p: LEAD + 1,
+        at: LEAD + 2,
+        from: LEAD + 3,
+        len: LEAD + 4,
     };
-    let mut f = Body::new([(5, ValType::I32)]);
-    f.instruction(&I::LocalGet(io))
-        .instruction(&I::LocalSet(locals.p));
-    copies(&mut f, &locals, nw, None);
+    let mut body = Body::new([(5, ValType::I32)]);
+    let mut f = body.instructions();
+    f.local_get(io).local_set(l.p);
+    copies(&mut f, &l, nw, None);
     // The address first: `f64.store` takes (address, value).
-    f.instruction(&I::LocalGet(res));
+    f.local_get(res);
     for (a, ty) in sig.params.iter().enumerate() {
-        let at = page_at(8 * a as u64, 2);
-        f.instruction(&I::LocalGet(args));
+        let offset = 8 * a as u64;
+        f.local_get(args);
         match ty {
-            WasmType::F64 => f.instruction(&I::F64Load(page_at(8 * a as u64, 3))),
-            WasmType::F32 => f.instruction(&I::F32Load(at)),
-            _ => f.instruction(&I::I32Load(at)),
+            WasmType::F64 => f.f64_load(page_at(offset, 3)),
+            WasmType::F32 => f.f32_load(page_at(offset, 2)),
+            _ => f.i32_load(page_at(offset, 2)),
         };
     }
-    f.instruction(&I::Call(k));
+    f.call(k);
     match sig.results.first() {
         Some(WasmType::F64) => &mut f,
-        Some(WasmType::F32) => f.instruction(&I::F64PromoteF32),
-        Some(_) => f.instruction(&I::F64ConvertI32S),
-        None => f.instruction(&I::F64Const(0.0.into())),
+        Some(WasmType::F32) => f.f64_promote_f32(),
+        Some(_) => f.f64_convert_i32_s(),
+        None => f.f64_const(0.0.into()),
     };
-    f.instruction(&I::F64Store(page_at(0, 3)))
-        .instruction(&I::LocalGet(res))
-        .instruction(&I::MemorySize(GUEST))
-        .instruction(&I::F64ConvertI32U)
-        .instruction(&I::F64Const(65536.0.into()))
-        .instruction(&I::F64Mul)
-        .instruction(&I::F64Store(page_at(8, 3)));
-    copies(&mut f, &locals, nr, Some(nw));
-    f.instruction(&I::I32Const(0)).instruction(&I::End);
-    f
+    f.f64_store(page_at(0, 3))
+        .local_get(res)
+        .memory_size(GUEST)
+        .f64_convert_i32_u()
+        .f64_const(65536.0.into())
+        .f64_mul()
+        .f64_store(page_at(8, 3));
+    copies(&mut f, &l, nr, Some(nw));
+    f.i32_const(0).end();
+    body
 }
 
 /// The wrapper's own locals.
@@ -174,61 +173,53 @@ struct Locals {
 /// it), each checked against the module memory's size: writes (`after_writes` `None`)
 /// copy page to module, reads (`Some(nw)`: the local holding the writes' count) module
 /// to page. A triple outside returns `-1 - k`, `k` counting the writes before reads.
-fn copies(f: &mut Body, l: &Locals, count: u32, after_writes: Option<u32>) {
+fn copies(f: &mut InstructionSink<'_>, l: &Locals, count: u32, after_writes: Option<u32>) {
     let empty = BlockType::Empty;
-    f.instruction(&I::I32Const(0))
-        .instruction(&I::LocalSet(l.i))
-        .instruction(&I::Block(empty))
-        .instruction(&I::Loop(empty))
-        .instruction(&I::LocalGet(l.i))
-        .instruction(&I::LocalGet(count))
-        .instruction(&I::I32GeU)
-        .instruction(&I::BrIf(1));
+    f.i32_const(0)
+        .local_set(l.i)
+        .block(empty)
+        .loop_(empty)
+        .local_get(l.i)
+        .local_get(count)
+        .i32_ge_u()
+        .br_if(1);
     for (local, offset) in [(l.at, 0), (l.from, 4), (l.len, 8)] {
-        f.instruction(&I::LocalGet(l.p))
-            .instruction(&I::I32Load(page_at(offset, 2)))
-            .instruction(&I::LocalSet(local));
+        f.local_get(l.p)
+            .i32_load(page_at(offset, 2))
+            .local_set(local);
     }
     // at + len > the module memory's bytes, in 64 bits so that nothing wraps.
-    f.instruction(&I::LocalGet(l.at))
-        .instruction(&I::I64ExtendI32U)
-        .instruction(&I::LocalGet(l.len))
-        .instruction(&I::I64ExtendI32U)
-        .instruction(&I::I64Add)
-        .instruction(&I::MemorySize(GUEST))
-        .instruction(&I::I64ExtendI32U)
-        .instruction(&I::I64Const(16))
-        .instruction(&I::I64Shl)
-        .instruction(&I::I64GtU)
-        .instruction(&I::If(empty))
-        .instruction(&I::I32Const(-1));
+    f.local_get(l.at)
+        .i64_extend_i32_u()
+        .local_get(l.len)
+        .i64_extend_i32_u()
+        .i64_add()
+        .memory_size(GUEST)
+        .i64_extend_i32_u()
+        .i64_const(16)
+        .i64_shl()
+        .i64_gt_u()
+        .if_(empty)
+        .i32_const(-1);
     if let Some(nw) = after_writes {
-        f.instruction(&I::LocalGet(nw)).instruction(&I::I32Sub);
+        f.local_get(nw).i32_sub();
     }
-    f.instruction(&I::LocalGet(l.i))
-        .instruction(&I::I32Sub)
-        .instruction(&I::Return)
-        .instruction(&I::End);
+    f.local_get(l.i).i32_sub().return_().end();
     let (dst, src, mems) = match after_writes {
         None => (l.at, l.from, (GUEST, PAGE)),
         Some(_) => (l.from, l.at, (PAGE, GUEST)),
     };
-    f.instruction(&I::LocalGet(dst))
-        .instruction(&I::LocalGet(src))
-        .instruction(&I::LocalGet(l.len))
-        .instruction(&I::MemoryCopy {
-            dst_mem: mems.0,
-            src_mem: mems.1,
-        });
+    f.local_get(dst)
+        .local_get(src)
+        .local_get(l.len)
+        .memory_copy(mems.0, mems.1);
     for (local, step) in [(l.p, 12), (l.i, 1)] {
-        f.instruction(&I::LocalGet(local))
-            .instruction(&I::I32Const(step))
-            .instruction(&I::I32Add)
-            .instruction(&I::LocalSet(local));
+        f.local_get(local)
+            .i32_const(step)
+            .i32_add()
+            .local_set(local);
     }
-    f.instruction(&I::Br(0))
-        .instruction(&I::End)
-        .instruction(&I::End);
+    f.br(0).end().end();
 }
 
 thread_local! {
