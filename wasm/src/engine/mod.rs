@@ -275,16 +275,13 @@ impl GuestInstance for BrowserInstance {
         with_slot_ref(self.slot, |s| call::write(&s.views, ptr, bytes)).unwrap_or(false)
     }
 
+    // Shared looks (no Rc clone): `f` works on the host state only, never the registry.
     fn with_host(&mut self, f: &mut dyn FnMut(&mut WasiHost)) {
-        if let Some(host) = with_slot(self.slot, |s| s.host.clone()) {
-            f(&mut host.borrow_mut());
-        }
+        with_slot_ref(self.slot, |s| f(&mut s.host.borrow_mut()));
     }
 
     fn host(&self, f: &mut dyn FnMut(&WasiHost)) {
-        if let Some(host) = with_slot(self.slot, |s| s.host.clone()) {
-            f(&host.borrow());
-        }
+        with_slot_ref(self.slot, |s| f(&s.host.borrow()));
     }
 
     fn log_callback(&self) -> i32 {
