@@ -2,12 +2,16 @@
 //! `examples/fmus/c_timers` (`tests/fixtures/fmus/c_timers.fmu`): a tunable periodic clock
 //! (interval and shift asked in Initialization Mode, the interval changed at an event), a
 //! countdown and a changing clock, run on a 0.05 s grid and compared row by row with the
-//! tick times the model's definition gives; ticks off the grid and qualifiers the standard
-//! forbids are errors naming the clock.
+//! tick times the model's definition gives (a countdown made due at once included); a
+//! reset forgets the schedule; ticks off the grid and qualifiers the standard forbids are
+//! errors naming the clock.
 
 use super::archive::{write_stored, Archive};
+use super::{BinaryModule, RuntimeLimits};
+use crate::module::{InstantiateOptions, Module};
 use crate::scenario::{self, data_url};
 use crate::simulation::Simulation;
+use alloc::collections::BTreeMap;
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
@@ -193,4 +197,51 @@ fn a_qualifier_the_standard_forbids_for_the_kind_is_an_error_naming_the_clock() 
         ),
         "{e}"
     );
+}
+
+#[test]
+fn a_countdown_made_due_at_once_ticks_in_a_further_event_mode_at_the_same_point() {
+    // delay 0: the tick of sample that arms the alarm (0.45, 0.65, 0.85) makes it due at
+    // once; the master activates it in a second Event Mode at that communication point.
+    let csv = run(C_TIMERS, json!({ "delay": 0.0 })).unwrap_or_else(|e| panic!("{e}"));
+    let rows = rows(&csv);
+    check(&rows, "sample", &[1, 3, 5, 9, 13, 17], 1, Some(2));
+    check(&rows, "alarm", &[6, 9, 13, 17], 3, Some(4));
+}
+
+#[test]
+fn a_reset_forgets_the_schedule_and_initialization_mode_gives_it_again() {
+    let mut m = BinaryModule::from_fmu(C_TIMERS, &BTreeMap::new(), RuntimeLimits::default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    let port = |m: &BinaryModule, name: &str| {
+        let vars = &m.model_description().module.variables;
+        vars.iter().find(|v| v.name == name).unwrap().value_ref
+    };
+    let (samples, alarms) = (port(&m, "samples"), port(&m, "alarms"));
+    let options = InstantiateOptions {
+        event_mode_used: true,
+        early_return_allowed: false,
+    };
+    m.instantiate(options).unwrap();
+    let mut counts = |m: &mut BinaryModule, start: f64, steps: usize| {
+        m.enter_initialization_mode(None, start, None).unwrap();
+        m.exit_initialization_mode().unwrap();
+        for k in 0..steps {
+            let t = start + k as f64 * H;
+            m.do_step(t, H, false)
+                .unwrap_or_else(|e| panic!("t = {t}: {e}"));
+        }
+        let mut got = [0.0; 2];
+        m.get_float64(&[samples, alarms], &mut got).unwrap();
+        got
+    };
+    // From 0 to 0.3: sample at 0.05, 0.15, 0.25 (interval doubled at the 3rd); the alarm,
+    // due at 0.3, not yet.
+    assert_eq!(counts(&mut m, 0.0, 6), [3.0, 0.0]);
+    // From 1.02 after fmi3Reset: sample at 1.07 (the old schedule would have it at 1.05,
+    // inside the first step, and the alarm overdue), the alarm at 1.32.
+    m.reset().unwrap();
+    assert_eq!(counts(&mut m, 1.02, 2), [1.0, 0.0]);
+    m.reset().unwrap();
+    assert_eq!(counts(&mut m, 1.02, 7), [3.0, 1.0]);
 }
