@@ -157,9 +157,7 @@ fn a_parameter_moves_the_computed_ticks() {
 
 #[test]
 fn a_computed_tick_between_communication_points_is_an_error_naming_clock_and_time() {
-    let e = run(C_TIMERS, json!({ "period": 0.12 }))
-        .err()
-        .expect("refused");
+    let e = run(C_TIMERS, json!({ "period": 0.12 })).expect_err("refused");
     assert!(
         e.contains(
             "periodic input clock `sample` (interval 0.12 s, shift 0.05 s) ticks at t = \
@@ -167,9 +165,7 @@ fn a_computed_tick_between_communication_points_is_an_error_naming_clock_and_tim
         ),
         "{e}"
     );
-    let e = run(C_TIMERS, json!({ "delay": 0.12 }))
-        .err()
-        .expect("refused");
+    let e = run(C_TIMERS, json!({ "delay": 0.12 })).expect_err("refused");
     assert!(
         e.contains(
             "countdown input clock `alarm` is due at t = 0.5700000000000001, inside the step \
@@ -189,7 +185,7 @@ fn a_qualifier_the_standard_forbids_for_the_kind_is_an_error_naming_the_clock() 
             r#"intervalVariability="changing""#,
         )
     });
-    let e = run(&fmu, json!({})).err().expect("refused");
+    let e = run(&fmu, json!({})).expect_err("refused");
     assert!(
         e.contains(
             "changing input clock `alarm`: fmi3GetIntervalDecimal returned \
@@ -223,7 +219,7 @@ fn a_reset_forgets_the_schedule_and_initialization_mode_gives_it_again() {
         early_return_allowed: false,
     };
     m.instantiate(options).unwrap();
-    let mut counts = |m: &mut BinaryModule, start: f64, steps: usize| {
+    let counts = |m: &mut BinaryModule, start: f64, steps: usize| {
         m.enter_initialization_mode(None, start, None).unwrap();
         m.exit_initialization_mode().unwrap();
         for k in 0..steps {

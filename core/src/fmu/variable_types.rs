@@ -146,13 +146,6 @@ pub enum ClockKind {
     },
 }
 
-impl ClockKind {
-    /// Whether the master ticks the clock itself (every kind but triggered).
-    pub fn is_time_based(&self) -> bool {
-        *self != ClockKind::Triggered
-    }
-}
-
 impl DeclaredVariable {
     /// Whether it is one or more of the module's ports (a numeric variable or array, or
     /// a clock): String and Binary variables are parameters (and recorded outputs).
