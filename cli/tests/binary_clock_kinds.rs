@@ -1,9 +1,10 @@
 //! The clocks `cosim` serves and those it refuses, with `tests/fixtures/fmus/c_clocks.fmu`
 //! whose `modelDescription.xml` is edited: an input clock declared periodic is ticked by
 //! the master at its interval (`cosim run`); `cosim validate` refuses, at the module's
-//! `source` and naming the module and the clock, an aperiodic input clock, a periodic one
-//! without a declared interval, a clock array, clocks without Event Mode, and an FMU that
-//! offers only Scheduled Execution.
+//! `source` and naming the module and the clock, a clock whose timing only the FMU knows
+//! when the module lacks `fmi3GetIntervalDecimal`, a constant clock without its interval,
+//! a clock array, clocks without Event Mode, and an FMU that offers only Scheduled
+//! Execution.
 
 use cosim_core::fmu::archive::{write_stored, Archive};
 use cosim_core::scenario::data_url;
@@ -119,22 +120,34 @@ fn cosim_validate_refuses_a_macro_step_that_steps_over_periodic_ticks() {
 #[test]
 fn cosim_validate_refuses_clocks_it_cannot_serve_naming_module_and_clock() {
     let at = "modules[0].source: module `clocked`: modelDescription.xml: ";
+    // c_clocks exports no fmi3GetIntervalDecimal: a clock whose timing only the FMU
+    // knows (countdown, or tunable without intervalDecimal) cannot be scheduled.
     let err = validate_error(
         "countdown",
         &trigger_as(r#"intervalVariability="countdown""#),
     );
     assert!(
-        err.contains(&format!(
-            "{at}input clock `trigger` (intervalVariability=\"countdown\"): an aperiodic clock \
-             needs the importer to ask fmi3GetIntervalDecimal at every event"
-        )),
+        err.contains(
+            "modules[0].source: module `clocked`: the wasm binary does not export \
+             `fmi3GetIntervalDecimal` (needed by input clock `trigger` \
+             (intervalVariability=\"countdown\"): the master asks the FMU when it ticks)"
+        ),
         "{err}"
     );
     let err = validate_error("tunable", &trigger_as(r#"intervalVariability="tunable""#));
     assert!(
+        err.contains(
+            "modules[0].source: module `clocked`: the wasm binary does not export \
+             `fmi3GetIntervalDecimal` (needed by input clock `trigger` \
+             (intervalVariability=\"tunable\", no intervalDecimal)"
+        ),
+        "{err}"
+    );
+    let err = validate_error("constant", &trigger_as(r#"intervalVariability="constant""#));
+    assert!(
         err.contains(&format!(
-            "{at}input clock `trigger` (intervalVariability=\"tunable\"): a periodic clock without \
-             intervalDecimal or intervalCounter"
+            "{at}input clock `trigger` (intervalVariability=\"constant\"): a constant clock \
+             declares its interval"
         )),
         "{err}"
     );

@@ -5,7 +5,9 @@
 // c_types.fmu's parameters get fields by their declared types, wrong input named at the field.
 // c_clocks.fmu with its modelDescription.xml edited: an input clock declared periodic is
 // ticked by the master (CSV equals the CLI's); clocks the master cannot serve (a clock
-// array, a countdown clock, a tick between communication points) are refused by name.
+// array, a countdown clock without fmi3GetIntervalDecimal, a tick between communication
+// points) are refused by name. c_timers.fmu (examples/fmus/c_timers): clocks timed by
+// fmi3GetIntervalDecimal, the page's CSV equal to the CLI's.
 
 import test from 'node:test';
 import assert from 'node:assert/strict';
@@ -203,12 +205,31 @@ test('c_clocks.fmu with a periodic input clock: the master ticks it, the CSV equ
   await page.close();
 });
 
+test('c_timers.fmu: clocks timed by fmi3GetIntervalDecimal (tunable, countdown, changing) tick where the CLI ticks them', async () => {
+  const page = await openPage(browser.context);
+  const scenario = { ...single(dataUrl('c_timers.fmu')), plot: ['a.samples', 'a.alarms', 'a.pulses'] };
+  const text = await runJson(page, scenario);
+  const cliCsv = runCli(text);
+  const pageCsv = await page.evaluate(async () => (await fetch(document.getElementById('download-csv').href)).text());
+  assert.equal(pageCsv, cliCsv, 'the page CSV equals the CLI CSV byte for byte');
+  // Ticks (rows of 0.05 s), each counted from the next row on: sample 0.05, 0.15, 0.25, then
+  // every 0.2 s (the FMU doubled its interval); alarm 0.3, 0.55, 0.75, 0.95; pulse 0.2, 0.3,
+  // 0.5, 0.6, 0.8, 0.9.
+  const rows = cliCsv.trim().split('\n').slice(1).map((l) => l.split(','));
+  const counted = (ticks) => Array.from({ length: 21 }, (_, i) => ticks.filter((j) => j < i).length);
+  assert.deepEqual(rows.map((r) => Number(r[1])), counted([1, 3, 5, 9, 13, 17]));
+  assert.deepEqual(rows.map((r) => Number(r[3])), counted([6, 11, 15, 19]));
+  assert.deepEqual(rows.map((r) => Number(r[5])), counted([4, 6, 10, 12, 16, 18]));
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});
+
 const REFUSED = [
   ['a clock array', editedClocks((xml) => xml.replace('description="ticks every period seconds"/>',
     'description="ticks every period seconds"><Dimension start="2"/></Clock>')), 0.05,
   /module `a`: modelDescription\.xml: <Clock name="tick"> has a <Dimension>: FMI 3\.0 restricts clocks to scalar variables/],
-  ['a countdown input clock', triggerAs('intervalVariability="countdown"'), 0.05,
-    /module `a`: modelDescription\.xml: input clock `trigger` \(intervalVariability="countdown"\): an aperiodic clock needs the importer to ask fmi3GetIntervalDecimal/],
+  ['a countdown input clock but no fmi3GetIntervalDecimal', triggerAs('intervalVariability="countdown"'), 0.05,
+    /module `a`: the wasm binary does not export `fmi3GetIntervalDecimal` \(needed by input clock `trigger` \(intervalVariability="countdown"\): the master asks the FMU when it ticks\)/],
   ['a periodic tick between communication points', triggerAs('intervalVariability="constant" intervalDecimal="0.125"'), 0.05,
     /module `a`: periodic input clock `trigger` ticks every 0\.125 s from 0 s after the start, between the communication points of the 0\.05 s step/],
 ];

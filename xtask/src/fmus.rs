@@ -1,6 +1,6 @@
 //! The example binary modules (docs/modules.md): builds `examples/fmus/rust_oscillator`
 //! (Rust, wasm32-unknown-unknown), `examples/fmus/c_spring_damper` and
-//! `examples/fmus/c_table`, `examples/fmus/c_types` and `examples/fmus/c_clocks` (C, clang wasm32-wasi reactor), packages each with its
+//! `examples/fmus/c_table`, `examples/fmus/c_types`, `examples/fmus/c_clocks` and `examples/fmus/c_timers` (C, clang wasm32-wasi reactor), packages each with its
 //! `modelDescription.xml` and `resources/` folder as a store-only `.fmu` zip (entries in
 //! sorted order, zero timestamps: the same sources give the same bytes), and writes it to `www/fmus/` (served to the page), `target/fmus/` and
 //! `tests/fixtures/fmus/` (what the native tests load). Example builds use their own
@@ -56,11 +56,12 @@ pub fn build(tc: &Toolchain) -> Result<Vec<PathBuf>> {
 }
 
 /// The C examples: folder (= modelIdentifier) and source file.
-const C_EXAMPLES: [(&str, &str); 4] = [
+const C_EXAMPLES: [(&str, &str); 5] = [
     ("c_spring_damper", "spring_damper.c"),
     ("c_table", "table.c"),
     ("c_types", "types.c"),
     ("c_clocks", "clocks.c"),
+    ("c_timers", "timers.c"),
 ];
 
 /// The `.fmu` of example `id`: its `modelDescription.xml`, the built `wasm` and the

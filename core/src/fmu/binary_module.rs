@@ -156,7 +156,7 @@ impl BinaryModule {
         let events = md.module.capabilities.has_event_mode;
         let keep = |ty| typed_fns.has(ty) && (ty != super::VariableType::Clock || events);
         super::typed_ports::retain_port_types(&mut md, keep);
-        let clocks = Clocks::new(&md, typed_fns.has(super::VariableType::Clock))?;
+        let clocks = Clocks::new(&md, &rt, typed_fns.has(super::VariableType::Clock))?;
         let texts = TextOutputs::new(&md, &typed_fns)?;
         Ok(BinaryModule {
             rt,
@@ -368,6 +368,7 @@ impl Module for BinaryModule {
     }
 
     fn exit_initialization_mode(&mut self) -> Result<(), ModuleError> {
+        self.read_initial_intervals()?; // time-based clocks: asked in Initialization Mode
         let f = self.fmi.exit_initialization_mode;
         self.instance_call("fmi3ExitInitializationMode", f)?;
         self.read_text_outputs()

@@ -240,6 +240,7 @@ impl EventMode for BinaryModule {
 
     fn enter_step_mode(&mut self) -> Result<(), ModuleError> {
         let (_, _, enter) = need(&self.fmi.event_mode, "hasEventMode")?;
+        self.read_event_intervals()?; // time-based clocks: asked at the end of Event Mode
         self.instance_call("fmi3EnterStepMode", enter)?;
         self.read_text_outputs()
     }

@@ -1,8 +1,9 @@
 //! The clocks the master serves and those it refuses by name: periodic input clocks
 //! ticked by the master (the C clock test FMU, `tests/fixtures/fmus/c_clocks.fmu`, with its
-//! input clock `trigger` declared periodic), and refusals of clock arrays, aperiodic input
-//! clocks, periodic clocks without a declared interval, FMUs without Co-Simulation, and
-//! clocks without Event Mode or without `fmi3GetClock`.
+//! input clock `trigger` declared periodic), and refusals of clock arrays, time-based clocks
+//! whose timing only the FMU knows when it lacks `fmi3GetIntervalDecimal`, kinds FMI 3.0
+//! does not have, FMUs without Co-Simulation, and clocks without Event Mode or without
+//! `fmi3GetClock`.
 
 use super::archive::{write_stored, Archive};
 use super::model_description::parse;
@@ -164,20 +165,37 @@ fn a_periodic_tick_between_communication_points_is_refused_naming_the_clock() {
 }
 
 #[test]
-fn input_clocks_the_master_cannot_schedule_are_refused_by_name() {
+fn time_based_clocks_without_fmi3_get_interval_decimal_are_refused_by_name() {
+    // c_clocks exports no fmi3GetIntervalDecimal: a clock whose timing only the FMU knows
+    // cannot be scheduled.
+    for (attributes, kind) in [
+        (r#"intervalVariability="countdown""#, ""),
+        (r#"intervalVariability="changing""#, ""),
+        (r#"intervalVariability="fixed""#, ", no intervalDecimal"),
+        (
+            r#"intervalVariability="tunable" shiftDecimal="0.1""#,
+            ", no intervalDecimal",
+        ),
+    ] {
+        let e = refused(&trigger_as(attributes));
+        let variability = attributes.split('"').nth(1).unwrap();
+        assert_eq!(
+            e,
+            format!(
+                "the wasm binary does not export `fmi3GetIntervalDecimal` (needed by input clock \
+                 `trigger` (intervalVariability=\"{variability}\"{kind}): the master asks the FMU \
+                 when it ticks)"
+            )
+        );
+    }
+}
+
+#[test]
+fn input_clocks_of_no_fmi3_kind_are_refused_by_name() {
     for (attributes, says) in [
         (
-            r#"intervalVariability="countdown""#,
-            "an aperiodic clock needs the importer to ask fmi3GetIntervalDecimal",
-        ),
-        (
-            r#"intervalVariability="changing""#,
-            "an aperiodic clock needs the importer to ask fmi3GetIntervalDecimal",
-        ),
-        (
-            r#"intervalVariability="fixed""#,
-            "a periodic clock without intervalDecimal or intervalCounter takes its interval from \
-             fmi3GetIntervalDecimal",
+            r#"intervalVariability="constant""#,
+            "a constant clock declares its interval (intervalDecimal or intervalCounter)",
         ),
         (
             r#"intervalVariability="sometimes""#,

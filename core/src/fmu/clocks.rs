@@ -12,19 +12,21 @@
 //! - **Input clocks**: setting the port to 1 (a connected output clock ticked) activates
 //!   it before the next `fmi3DoStep`: `fmi3EnterEventMode`, `fmi3SetClock`,
 //!   `fmi3UpdateDiscreteStates` until no update is needed, `fmi3EnterStepMode`.
-//! - **Periodic input clocks** (`intervalVariability` constant, fixed or tunable, with a
-//!   declared interval) are not ports: the master activates them itself, the same way,
-//!   before the step that starts at each tick `start + shift + k interval`. A tick that
-//!   would fall inside a step is an error naming the clock (the macro step must divide
-//!   the interval and the shift).
+//! - **Time-based input clocks** (periodic, countdown, changing: `clock_schedule`) are not
+//!   ports: the master activates them itself, the same way, before the step that starts at
+//!   each of their ticks. A tick that would fall inside a step is an error naming the clock
+//!   and the time. A countdown clock the FMU makes due at once (interval 0) is activated
+//!   in a further Event Mode at the same communication point.
 //!
 //! A module with input or output clocks must have Event Mode and export `fmi3GetClock`
 //! and `fmi3SetClock`; otherwise it is refused at load, naming the clock.
 
 use super::binary_module::{to_i32, vr_bytes, BinaryModule};
+use super::clock_schedule::Schedule;
 use super::model_description::ModelDescription;
+use super::runtime::Runtime;
 use super::sandbox::WasmValue;
-use super::variable_types::{ClockKind, VariableType};
+use super::variable_types::VariableType;
 use super::FmuError;
 use crate::module::{EventMode, ModuleError, ValueRef};
 use alloc::collections::{BTreeMap, BTreeSet};
@@ -53,42 +55,22 @@ pub(super) struct Clocks {
     pending: BTreeSet<u32>,
     /// Value of each clocked port read at its clock's last tick.
     held: BTreeMap<ValueRef, f64>,
-    /// Periodic input clocks, ticked by the master.
-    periodic: Vec<Periodic>,
+    /// Time-based input clocks, ticked by the master.
+    pub(super) schedule: Schedule,
     /// The time of the first step since instantiation or reset (the clocks' start time).
     start: Option<f64>,
 }
 
-/// A periodic input clock: FMI value reference and timing.
-#[derive(Clone, Copy)]
-struct Periodic {
-    vr: u32,
-    interval: f64,
-    shift: f64,
-}
-
-impl Periodic {
-    /// Whether it ticks at `t` (to a billionth of its interval) and when it ticks next
-    /// after `t`.
-    fn ticks(&self, start: f64, t: f64) -> (bool, f64) {
-        let (first, tol) = (start + self.shift, 1e-9 * self.interval);
-        if t < first - tol {
-            return (false, first);
-        }
-        let at = first + libm::round((t - first) / self.interval) * self.interval;
-        if libm::fabs(t - at) <= tol {
-            return (true, at + self.interval);
-        }
-        let k = libm::floor((t - first) / self.interval) + 1.0;
-        (false, first + k * self.interval)
-    }
-}
-
 impl Clocks {
-    /// The clocks of `md`; `exported`: whether the module exports `fmi3GetClock` and
-    /// `fmi3SetClock`. Input and output clocks without Event Mode or without those
-    /// exports are refused, naming the first clock.
-    pub(super) fn new(md: &ModelDescription, exported: bool) -> Result<Self, FmuError> {
+    /// The clocks of `md`, with the exports of `rt`; `exported`: whether the module exports
+    /// `fmi3GetClock` and `fmi3SetClock`. Input and output clocks without Event Mode or
+    /// without those exports are refused, naming the first clock; time-based ones without
+    /// `fmi3GetIntervalDecimal` where it is needed too.
+    pub(super) fn new(
+        md: &ModelDescription,
+        rt: &Runtime,
+        exported: bool,
+    ) -> Result<Self, FmuError> {
         let mut out = Clocks::default();
         let declared = md.all_variables.iter().find(|v| {
             v.ty == VariableType::Clock && matches!(v.causality.as_str(), "input" | "output")
@@ -109,17 +91,8 @@ impl Clocks {
             }
         }
         let is_port = |vr: u32| md.ports.get(md.ports.ports_of(vr)[0]).is_some();
+        out.schedule = Schedule::new(md, rt)?;
         for v in &md.all_variables {
-            if v.ty == VariableType::Clock && v.causality == "input" {
-                if let Ok(ClockKind::Periodic { interval, shift }) = v.input_clock_kind() {
-                    let vr = v.value_ref;
-                    out.periodic.push(Periodic {
-                        vr,
-                        interval,
-                        shift,
-                    });
-                }
-            }
             if v.is_clock_port() && is_port(v.value_ref) {
                 let port = md.ports.ports_of(v.value_ref)[0];
                 match v.causality.as_str() {
@@ -147,7 +120,7 @@ impl Clocks {
 
     /// True if the module has no clocks (its calls skip this file).
     pub(super) fn is_empty(&self) -> bool {
-        self.outputs.is_empty() && self.inputs.is_empty() && self.periodic.is_empty()
+        self.outputs.is_empty() && self.inputs.is_empty() && self.schedule.is_empty()
     }
 
     /// Forgets ticks, activations, held values and the start time (`fmi3Reset`).
@@ -156,6 +129,7 @@ impl Clocks {
         self.pending.clear();
         self.held.clear();
         self.start = None;
+        self.schedule.clear();
     }
 
     /// The value of port `vr` if the clocks decide it.
@@ -228,7 +202,7 @@ impl BinaryModule {
         self.set_ports(&asked, &given)
     }
 
-    fn clock_name(&self, vr: u32) -> &str {
+    pub(super) fn clock_name(&self, vr: u32) -> &str {
         let all = &self.model_description().all_variables;
         let v = all.iter().find(|v| v.value_ref == vr);
         v.map_or("?", |v| v.name.as_str())
@@ -284,43 +258,34 @@ impl BinaryModule {
         Ok(())
     }
 
-    /// Periodic input clocks that tick at `t` join the pending ones; a tick inside the
-    /// step from `t` to `t + h` is an error naming the clock.
-    fn tick_periodic(&mut self, t: f64, h: f64) -> Result<(), ModuleError> {
-        let start = *self.clocks.start.get_or_insert(t);
-        for k in 0..self.clocks.periodic.len() {
-            let p = self.clocks.periodic[k];
-            let (now, next) = p.ticks(start, t);
-            if now {
-                self.clocks.pending.insert(p.vr);
-            }
-            if next < t + h - 1e-9 * p.interval {
-                return Err(ModuleError::invalid(format!(
-                    "periodic input clock `{}` (interval {} s, shift {} s) ticks at t = {next}, \
-                     inside the step of {h} s from t = {t}: the master ticks periodic clocks at \
-                     communication points, so the macro step must divide the clock's interval \
-                     and shift",
-                    self.clock_name(p.vr),
-                    p.interval,
-                    p.shift,
-                )));
-            }
-        }
-        Ok(())
-    }
-
     /// Before the step from `t` to `t + h`: clears the last ticks and activates the
-    /// pending input clocks, and the periodic ones that tick at `t`, in an Event Mode of
-    /// their own.
+    /// pending input clocks, and the time-based ones due at `t`, in an Event Mode of
+    /// their own; again while that Event Mode makes a countdown clock due at `t`.
     pub(super) fn before_step(&mut self, t: f64, h: f64) -> Result<(), ModuleError> {
         if self.clocks.is_empty() {
             return Ok(());
         }
         self.clocks.ticked.clear();
-        self.tick_periodic(t, h)?;
-        if self.clocks.pending.is_empty() {
-            return Ok(());
+        let start = *self.clocks.start.get_or_insert(t);
+        for pass in 0..MAX_CLOCK_ITERATIONS {
+            let due = self.clocks.schedule.due(start, t, h, pass == 0);
+            self.clocks
+                .pending
+                .extend(due.map_err(ModuleError::invalid)?);
+            if self.clocks.pending.is_empty() {
+                return Ok(());
+            }
+            self.activate_pending()?;
         }
+        Err(ModuleError::invalid(format!(
+            "input clocks were activated {MAX_CLOCK_ITERATIONS} times at t = {t}: a countdown \
+             clock the FMU keeps making due at once"
+        )))
+    }
+
+    /// `fmi3EnterEventMode`, `fmi3SetClock` of the pending input clocks,
+    /// `fmi3UpdateDiscreteStates` until no update is needed, `fmi3EnterStepMode`.
+    fn activate_pending(&mut self) -> Result<(), ModuleError> {
         let pending: Vec<u32> = core::mem::take(&mut self.clocks.pending)
             .into_iter()
             .collect();

@@ -10,7 +10,7 @@
 //! - [`BinaryModule`]: [`crate::module::Module`] and the declared capability traits over
 //!   the module's `fmi3*` exports; ABI reference in `docs/modules.md`.
 //! - `clocks`: input and output Clock ports in Event Mode, periodic input clocks the
-//!   master ticks; `text_outputs`: String and
+//!   master ticks (`clock_schedule`: the time-based ones); `text_outputs`: String and
 //!   Binary outputs read for the record.
 
 mod abi;
@@ -18,6 +18,7 @@ pub mod archive;
 mod binary_module;
 mod budget;
 mod capabilities;
+mod clock_schedule;
 mod clocks;
 mod error;
 pub mod model_description;
@@ -57,6 +58,8 @@ pub use wasmi_engine::WasmiSandbox;
 mod clock_kind_tests;
 #[cfg(test)]
 mod clock_tests;
+#[cfg(test)]
+mod clock_timing_tests;
 #[cfg(test)]
 mod sandbox_tests;
 #[cfg(test)]

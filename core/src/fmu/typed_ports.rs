@@ -7,7 +7,7 @@
 //! says which FMI variable and element each stands for. Elements are named `a[i]`
 //! (1-based, as Modelica and SSP count) or `a[i,j]` for more dimensions, row-major.
 //! Output Clocks and triggered input Clocks are ports of type Clock (1 where the clock
-//! ticked); periodic input Clocks, which the master ticks itself (`clocks`), String and
+//! ticked); time-based input Clocks, which the master ticks itself (`clock_schedule`), String and
 //! Binary variables are not ports.
 
 use super::variable_types::{DeclaredVariable, Dimension, VariableType};

@@ -6,9 +6,8 @@
 //! Clocks are scalars (FMI 3.0 §2.2.9, Clock types: "restricted to being scalar variables"; the
 //! schema's `fmi3Clock` has no `<Dimension>`): a `<Clock>` with one is refused by name.
 //! Input Clocks are served by kind ([`ClockKind`]): triggered ones by a connected output
-//! clock, periodic ones with a declared interval by the master itself; the aperiodic
-//! kinds and periodic clocks whose interval only `fmi3GetIntervalDecimal` knows are
-//! refused by name.
+//! clock, the time-based ones (periodic with a declared or a computed interval, countdown
+//! and changing) by the master itself (`clocks`, `clock_schedule`).
 
 use super::FmuError;
 use alloc::format;
@@ -128,6 +127,23 @@ pub enum ClockKind {
         /// Seconds from the start time to the first tick.
         shift: f64,
     },
+    /// `fixed` or `tunable` without a declared interval: the master asks
+    /// `fmi3GetIntervalDecimal` (and `fmi3GetShiftDecimal`) in Initialization Mode, and a
+    /// tunable one again at every event (its new interval counts from that event).
+    /// `calculated`, a pre-release spelling that FMI 3.0 dropped, is read as `fixed`.
+    Computed {
+        /// `tunable`: the interval may change at events.
+        tunable: bool,
+        /// The declared shift, used if the module does not export `fmi3GetShiftDecimal`.
+        shift: f64,
+    },
+    /// `countdown` or `changing`: the master asks `fmi3GetIntervalDecimal` in
+    /// Initialization Mode (the first tick, from the start time) and then in every Event
+    /// Mode (countdown) or in the Event Mode where the clock ticked (changing).
+    Aperiodic {
+        /// `countdown` (else `changing`).
+        countdown: bool,
+    },
 }
 
 impl DeclaredVariable {
@@ -148,36 +164,39 @@ impl DeclaredVariable {
             }
     }
 
-    /// How the master serves this input clock; the kinds it cannot serve are refused
-    /// with the variable's name and what it would need.
+    /// How the master serves this input clock; an intervalVariability it does not know
+    /// (or a constant clock without its interval) is refused with the variable's name.
     pub fn input_clock_kind(&self) -> Result<ClockKind, FmuError> {
         let timing = self.clock.as_ref();
         let variability = timing.map_or("", |c| c.interval_variability.as_str());
         let refused = |why: &str| {
             Err(err(format!(
                 "input clock `{}` (intervalVariability=\"{variability}\"): {why}; the master \
-                 serves triggered input clocks (ticked by a connected output clock) and periodic \
-                 ones with intervalDecimal",
+                 serves the FMI 3.0 kinds triggered, constant, fixed, tunable, changing and \
+                 countdown",
                 self.name
             )))
         };
-        match variability {
-            "" | "triggered" => Ok(ClockKind::Triggered),
-            "constant" | "fixed" | "tunable" => match timing.and_then(|c| c.interval) {
-                Some(interval) => Ok(ClockKind::Periodic {
-                    interval,
-                    shift: timing.map_or(0.0, |c| c.shift),
-                }),
-                None => refused(
-                    "a periodic clock without intervalDecimal or intervalCounter takes its \
-                     interval from fmi3GetIntervalDecimal in Initialization Mode, which is not \
-                     supported",
-                ),
-            },
-            "changing" | "countdown" => refused(
-                "an aperiodic clock needs the importer to ask fmi3GetIntervalDecimal at every \
-                 event and schedule the next tick, which is not supported",
+        let shift = timing.map_or(0.0, |c| c.shift);
+        match (variability, timing.and_then(|c| c.interval)) {
+            ("" | "triggered", _) => Ok(ClockKind::Triggered),
+            ("constant" | "fixed" | "tunable", Some(interval)) => {
+                Ok(ClockKind::Periodic { interval, shift })
+            }
+            ("constant", None) => refused(
+                "a constant clock declares its interval (intervalDecimal or intervalCounter), \
+                 FMI 3.0 says; this one does not",
             ),
+            ("fixed" | "calculated", _) => Ok(ClockKind::Computed {
+                tunable: false,
+                shift,
+            }),
+            ("tunable", None) => Ok(ClockKind::Computed {
+                tunable: true,
+                shift,
+            }),
+            ("changing", _) => Ok(ClockKind::Aperiodic { countdown: false }),
+            ("countdown", _) => Ok(ClockKind::Aperiodic { countdown: true }),
             _ => refused("not an FMI 3.0 intervalVariability"),
         }
     }

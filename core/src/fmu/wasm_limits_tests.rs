@@ -159,10 +159,11 @@ fn what_is_not_supported_is_named() {
 /// initializes under wasmi as the original does (the page runs them rewritten).
 #[test]
 fn every_example_fmu_loads_rewritten() {
-    let fixtures: [&[u8]; 5] = [
+    let fixtures: [&[u8]; 6] = [
         include_bytes!("../../../tests/fixtures/fmus/c_spring_damper.fmu"),
         include_bytes!("../../../tests/fixtures/fmus/c_types.fmu"),
         include_bytes!("../../../tests/fixtures/fmus/c_clocks.fmu"),
+        include_bytes!("../../../tests/fixtures/fmus/c_timers.fmu"),
         include_bytes!("../../../tests/fixtures/fmus/c_table.fmu"),
         include_bytes!("../../../tests/fixtures/fmus/rust_oscillator.fmu"),
     ];
