@@ -128,6 +128,31 @@ fn cases() -> Vec<String> {
     );
     assert!(none.0.is_ok());
     assert_eq!(none.2[0], a);
+    // Copies of every size: 4 and 8 bytes take a load and a store, others `memory.copy`.
+    let sixteen: Vec<u8> = (10..26).collect();
+    let writes: [(u32, &[u8]); 4] = [
+        (100, &[1, 2, 3, 4]),
+        (104, &[5, 6, 7]),
+        (107, &[8]),
+        (112, &sixteen),
+    ];
+    let sizes = record(
+        "copies",
+        call(
+            g,
+            "nothing",
+            &[WasmValue::I32(0)],
+            i32v,
+            &writes,
+            &[(100, 4), (104, 3), (112, 16), (100, 8), (96, 32)],
+        ),
+    );
+    assert!(sizes.0.is_ok());
+    assert_eq!(sizes.2[0], [1, 2, 3, 4]);
+    assert_eq!(sizes.2[1], [5, 6, 7]);
+    assert_eq!(sizes.2[2], sixteen);
+    assert_eq!(sizes.2[3], [1, 2, 3, 4, 5, 6, 7, 8]);
+    assert_eq!(&sizes.2[4][4..12], &[1, 2, 3, 4, 5, 6, 7, 8]);
     // A write reaching past the end calls nothing; a read past it is reported after the call.
     let w = record(
         "write outside",

@@ -209,10 +209,38 @@ fn copies(f: &mut InstructionSink<'_>, l: &Locals, count: u32, after_writes: Opt
         None => (l.at, l.from, (GUEST, PAGE)),
         Some(_) => (l.from, l.at, (PAGE, GUEST)),
     };
-    f.local_get(dst)
+    // An 8- or 4-byte copy (one value or value reference, the usual case) as one load and
+    // store: engines may take `memory.copy` between two memories out of line.
+    let at = |mem, align| MemArg {
+        offset: 0,
+        align,
+        target: MemArgTarget::Memory(mem),
+        ordering: None,
+    };
+    f.local_get(l.len)
+        .i32_const(8)
+        .i32_eq()
+        .if_(empty)
+        .local_get(dst)
+        .local_get(src)
+        .i64_load(at(mems.1, 0))
+        .i64_store(at(mems.0, 0))
+        .else_()
+        .local_get(l.len)
+        .i32_const(4)
+        .i32_eq()
+        .if_(empty)
+        .local_get(dst)
+        .local_get(src)
+        .i32_load(at(mems.1, 0))
+        .i32_store(at(mems.0, 0))
+        .else_()
+        .local_get(dst)
         .local_get(src)
         .local_get(l.len)
-        .memory_copy(mems.0, mems.1);
+        .memory_copy(mems.0, mems.1)
+        .end()
+        .end();
     for (local, step) in [(l.p, 12), (l.i, 1)] {
         f.local_get(local)
             .i32_const(step)
