@@ -58,13 +58,8 @@ impl TaylorInput {
 
     /// `u(t0 + s)` written into `out` (length m), by Horner's scheme in `s`.
     pub fn eval_into(&self, s: f64, out: &mut [f64]) {
-        let p = self.order();
         for (i, o) in out.iter_mut().enumerate().take(self.len()) {
-            let mut acc = self.coeffs[(i, p)];
-            for k in (0..p).rev() {
-                acc = self.coeffs[(i, k)] + acc * s / (k + 1) as f64;
-            }
-            *o = acc;
+            *o = self.horner(i, 0, s);
         }
     }
 
@@ -72,28 +67,39 @@ impl TaylorInput {
     pub fn eval_derivative_into(&self, j: usize, s: f64, out: &mut [f64]) {
         let p = self.order();
         for (i, o) in out.iter_mut().enumerate().take(self.len()) {
-            if j > p {
-                *o = 0.0;
-                continue;
-            }
-            let mut acc = self.coeffs[(i, p)];
-            for k in (j..p).rev() {
-                acc = self.coeffs[(i, k)] + acc * s / (k + 1 - j) as f64;
-            }
-            *o = acc;
+            *o = if j > p { 0.0 } else { self.horner(i, j, s) };
         }
+    }
+
+    /// `d^j u_i / ds^j (t0 + s)` for `j ≤ p`: `acc ← u^(k) + acc·s/(k + 1 − j)` from the
+    /// top order down. A zero product is not divided: the quotient would be that same
+    /// zero, so only the division is saved (derivatives are mostly zero).
+    #[inline]
+    fn horner(&self, i: usize, j: usize, s: f64) -> f64 {
+        let (m, p) = (self.len(), self.order());
+        let c = self.coeffs.as_slice();
+        let mut acc = c[p * m + i];
+        for k in (j..p).rev() {
+            let scaled = acc * s;
+            let term = if scaled == 0.0 {
+                scaled
+            } else {
+                scaled / (k + 1 - j) as f64
+            };
+            acc = c[k * m + i] + term;
+        }
+        acc
     }
 
     /// FMI 2 semantics after a completed step of length `h`: the value becomes `u(t0 + h)`
     /// and every derivative is reset to zero (derivatives hold for one step only).
-    pub fn advance(&mut self, h: f64, scratch: &mut [f64]) {
-        self.eval_into(h, scratch);
-        for (i, v) in scratch.iter().enumerate().take(self.len()) {
-            self.coeffs[(i, 0)] = *v;
+    pub fn advance(&mut self, h: f64) {
+        let m = self.len();
+        for i in 0..m {
+            let end = self.horner(i, 0, h);
+            self.coeffs.as_mut_slice()[i] = end;
         }
-        for k in 1..=self.order() {
-            self.coeffs.column_mut(k).fill(0.0);
-        }
+        self.coeffs.as_mut_slice()[m..].fill(0.0);
     }
 }
 
@@ -127,8 +133,7 @@ mod tests {
         u.set(0, 0, 1.0);
         u.set(0, 1, 2.0);
         u.set(1, 2, 2.0);
-        let mut scratch = [0.0; 2];
-        u.advance(0.5, &mut scratch);
+        u.advance(0.5);
         assert_eq!(u.get(0, 0), 2.0);
         assert_eq!(u.get(1, 0), 0.25);
         assert_eq!(u.get(0, 1), 0.0);
