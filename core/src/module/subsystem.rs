@@ -12,6 +12,9 @@ use alloc::boxed::Box;
 
 mod capabilities;
 mod equations;
+mod settable;
+
+use settable::StepModeSettable;
 
 /// FMI 3.0 co-simulation states (configuration modes and clocks are not modelled).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,6 +57,8 @@ pub struct Subsystem {
     /// possible to restore a previously retrieved FMU state by calling fmi3SetFMUState"):
     /// a restore returns the instance there.
     before_error: Option<FmiState>,
+    /// What may be set in Step Mode, by value reference.
+    settable: StepModeSettable,
 }
 
 impl Subsystem {
@@ -67,6 +72,7 @@ impl Subsystem {
             return Err(ModuleError::invalid("eventModeUsed requires hasEventMode"));
         }
         module.instantiate(options)?;
+        let settable = StepModeSettable::of(module.description());
         Ok(Subsystem {
             module,
             state: FmiState::Instantiated,
@@ -76,6 +82,7 @@ impl Subsystem {
             last_h: None,
             counts: CallCounts::default(),
             before_error: None,
+            settable,
         })
     }
 
@@ -218,12 +225,7 @@ impl Subsystem {
         }
         if matches!(self.state, StepMode | EventMode) {
             for vr in vrs {
-                let settable = self
-                    .module
-                    .description()
-                    .variable_by_ref(*vr)
-                    .map(|v| v.settable_in_step_mode());
-                match settable {
+                match self.settable.get(*vr) {
                     Some(true) => {}
                     Some(false) => {
                         return self
