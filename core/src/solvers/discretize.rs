@@ -12,6 +12,7 @@
 //! The top block row of `e^M` is `[A_d, B_d0, B_d1 / h, …, B_dp / h^p]`.
 
 use super::expm::expm;
+use super::TaylorInput;
 use alloc::vec::Vec;
 use nalgebra::DMatrix;
 
@@ -66,14 +67,14 @@ impl Discretization {
         self.gamma.iter().all(|g| g.iter().all(|v| v.is_finite()))
     }
 
-    /// `out = A_d x + Σ_k Γ_k u^(k)` (`u`: column `k` holds `u^(k)`, one per `Γ_k`), with
-    /// the operations of nalgebra's `gemv` in the same order (`A_d x`, then each `Γ_k u^(k)`
-    /// added column by column), so the bits are those of the `gemv` calls it replaces.
-    /// With `gammas_finite` ([`Self::gammas_finite`]), the products with a column `u^(k)`
-    /// that is all zeros are left out where the sum is not zero: each is a signed zero,
-    /// which leaves a non-zero sum unchanged (a zero sum could change its sign).
-    pub fn propagate(&self, x: &[f64], u: &DMatrix<f64>, gammas_finite: bool, out: &mut [f64]) {
-        let (n, m) = (out.len(), u.nrows());
+    /// `out = A_d x + Σ_k Γ_k u^(k)` (one `Γ_k` per order of `u`), with the operations
+    /// of nalgebra's `gemv` in the same order (`A_d x`, then each `Γ_k u^(k)` added column
+    /// by column), so the bits are those of the `gemv` calls it replaces. With
+    /// `gammas_finite` ([`Self::gammas_finite`]), the orders above [`TaylorInput::degree`]
+    /// are left out unless a component of the sum is zero: their products are signed zeros,
+    /// which leave a non-zero sum unchanged (a zero sum could change its sign).
+    pub fn propagate(&self, x: &[f64], u: &TaylorInput, gammas_finite: bool, out: &mut [f64]) {
+        let (n, m) = (out.len(), u.len());
         if n == 0 {
             return;
         }
@@ -92,16 +93,25 @@ impl Discretization {
         if m == 0 {
             return;
         }
-        for (g, uk) in self.gamma.iter().zip(u.as_slice().chunks_exact(m)) {
-            let zero = gammas_finite && uk.iter().all(|&v| v == 0.0);
-            if zero && out.iter().all(|&o| o != 0.0) {
-                continue;
-            }
-            for (&v, column) in uk.iter().zip(g.as_slice().chunks_exact(n)) {
-                for (o, &gij) in out.iter_mut().zip(column) {
-                    *o = gij * v + *o;
-                }
-            }
+        let orders = self.gamma.iter().zip(u.coeffs().as_slice().chunks_exact(m));
+        let nonzero = u.degree() + 1;
+        for (g, uk) in orders.clone().take(nonzero) {
+            add_product(g, uk, out);
+        }
+        if gammas_finite && out.iter().all(|&o| o != 0.0) {
+            return;
+        }
+        for (g, uk) in orders.skip(nonzero) {
+            add_product(g, uk, out);
+        }
+    }
+}
+
+/// `out += g v` (`out` has `g`'s rows), column by column as `gemv` with beta = 1.
+fn add_product(g: &DMatrix<f64>, v: &[f64], out: &mut [f64]) {
+    for (&vj, column) in v.iter().zip(g.as_slice().chunks_exact(out.len())) {
+        for (o, &gij) in out.iter_mut().zip(column) {
+            *o = gij * vj + *o;
         }
     }
 }
@@ -164,11 +174,11 @@ mod tests {
     }
 
     /// The `gemv` calls [`Discretization::propagate`] replaces.
-    fn by_gemv(d: &Discretization, x: &[f64], u: &DMatrix<f64>) -> Vec<f64> {
+    fn by_gemv(d: &Discretization, x: &[f64], u: &TaylorInput) -> Vec<f64> {
         let mut out = nalgebra::DVector::zeros(x.len());
         out.gemv(1.0, &d.ad, &nalgebra::DVector::from_column_slice(x), 0.0);
         for (k, g) in d.gamma.iter().enumerate() {
-            out.gemv(1.0, g, &u.column(k), 1.0);
+            out.gemv(1.0, g, &u.coeffs().column(k), 1.0);
         }
         out.as_slice().to_vec()
     }
@@ -188,13 +198,15 @@ mod tests {
                 (-0.0, -0.0, 0.0),
                 (1.0, -2.0, 3.0),
             ] {
-                let mut u = DMatrix::zeros(2, 5);
-                (u[(0, 0)], u[(1, 0)], u[(0, 1)], u[(1, 2)]) = (u0, -u0, u1, u2);
+                let mut u = TaylorInput::zeros(2, 4);
+                for (i, k, v) in [(0, 0, u0), (1, 0, -u0), (0, 1, u1), (1, 2, u2)] {
+                    u.set(i, k, v);
+                }
                 let want = by_gemv(&d, &x, &u);
                 for finite in [true, false] {
                     let mut out = [f64::NAN; 2];
                     d.propagate(&x, &u, finite, &mut out);
-                    assert_eq!(bits(&out), bits(&want), "x = {x:?}, u = {u}");
+                    assert_eq!(bits(&out), bits(&want), "x = {x:?}, u = {u:?}");
                 }
             }
         }

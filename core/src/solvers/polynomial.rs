@@ -4,9 +4,19 @@
 use nalgebra::DMatrix;
 
 /// Taylor coefficients of an `m`-vector input up to order `p`: column `k` holds `u^(k)`.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct TaylorInput {
     coeffs: DMatrix<f64>,
+    /// Every column above this order is zero (of either sign): the derivatives a master
+    /// does not set cost nothing in [`Self::advance`] and the linear step.
+    degree: usize,
+}
+
+/// Equal coefficients (the degree bound is bookkeeping).
+impl PartialEq for TaylorInput {
+    fn eq(&self, other: &Self) -> bool {
+        self.coeffs == other.coeffs
+    }
 }
 
 impl TaylorInput {
@@ -14,6 +24,7 @@ impl TaylorInput {
     pub fn zeros(m: usize, p: usize) -> Self {
         TaylorInput {
             coeffs: DMatrix::zeros(m, p + 1),
+            degree: 0,
         }
     }
 
@@ -42,9 +53,17 @@ impl TaylorInput {
         self.coeffs[(i, k)]
     }
 
+    /// An order above which every coefficient is zero (of either sign).
+    pub fn degree(&self) -> usize {
+        self.degree
+    }
+
     /// Set `u^(k)_i` (caller checks bounds).
     pub fn set(&mut self, i: usize, k: usize, value: f64) {
         self.coeffs[(i, k)] = value;
+        if k > self.degree && value != 0.0 {
+            self.degree = k;
+        }
     }
 
     /// Overwrite all coefficients from a matrix of the same shape; false if it differs.
@@ -53,6 +72,8 @@ impl TaylorInput {
             return false;
         }
         self.coeffs.copy_from(coeffs);
+        let nonzero = |k: &usize| self.coeffs.column(*k).iter().any(|&v| v != 0.0);
+        self.degree = (1..coeffs.ncols()).rev().find(nonzero).unwrap_or(0);
         true
     }
 
@@ -72,14 +93,28 @@ impl TaylorInput {
     }
 
     /// `d^j u_i / ds^j (t0 + s)` for `j ≤ p`: `acc ← u^(k) + acc·s/(k + 1 − j)` from the
-    /// top order down. A zero product is not divided: the quotient would be that same
-    /// zero, so only the division is saved (derivatives are mostly zero).
+    /// top order down. The zero orders above [`Self::degree`] are left out when `s` is
+    /// finite and the result is not zero: they only add signed zeros, which change a sum
+    /// only while it is zero (its sign), so a non-zero result has the full scheme's bits.
     #[inline]
     fn horner(&self, i: usize, j: usize, s: f64) -> f64 {
-        let (m, p) = (self.len(), self.order());
+        let (p, top) = (self.order(), self.degree.max(j));
+        let short = self.horner_from(top, i, j, s);
+        if top == p || (short != 0.0 && s.is_finite()) {
+            short
+        } else {
+            self.horner_from(p, i, j, s)
+        }
+    }
+
+    /// Horner's scheme from order `top` down to `j`. A zero product is not divided: the
+    /// quotient would be that same zero.
+    #[inline]
+    fn horner_from(&self, top: usize, i: usize, j: usize, s: f64) -> f64 {
+        let m = self.len();
         let c = self.coeffs.as_slice();
-        let mut acc = c[p * m + i];
-        for k in (j..p).rev() {
+        let mut acc = c[top * m + i];
+        for k in (j..top).rev() {
             let scaled = acc * s;
             let term = if scaled == 0.0 {
                 scaled
@@ -100,6 +135,7 @@ impl TaylorInput {
             self.coeffs.as_mut_slice()[i] = end;
         }
         self.coeffs.as_mut_slice()[m..].fill(0.0);
+        self.degree = 0;
     }
 }
 
@@ -125,6 +161,44 @@ mod tests {
         assert!(libm::fabs(out[0] - d1) < 1e-15);
         u.eval_derivative_into(5, s, &mut out);
         assert_eq!(out[0], 0.0);
+    }
+
+    /// Horner's scheme over every order, as `advance` computed before it knew the degree.
+    fn full_horner(u: &TaylorInput, i: usize, s: f64) -> f64 {
+        let p = u.order();
+        let mut acc = u.get(i, p);
+        for k in (0..p).rev() {
+            acc = u.get(i, k) + acc * s / (k + 1) as f64;
+        }
+        acc
+    }
+
+    #[test]
+    fn leaving_out_the_zero_orders_keeps_every_bit_also_of_signed_zeros() {
+        let cases: [&[(usize, f64)]; 6] = [
+            &[(0, 1.5)],
+            &[(0, -0.0)],
+            &[(0, -0.0), (1, -0.0)],
+            &[(0, 0.0), (2, -0.0)],
+            &[(0, -2.0), (1, 3.0)],
+            &[(0, -0.0), (3, 1e-300)],
+        ];
+        for coefficients in cases {
+            for s in [0.25, -0.5, 0.0, f64::INFINITY] {
+                let mut u = TaylorInput::zeros(1, 4);
+                for &(k, v) in coefficients {
+                    u.set(0, k, v);
+                }
+                let want = full_horner(&u, 0, s);
+                let mut out = [0.0];
+                u.eval_into(s, &mut out);
+                assert_eq!(
+                    out[0].to_bits(),
+                    want.to_bits(),
+                    "{coefficients:?}, s = {s}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -383,7 +383,7 @@ impl BuiltinModule for LinearStateSpace {
         // x_{n+1} = A_d x_n + Σ_k Γ_k u^(k)   (eqn (38)), into the scratch vector.
         disc.propagate(
             self.inst.x.as_slice(),
-            self.inst.u.coeffs(),
+            &self.inst.u,
             self.gammas_finite,
             self.x_next.as_mut_slice(),
         );
