@@ -5,7 +5,7 @@
 //! `subsystem/equations.rs`.
 
 use super::{
-    DiscreteStatesUpdate, InstantiateOptions, Module, ModuleDescription, ModuleError,
+    Capabilities, DiscreteStatesUpdate, InstantiateOptions, Module, ModuleDescription, ModuleError,
     ModuleErrorKind, Status, StepReport, ValueRef,
 };
 use alloc::boxed::Box;
@@ -59,6 +59,8 @@ pub struct Subsystem {
     before_error: Option<FmiState>,
     /// What may be set in Step Mode, by value reference.
     settable: StepModeSettable,
+    /// The module's capability flags, read at every step (descriptions are static).
+    caps: Capabilities,
 }
 
 impl Subsystem {
@@ -73,6 +75,7 @@ impl Subsystem {
         }
         module.instantiate(options)?;
         let settable = StepModeSettable::of(module.description());
+        let caps = module.description().capabilities.clone();
         Ok(Subsystem {
             module,
             state: FmiState::Instantiated,
@@ -83,6 +86,7 @@ impl Subsystem {
             counts: CallCounts::default(),
             before_error: None,
             settable,
+            caps,
         })
     }
 
@@ -282,8 +286,7 @@ impl Subsystem {
                 "communicationStepSize must be finite and > 0",
             )));
         }
-        let caps = &self.module.description().capabilities;
-        if !caps.can_handle_variable_communication_step_size {
+        if !self.caps.can_handle_variable_communication_step_size {
             if let Some(prev) = self.last_h {
                 if (prev - h).abs() > 1e-12 * prev.abs() {
                     let e = ModuleError::invalid(
