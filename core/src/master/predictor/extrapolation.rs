@@ -116,6 +116,10 @@ impl TaylorWeights {
         if q > MAX_ORDER || !anchor.is_finite() || times.iter().any(|t| !t.is_finite()) {
             return None;
         }
+        if q == 0 {
+            // What the loop below gives for one sample (zero-order hold, explicit order 0).
+            return Some(Self::hold());
+        }
         let mut w = [[0.0; N]; N];
         for j in 0..=q {
             // Lagrange basis ℓ_j(anchor + s) = Π_{i≠j} (s + anchor − t_i)/(t_j − t_i) as a

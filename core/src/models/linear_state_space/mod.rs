@@ -394,7 +394,8 @@ impl BuiltinModule for LinearStateSpace {
                 t + h
             )));
         }
-        self.inst.x.copy_from(&self.x_next);
+        // The new state takes the place of the old, which becomes the next scratch.
+        core::mem::swap(&mut self.inst.x, &mut self.x_next);
         Ok(())
     }
 
