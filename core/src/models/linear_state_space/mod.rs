@@ -375,7 +375,9 @@ impl BuiltinModule for LinearStateSpace {
     }
 
     fn step(&mut self, t: f64, h: f64) -> Result<(), ModuleError> {
-        self.discretization(h)?;
+        if self.cache.as_ref().is_none_or(|c| c.h != h) {
+            self.discretization(h)?;
+        }
         let disc = self
             .cache
             .as_ref()
