@@ -164,7 +164,7 @@ impl MasterAlgorithm for ModelBasedCorrection {
         let work = self
             .work
             .as_mut()
-            .ok_or(MasterError::NotPrepared("ModelBasedCorrection"))?;
+            .ok_or_else(|| MasterError::NotPrepared("ModelBasedCorrection"))?;
         if (h - work.h).abs() > 1e-12 * work.h {
             return Err(MasterError::InvalidSettings(format!(
                 "model-based correction needs a fixed macro-step ({} s), got {h} s at t = {t} s",

@@ -119,7 +119,7 @@ impl Instance {
     /// After a completed step of length `h`: the input value becomes `ũ(t + h)`, the
     /// derivatives reset to zero (FMI 2 semantics), time advances.
     pub fn finish_step(&mut self, t: f64, h: f64) {
-        self.u.advance(h, &mut self.u_scratch);
+        self.u.advance(h);
         self.t = t + h;
     }
 

@@ -46,9 +46,6 @@ pub(crate) enum VarKind {
     Output(usize),
 }
 
-/// A group size and the constructor of its role.
-type Group = (usize, fn(usize) -> VarKind);
-
 /// Sizes of the five variable groups.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Layout {
@@ -59,21 +56,29 @@ pub(crate) struct Layout {
 }
 
 impl Layout {
-    /// The role of `vr`, or `UnknownValueRef`.
+    /// The role of `vr`, or `UnknownValueRef`: the groups in value-reference order
+    /// (compared one after the other: this runs for every value set or read).
+    #[inline]
     pub fn classify(&self, vr: ValueRef) -> Result<VarKind, ModuleError> {
         let mut i = vr.0 as usize;
-        let groups: [Group; 5] = [
-            (self.np, VarKind::Parameter),
-            (self.nx, VarKind::State),
-            (self.nx, VarKind::Derivative),
-            (self.nu, VarKind::Input),
-            (self.ny, VarKind::Output),
-        ];
-        for (len, make) in groups {
-            if i < len {
-                return Ok(make(i));
-            }
-            i -= len;
+        if i < self.np {
+            return Ok(VarKind::Parameter(i));
+        }
+        i -= self.np;
+        if i < self.nx {
+            return Ok(VarKind::State(i));
+        }
+        i -= self.nx;
+        if i < self.nx {
+            return Ok(VarKind::Derivative(i));
+        }
+        i -= self.nx;
+        if i < self.nu {
+            return Ok(VarKind::Input(i));
+        }
+        i -= self.nu;
+        if i < self.ny {
+            return Ok(VarKind::Output(i));
         }
         Err(ModuleError::error(ModuleErrorKind::UnknownValueRef(vr)))
     }

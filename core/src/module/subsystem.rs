@@ -5,13 +5,16 @@
 //! `subsystem/equations.rs`.
 
 use super::{
-    DiscreteStatesUpdate, InstantiateOptions, Module, ModuleDescription, ModuleError,
+    Capabilities, DiscreteStatesUpdate, InstantiateOptions, Module, ModuleDescription, ModuleError,
     ModuleErrorKind, Status, StepReport, ValueRef,
 };
 use alloc::boxed::Box;
 
 mod capabilities;
 mod equations;
+mod settable;
+
+use settable::StepModeSettable;
 
 /// FMI 3.0 co-simulation states (configuration modes and clocks are not modelled).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,6 +57,10 @@ pub struct Subsystem {
     /// possible to restore a previously retrieved FMU state by calling fmi3SetFMUState"):
     /// a restore returns the instance there.
     before_error: Option<FmiState>,
+    /// What may be set in Step Mode, by value reference.
+    settable: StepModeSettable,
+    /// The module's capability flags, read at every step (descriptions are static).
+    caps: Capabilities,
 }
 
 impl Subsystem {
@@ -67,6 +74,8 @@ impl Subsystem {
             return Err(ModuleError::invalid("eventModeUsed requires hasEventMode"));
         }
         module.instantiate(options)?;
+        let settable = StepModeSettable::of(module.description());
+        let caps = module.description().capabilities.clone();
         Ok(Subsystem {
             module,
             state: FmiState::Instantiated,
@@ -76,6 +85,8 @@ impl Subsystem {
             last_h: None,
             counts: CallCounts::default(),
             before_error: None,
+            settable,
+            caps,
         })
     }
 
@@ -218,12 +229,7 @@ impl Subsystem {
         }
         if matches!(self.state, StepMode | EventMode) {
             for vr in vrs {
-                let settable = self
-                    .module
-                    .description()
-                    .variable_by_ref(*vr)
-                    .map(|v| v.settable_in_step_mode());
-                match settable {
+                match self.settable.get(*vr) {
                     Some(true) => {}
                     Some(false) => {
                         return self
@@ -280,8 +286,7 @@ impl Subsystem {
                 "communicationStepSize must be finite and > 0",
             )));
         }
-        let caps = &self.module.description().capabilities;
-        if !caps.can_handle_variable_communication_step_size {
+        if !self.caps.can_handle_variable_communication_step_size {
             if let Some(prev) = self.last_h {
                 if (prev - h).abs() > 1e-12 * prev.abs() {
                     let e = ModuleError::invalid(

@@ -4,9 +4,19 @@
 use nalgebra::DMatrix;
 
 /// Taylor coefficients of an `m`-vector input up to order `p`: column `k` holds `u^(k)`.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct TaylorInput {
     coeffs: DMatrix<f64>,
+    /// Every column above this order is zero (of either sign): the derivatives a master
+    /// does not set cost nothing in [`Self::advance`] and the linear step.
+    degree: usize,
+}
+
+/// Equal coefficients (the degree bound is bookkeeping).
+impl PartialEq for TaylorInput {
+    fn eq(&self, other: &Self) -> bool {
+        self.coeffs == other.coeffs
+    }
 }
 
 impl TaylorInput {
@@ -14,6 +24,7 @@ impl TaylorInput {
     pub fn zeros(m: usize, p: usize) -> Self {
         TaylorInput {
             coeffs: DMatrix::zeros(m, p + 1),
+            degree: 0,
         }
     }
 
@@ -42,9 +53,17 @@ impl TaylorInput {
         self.coeffs[(i, k)]
     }
 
+    /// An order above which every coefficient is zero (of either sign).
+    pub fn degree(&self) -> usize {
+        self.degree
+    }
+
     /// Set `u^(k)_i` (caller checks bounds).
     pub fn set(&mut self, i: usize, k: usize, value: f64) {
         self.coeffs[(i, k)] = value;
+        if k > self.degree && value != 0.0 {
+            self.degree = k;
+        }
     }
 
     /// Overwrite all coefficients from a matrix of the same shape; false if it differs.
@@ -53,18 +72,15 @@ impl TaylorInput {
             return false;
         }
         self.coeffs.copy_from(coeffs);
+        let nonzero = |k: &usize| self.coeffs.column(*k).iter().any(|&v| v != 0.0);
+        self.degree = (1..coeffs.ncols()).rev().find(nonzero).unwrap_or(0);
         true
     }
 
     /// `u(t0 + s)` written into `out` (length m), by Horner's scheme in `s`.
     pub fn eval_into(&self, s: f64, out: &mut [f64]) {
-        let p = self.order();
         for (i, o) in out.iter_mut().enumerate().take(self.len()) {
-            let mut acc = self.coeffs[(i, p)];
-            for k in (0..p).rev() {
-                acc = self.coeffs[(i, k)] + acc * s / (k + 1) as f64;
-            }
-            *o = acc;
+            *o = self.horner(i, 0, s);
         }
     }
 
@@ -72,28 +88,54 @@ impl TaylorInput {
     pub fn eval_derivative_into(&self, j: usize, s: f64, out: &mut [f64]) {
         let p = self.order();
         for (i, o) in out.iter_mut().enumerate().take(self.len()) {
-            if j > p {
-                *o = 0.0;
-                continue;
-            }
-            let mut acc = self.coeffs[(i, p)];
-            for k in (j..p).rev() {
-                acc = self.coeffs[(i, k)] + acc * s / (k + 1 - j) as f64;
-            }
-            *o = acc;
+            *o = if j > p { 0.0 } else { self.horner(i, j, s) };
         }
+    }
+
+    /// `d^j u_i / ds^j (t0 + s)` for `j ≤ p`: `acc ← u^(k) + acc·s/(k + 1 − j)` from the
+    /// top order down. The zero orders above [`Self::degree`] are left out when `s` is
+    /// finite and the result is not zero: they only add signed zeros, which change a sum
+    /// only while it is zero (its sign), so a non-zero result has the full scheme's bits.
+    #[inline]
+    fn horner(&self, i: usize, j: usize, s: f64) -> f64 {
+        let (p, top) = (self.order(), self.degree.max(j));
+        let short = self.horner_from(top, i, j, s);
+        if top == p || (short != 0.0 && s.is_finite()) {
+            short
+        } else {
+            self.horner_from(p, i, j, s)
+        }
+    }
+
+    /// Horner's scheme from order `top` down to `j`. A zero product is not divided: the
+    /// quotient would be that same zero.
+    #[inline]
+    fn horner_from(&self, top: usize, i: usize, j: usize, s: f64) -> f64 {
+        let m = self.len();
+        let c = self.coeffs.as_slice();
+        let mut acc = c[top * m + i];
+        for k in (j..top).rev() {
+            let scaled = acc * s;
+            let term = if scaled == 0.0 {
+                scaled
+            } else {
+                scaled / (k + 1 - j) as f64
+            };
+            acc = c[k * m + i] + term;
+        }
+        acc
     }
 
     /// FMI 2 semantics after a completed step of length `h`: the value becomes `u(t0 + h)`
     /// and every derivative is reset to zero (derivatives hold for one step only).
-    pub fn advance(&mut self, h: f64, scratch: &mut [f64]) {
-        self.eval_into(h, scratch);
-        for (i, v) in scratch.iter().enumerate().take(self.len()) {
-            self.coeffs[(i, 0)] = *v;
+    pub fn advance(&mut self, h: f64) {
+        let m = self.len();
+        for i in 0..m {
+            let end = self.horner(i, 0, h);
+            self.coeffs.as_mut_slice()[i] = end;
         }
-        for k in 1..=self.order() {
-            self.coeffs.column_mut(k).fill(0.0);
-        }
+        self.coeffs.as_mut_slice()[m..].fill(0.0);
+        self.degree = 0;
     }
 }
 
@@ -121,14 +163,51 @@ mod tests {
         assert_eq!(out[0], 0.0);
     }
 
+    /// Horner's scheme over every order, as `advance` computed before it knew the degree.
+    fn full_horner(u: &TaylorInput, i: usize, s: f64) -> f64 {
+        let p = u.order();
+        let mut acc = u.get(i, p);
+        for k in (0..p).rev() {
+            acc = u.get(i, k) + acc * s / (k + 1) as f64;
+        }
+        acc
+    }
+
+    #[test]
+    fn leaving_out_the_zero_orders_keeps_every_bit_also_of_signed_zeros() {
+        let cases: [&[(usize, f64)]; 6] = [
+            &[(0, 1.5)],
+            &[(0, -0.0)],
+            &[(0, -0.0), (1, -0.0)],
+            &[(0, 0.0), (2, -0.0)],
+            &[(0, -2.0), (1, 3.0)],
+            &[(0, -0.0), (3, 1e-300)],
+        ];
+        for coefficients in cases {
+            for s in [0.25, -0.5, 0.0, f64::INFINITY] {
+                let mut u = TaylorInput::zeros(1, 4);
+                for &(k, v) in coefficients {
+                    u.set(0, k, v);
+                }
+                let want = full_horner(&u, 0, s);
+                let mut out = [0.0];
+                u.eval_into(s, &mut out);
+                assert_eq!(
+                    out[0].to_bits(),
+                    want.to_bits(),
+                    "{coefficients:?}, s = {s}"
+                );
+            }
+        }
+    }
+
     #[test]
     fn advance_keeps_end_value_and_clears_derivatives() {
         let mut u = TaylorInput::zeros(2, 2);
         u.set(0, 0, 1.0);
         u.set(0, 1, 2.0);
         u.set(1, 2, 2.0);
-        let mut scratch = [0.0; 2];
-        u.advance(0.5, &mut scratch);
+        u.advance(0.5);
         assert_eq!(u.get(0, 0), 2.0);
         assert_eq!(u.get(1, 0), 0.25);
         assert_eq!(u.get(0, 1), 0.0);

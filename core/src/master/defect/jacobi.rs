@@ -146,7 +146,7 @@ impl MasterAlgorithm for DefectJacobi {
         let w = self
             .work
             .as_mut()
-            .ok_or(MasterError::NotPrepared("DefectJacobi"))?;
+            .ok_or_else(|| MasterError::NotPrepared("DefectJacobi"))?;
         w.eps = None;
         w.exchange(sys, t)?;
         let mut terminated = None;

@@ -151,7 +151,7 @@ impl MasterAlgorithm for ErrorControlledCoupling {
         let work = self
             .work
             .as_mut()
-            .ok_or(MasterError::NotPrepared("ErrorControlledCoupling"))?;
+            .ok_or_else(|| MasterError::NotPrepared("ErrorControlledCoupling"))?;
         let executor = self.executor.as_deref_mut();
         work.attempt(sys, executor, t, h)
     }

@@ -134,7 +134,7 @@ impl MasterAlgorithm for ExplicitCoupling {
         let work = self
             .work
             .as_mut()
-            .ok_or(MasterError::NotPrepared("ExplicitCoupling"))?;
+            .ok_or_else(|| MasterError::NotPrepared("ExplicitCoupling"))?;
         let executor = self
             .executor
             .as_mut()

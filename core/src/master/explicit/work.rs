@@ -5,9 +5,7 @@
 
 use super::sequence::StepOrder;
 use crate::error::MasterError;
-use crate::master::predictor::{
-    Extrapolation, HistoryGrid, InputPredictor, TaylorWeights, MAX_ORDER,
-};
+use crate::master::predictor::{HistoryGrid, InputPredictor, TaylorWeights, MAX_ORDER};
 use crate::master::{CoupledSystem, ModuleSlot, RunStart};
 use crate::module::{Status, StepReport};
 use alloc::format;
@@ -58,18 +56,25 @@ impl ExplicitWork {
                 "macro-step at t = {t} s, h = {h} s: sample times coincide"
             ))
         };
+        // Through the newest `q + 1` samples, `q` the order usable with the history held.
         let history = self.predictor.history();
-        self.extrapolation = Extrapolation::new(self.predictor.order() as u32)
-            .and_then(|e| e.through_history(history, t))
-            .ok_or_else(invalid)?;
+        let mut times = [0.0; MAX_ORDER + 1];
+        let q = self.predictor.effective_order();
+        for (j, tj) in times.iter_mut().enumerate().take(q + 1) {
+            *tj = history.time(j);
+        }
+        if !self.extrapolation.assign_through(&times[..=q], t) {
+            return Err(invalid());
+        }
         if self.order.interpolate {
-            let mut times = [0.0; MAX_ORDER + 1];
             let q = self.predictor.order().min(history.len());
             times[0] = t + h;
             for (j, tj) in times.iter_mut().enumerate().take(q + 1).skip(1) {
                 *tj = history.time(j - 1);
             }
-            self.interpolation = Extrapolation::weights(&times[..=q], t).ok_or_else(invalid)?;
+            if !self.interpolation.assign_through(&times[..=q], t) {
+                return Err(invalid());
+            }
             self.stepped.iter_mut().for_each(|s| *s = false);
         }
         Ok(())

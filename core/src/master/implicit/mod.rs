@@ -234,7 +234,7 @@ impl MasterAlgorithm for ImplicitCoupling {
         let work = self
             .work
             .as_mut()
-            .ok_or(MasterError::NotPrepared("ImplicitCoupling"))?;
+            .ok_or_else(|| MasterError::NotPrepared("ImplicitCoupling"))?;
         let executor = self.executor.as_deref_mut();
         work.attempt(sys, executor, t, h)
     }

@@ -112,11 +112,31 @@ impl TaylorWeights {
 
     /// See [`Extrapolation::weights`].
     pub fn through(times: &[f64], anchor: f64) -> Option<Self> {
-        let q = times.len().checked_sub(1)?;
+        let mut w = Self::hold();
+        w.assign_through(times, anchor).then_some(w)
+    }
+
+    /// [`Self::through`] written into `self`, without moving the table (a master does this
+    /// at every step); false, and `self` unchanged, where that is `None`.
+    pub fn assign_through(&mut self, times: &[f64], anchor: f64) -> bool {
+        let Some(q) = times.len().checked_sub(1) else {
+            return false;
+        };
         if q > MAX_ORDER || !anchor.is_finite() || times.iter().any(|t| !t.is_finite()) {
-            return None;
+            return false;
         }
-        let mut w = [[0.0; N]; N];
+        // `t_j − t_i` is zero exactly when the (finite) times are equal.
+        let repeated = |j: usize| times[..j].contains(&times[j]);
+        if (1..=q).any(repeated) {
+            return false;
+        }
+        if q == 0 {
+            // What the loop below gives for one sample (zero-order hold, explicit order 0).
+            *self = Self::hold();
+            return true;
+        }
+        let w = &mut self.w;
+        *w = [[0.0; N]; N];
         for j in 0..=q {
             // Lagrange basis ℓ_j(anchor + s) = Π_{i≠j} (s + anchor − t_i)/(t_j − t_i) as a
             // polynomial in s; its s^k coefficient times k! is ℓ_j^(k)(anchor).
@@ -128,9 +148,6 @@ impl TaylorWeights {
                     continue;
                 }
                 let d = times[j] - ti;
-                if d == 0.0 {
-                    return None;
-                }
                 let a = anchor - ti;
                 deg += 1;
                 for k in (0..=deg).rev() {
@@ -146,11 +163,9 @@ impl TaylorWeights {
                 w[k][j] = ck * fact;
             }
         }
-        Some(TaylorWeights {
-            degree: q,
-            w,
-            divisor: None,
-        })
+        self.degree = q;
+        self.divisor = None;
+        true
     }
 
     /// Degree `q` of the polynomial (number of samples − 1).

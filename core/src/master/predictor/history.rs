@@ -58,8 +58,15 @@ impl OutputHistory {
         self.head = 0;
     }
 
+    /// Ring slot of sample `j ≤ capacity` (a compare, not a division: it runs for every
+    /// sample of every input at every step).
+    #[inline]
     fn slot(&self, j: usize) -> usize {
-        (self.head + self.capacity - j) % self.capacity
+        if j <= self.head {
+            self.head - j
+        } else {
+            self.head + self.capacity - j
+        }
     }
 
     /// Time of sample `j` (0 = newest, `j < len`).

@@ -237,13 +237,17 @@ impl InputPredictor {
     ) {
         let p = self.order();
         let (o, history) = (self.source[i], &self.history);
-        let sample = |j: usize| -> f64 {
-            match (newest, j) {
+        // The samples the polynomial goes through, read from the history once for the value
+        // and all the derivatives.
+        let mut samples = [0.0; MAX_ORDER + 1];
+        for (j, y) in samples.iter_mut().enumerate().take(w.degree() + 1) {
+            *y = match (newest, j) {
                 (Some(y), 0) => y,
                 (Some(_), j) => history.sample(j - 1)[o],
                 (None, j) => history.sample(j)[o],
-            }
-        };
+            };
+        }
+        let sample = |j: usize| samples[j];
         let value = w.derivative(0, sample);
         self.u[i] = match offset {
             Some(off) => value + off,

@@ -109,6 +109,8 @@ pub struct LinearStateSpace {
     desc: ModuleDescription,
     inst: Instance,
     cache: Option<Discretization>,
+    /// [`Discretization::gammas_finite`] of `cache`.
+    gammas_finite: bool,
     /// Scratch for the new state (n).
     x_next: DVector<f64>,
 }
@@ -214,6 +216,7 @@ impl LinearStateSpace {
             d: spec.d,
             desc,
             cache: None,
+            gammas_finite: false,
         })
     }
 
@@ -234,6 +237,7 @@ impl LinearStateSpace {
             let d = discretize(&self.a, &self.b, h, INPUT_ORDER).ok_or_else(|| {
                 ModuleError::numerical(format!("matrix exponential failed for h = {h} s"))
             })?;
+            self.gammas_finite = d.gammas_finite();
             self.cache = Some(d);
         }
         self.cache
@@ -371,17 +375,20 @@ impl BuiltinModule for LinearStateSpace {
     }
 
     fn step(&mut self, t: f64, h: f64) -> Result<(), ModuleError> {
-        self.discretization(h)?;
+        if self.cache.as_ref().is_none_or(|c| c.h != h) {
+            self.discretization(h)?;
+        }
         let disc = self
             .cache
             .as_ref()
             .ok_or_else(|| ModuleError::numerical("no discretisation"))?;
-        // x_{n+1} = A_d x_n + Σ_k Γ_k u^(k)   (eqn (38)); gemv writes into the scratch vector.
-        self.x_next.gemv(1.0, &disc.ad, &self.inst.x, 0.0);
-        for (k, g) in disc.gamma.iter().enumerate() {
-            self.x_next
-                .gemv(1.0, g, &self.inst.u.coeffs().column(k), 1.0);
-        }
+        // x_{n+1} = A_d x_n + Σ_k Γ_k u^(k)   (eqn (38)), into the scratch vector.
+        disc.propagate(
+            self.inst.x.as_slice(),
+            &self.inst.u,
+            self.gammas_finite,
+            self.x_next.as_mut_slice(),
+        );
         if self.x_next.iter().any(|v| !v.is_finite()) {
             return Err(ModuleError::numerical(format!(
                 "{}: state became non-finite at t = {} s",
@@ -389,7 +396,8 @@ impl BuiltinModule for LinearStateSpace {
                 t + h
             )));
         }
-        self.inst.x.copy_from(&self.x_next);
+        // The new state takes the place of the old, which becomes the next scratch.
+        core::mem::swap(&mut self.inst.x, &mut self.x_next);
         Ok(())
     }
 

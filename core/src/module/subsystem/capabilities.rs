@@ -48,8 +48,7 @@ impl Subsystem {
     /// `call` is legal now and the module declares `canSerializeFMUState`.
     fn require_serialize(&mut self, call: &'static str) -> Result<(), ModuleError> {
         self.require(call, &Self::ALIVE)?;
-        let caps = &self.module.description().capabilities;
-        if caps.can_serialize_fmu_state {
+        if self.caps.can_serialize_fmu_state {
             Ok(())
         } else {
             self.unsupported("canSerializeFMUState")
@@ -102,7 +101,7 @@ impl Subsystem {
         (vrs, orders, values): (&'a [ValueRef], &'a [u32], V),
     ) -> Result<Derivatives<'a, V>, ModuleError> {
         self.require(call.name, call.allowed)?;
-        let max = (call.max_order)(&self.description().capabilities);
+        let max = (call.max_order)(&self.caps);
         let d = Derivatives::checked(vrs, orders, values).and_then(|d| {
             match orders.iter().any(|&k| k == 0 || k > max) {
                 true => Err(ModuleError::invalid(call.out_of_range)),
