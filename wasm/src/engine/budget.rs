@@ -151,6 +151,14 @@ impl Budget {
         }
     }
 
+    /// Whether the module's rooms are what the account allows now (no [`Budget::sync`]
+    /// needed) and a call's growth can be charged without its globals (no tables grown).
+    pub fn settled(&self) -> bool {
+        !self.grows_tables
+            && room(self.account.memory_room()) == self.memory_room
+            && room(self.account.budget_room()) == self.budget_room
+    }
+
     /// After a call: charges what the memory (now `memory_now` bytes) and, for a module
     /// that grows tables, the tables took; the module's rooms shrank by as much.
     pub fn settle(&mut self, g: Option<&Globals>, memory_now: usize) -> Result<(), String> {

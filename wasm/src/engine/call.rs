@@ -81,6 +81,78 @@ pub(super) fn call(
     if !numeric {
         return call_boxed(target, args, results, writes, reads, memory_after);
     }
+    if let Some(h) = target.direct {
+        return call_direct(h, args, results, writes, reads, memory_after);
+    }
+    let mut a = [0.0f64; MAX_ARGS];
+    for (slot, v) in a.iter_mut().zip(args) {
+        *slot = match *v {
+            WasmValue::I32(x) => f64::from(x),
+            WasmValue::F32(x) => f64::from(x),
+            WasmValue::F64(x) => x,
+            WasmValue::I64(x) => x as f64,
+        };
+    }
+    let n = args.len() as u32;
+    with_copies(results, writes, reads, memory_after, |io, nw, nr, res| {
+        glue::call_io(
+            target.views,
+            target.func,
+            n,
+            a[0],
+            a[1],
+            a[2],
+            a[3],
+            a[4],
+            a[5],
+            a[6],
+            a[7],
+            a[8],
+            a[9],
+            a[10],
+            a[11],
+            io,
+            nw,
+            nr,
+            res,
+        )
+    })
+}
+
+/// [`call`] through the bridge wrapper `h` (`bridge`: its function has a numeric type).
+pub(super) fn call_direct(
+    h: u32,
+    args: &[WasmValue],
+    results: &mut [WasmValue],
+    writes: &[(u32, &[u8])],
+    reads: &mut [(u32, &mut [u8])],
+    memory_after: &mut usize,
+) -> Result<(), MemoryCallError> {
+    // Each argument in 8 bytes of page memory, as the bridge loads it.
+    let mut bits = [0u64; MAX_ARGS];
+    for (b, v) in bits.iter_mut().zip(args) {
+        *b = match *v {
+            WasmValue::I32(x) => u64::from(x as u32),
+            WasmValue::F32(x) => u64::from(x.to_bits()),
+            WasmValue::F64(x) => x.to_bits(),
+            WasmValue::I64(x) => x as u64,
+        };
+    }
+    let at = bits.as_ptr() as u32;
+    with_copies(results, writes, reads, memory_after, |io, nw, nr, res| {
+        glue::call_direct(h, io, nw, nr, res, at)
+    })
+}
+
+/// The copies described as triples in page memory for `go(io, nw, nr, res)` (the
+/// contract of `glue::call_io`), and its status, result and memory size taken back.
+fn with_copies(
+    results: &mut [WasmValue],
+    writes: &[(u32, &[u8])],
+    reads: &mut [(u32, &mut [u8])],
+    memory_after: &mut usize,
+    go: impl FnOnce(u32, u32, u32, u32) -> i32,
+) -> Result<(), MemoryCallError> {
     let count = writes.len() + reads.len();
     let mut on_stack = [0u32; 3 * STACK_COPIES];
     let mut on_heap = Vec::new();
@@ -103,60 +175,12 @@ pub(super) fn call(
     }
     // The call's result and the module memory's size after it.
     let mut value = [0.0f64; 2];
-    let (io_at, nw, nr, res) = (
+    let status = go(
         io.as_ptr() as u32,
         writes.len() as u32,
         reads.len() as u32,
         value.as_mut_ptr() as u32,
     );
-    let status = match target.direct {
-        Some(h) => {
-            // Each argument in 8 bytes of page memory, as the bridge loads it.
-            let mut bits = [0u64; MAX_ARGS];
-            for (b, v) in bits.iter_mut().zip(args) {
-                *b = match *v {
-                    WasmValue::I32(x) => u64::from(x as u32),
-                    WasmValue::F32(x) => u64::from(x.to_bits()),
-                    WasmValue::F64(x) => x.to_bits(),
-                    WasmValue::I64(x) => x as u64,
-                };
-            }
-            glue::call_direct(h, io_at, nw, nr, res, bits.as_ptr() as u32)
-        }
-        None => {
-            let mut a = [0.0f64; MAX_ARGS];
-            for (slot, v) in a.iter_mut().zip(args) {
-                *slot = match *v {
-                    WasmValue::I32(x) => f64::from(x),
-                    WasmValue::F32(x) => f64::from(x),
-                    WasmValue::F64(x) => x,
-                    WasmValue::I64(x) => x as f64,
-                };
-            }
-            let a = &a;
-            glue::call_io(
-                target.views,
-                target.func,
-                args.len() as u32,
-                a[0],
-                a[1],
-                a[2],
-                a[3],
-                a[4],
-                a[5],
-                a[6],
-                a[7],
-                a[8],
-                a[9],
-                a[10],
-                a[11],
-                io_at,
-                nw,
-                nr,
-                res,
-            )
-        }
-    };
     if status == 1 {
         return Err(MemoryCallError::Call(call_error(&glue::take_thrown())));
     }
@@ -166,8 +190,8 @@ pub(super) fn call(
         return Err(MemoryCallError::WriteOutside(at));
     }
     *memory_after = value[1] as usize;
-    if let (Some(slot), Some(ty)) = (results.first_mut(), result) {
-        *slot = from_number(value[0], ty);
+    if let Some(slot) = results.first_mut() {
+        *slot = from_number(value[0], slot.ty());
     }
     match outside.and_then(|k| reads.get(k - writes.len())) {
         Some((at, _)) => Err(MemoryCallError::ReadOutside(*at)),

@@ -58,6 +58,9 @@ pub fn install() {
 struct BrowserInstance {
     slot: usize,
     budget: Budget,
+    /// The bridge handle of each function handed out (`ExportFn` index), so that a call
+    /// through the bridge needs nothing from the registry unless it fails.
+    direct: RefCell<Vec<Option<u32>>>,
 }
 
 /// The text of a thrown JS value.
@@ -159,7 +162,11 @@ impl Sandbox for BrowserSandbox {
             log_callback,
             globals,
         });
-        Ok(Box::new(BrowserInstance { slot, budget }))
+        Ok(Box::new(BrowserInstance {
+            slot,
+            budget,
+            direct: RefCell::new(Vec::new()),
+        }))
     }
 }
 
@@ -203,6 +210,7 @@ impl GuestInstance for BrowserInstance {
                         Some(f) => {
                             let direct = s.bridge.handles.get(at).copied().flatten();
                             s.funcs.push((f, direct));
+                            self.direct.borrow_mut().push(direct);
                             Export::Function(ExportFn(s.funcs.len() as u32 - 1), sig.clone())
                         }
                         None => Export::NotAFunction,
@@ -235,6 +243,24 @@ impl GuestInstance for BrowserInstance {
         writes: &[(u32, &[u8])],
         reads: &mut [(u32, &mut [u8])],
     ) -> Result<(), MemoryCallError> {
+        // Through the bridge with the budget settled: nothing from the registry unless
+        // the call fails (a trap may be the budget's refusal, which the globals record).
+        let direct = self.direct.borrow().get(f.0 as usize).copied().flatten();
+        if let (Some(h), true) = (direct, self.budget.settled()) {
+            let mut memory_now = 0;
+            let outcome = call::call_direct(h, args, results, writes, reads, &mut memory_now);
+            let settled = match &outcome {
+                Ok(()) => Some(self.budget.settle(None, memory_now)),
+                Err(e) => {
+                    let budget = &mut self.budget;
+                    with_slot_ref(self.slot, |s| settle_call(budget, s, Some(e), 0))
+                }
+            };
+            if let Some(Err(why)) = settled {
+                return Err(MemoryCallError::Call(CallError::Limit(why)));
+            }
+            return outcome;
+        }
         let budget = &mut self.budget;
         // One look into the registry per call, kept (shared) during it: the WASI imports
         // and the log callback use only what they captured, never the registry.
