@@ -222,14 +222,20 @@ impl Runtime {
         ]
         .map(WasmValue::I32);
         let mut bytes = core::mem::take(&mut self.bytes);
-        bytes.clear();
-        bytes.extend(vrs.iter().flat_map(|v| v.0.to_le_bytes()));
-        let split = bytes.len();
-        match &values {
-            Float64s::Set(x) => bytes.extend(x.iter().flat_map(|v| v.to_le_bytes())),
-            Float64s::Get(_) => bytes.resize(split + 8 * n, 0),
-        }
+        let split = 4 * vrs.len();
+        bytes.resize(split + 8 * n, 0);
         let (vr_bytes, value_bytes) = bytes.split_at_mut(split);
+        for (b, v) in vr_bytes.chunks_exact_mut(4).zip(vrs) {
+            b.copy_from_slice(&v.0.to_le_bytes());
+        }
+        match &values {
+            Float64s::Set(x) => {
+                for (b, v) in value_bytes.chunks_exact_mut(8).zip(x.iter()) {
+                    b.copy_from_slice(&v.to_le_bytes());
+                }
+            }
+            Float64s::Get(_) => value_bytes.fill(0),
+        }
         let outcome = match values {
             Float64s::Set(_) => {
                 let writes = [(vrs_at, &*vr_bytes), (values_at, &*value_bytes)];
