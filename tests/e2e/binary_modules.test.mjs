@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { launch, openPage, runAndWait } from './browser.mjs';
-import { cliPath, runCli, parseCsv } from './cli.mjs';
+import { cliFailure, cliPath, runCli, parseCsv } from './cli.mjs';
 import { deflateRawSync } from 'node:zlib';
 import { lagFmu, lagScenario, dataUrl, zipStored, crc32, STEPS, LAG_XML_WITH_INPUT } from './fmu_fixtures.mjs';
 
@@ -141,6 +141,28 @@ test('binary modules with WASI files, and events in the run: the page gives the 
   const h = parseCsv(csv).columns.get('ball.h');
   const floor = h.indexOf(Math.min(...h));
   assert.ok(h[floor] < 0.05 && floor < h.length - 1 && Math.max(...h.slice(floor)) > 0.1, 'the ball bounced (a state event)');
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});
+
+// A module that opens a file for writing: the host refuses the WASI call and the run
+// ends with the CLI's message naming the FMI call, not a trap; then a preset runs.
+test('a binary module that writes a file: the page refuses the call with the CLI message', async () => {
+  const fixture = (name) => readFileSync(new URL(`../fixtures/fmus/${name}`, import.meta.url));
+  const scenario = JSON.parse(execFileSync(cliPath(), ['preset', 'binary-c-spring-damper'], { encoding: 'utf8' }));
+  scenario.modules[1].source = dataUrl(fixture('c_spring_damper.fmu'));
+  scenario.modules.push({ name: 'table', model: 'Binary', parameters: { write_test: 1 }, solver: { method: 'default' },
+    source: dataUrl(fixture('c_table.fmu')) });
+  scenario.modules.push({ name: 'decay', model: 'ReferenceFMU.Dahlquist', parameters: {}, solver: { method: 'default' } });
+  scenario.connections.push({ from: 'decay.x', to: 'table.u' });
+  const expected = cliFailure(scenario).trim().replace(/^error: /, '');
+  assert.match(expected, /fmi3EnterInitializationMode: WASI path_open of `\/resources\/out\.txt` for writing was refused/);
+  const page = await openPage(browser.context);
+  assert.equal(await runJson(page, scenario), 'error');
+  const shown = await page.textContent('#message-text');
+  assert.ok(shown.includes(expected), `page: ${shown}\nCLI: ${expected}`);
+  await page.selectOption('#preset', PRESETS[0]);
+  assert.equal(await runAndWait(page), 'done', await page.textContent('#message-text'));
   assert.deepEqual(page.problems, []);
   await page.close();
 });

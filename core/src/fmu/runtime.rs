@@ -258,9 +258,7 @@ impl Runtime {
 
     /// A write the WASI host refused during `call`, as an `Error` naming the call.
     fn refused(&mut self, call: &'static str) -> Result<(), ModuleError> {
-        let mut refused = None;
-        self.guest.with_host(&mut |h| refused = h.take_refused());
-        match refused {
+        match self.guest.take_refused() {
             Some(refused) => Err(ModuleError {
                 status: Status::Error,
                 kind: ModuleErrorKind::Refused(format!("{call}: {refused}")),

@@ -256,6 +256,13 @@ pub trait GuestInstance: Send {
     fn write(&mut self, ptr: u32, bytes: &[u8]) -> bool;
     /// Runs `f` on the WASI host state (log, files, refusals) of this instance.
     fn with_host(&mut self, f: &mut dyn FnMut(&mut WasiHost));
+    /// The write the WASI host refused during the last call, if any (and forgets it); an
+    /// engine that knows no WASI import ran since may answer without asking the host.
+    fn take_refused(&mut self) -> Option<String> {
+        let mut refused = None;
+        self.with_host(&mut |h| refused = h.take_refused());
+        refused
+    }
     /// Reads the WASI host state.
     fn host(&self, f: &mut dyn FnMut(&WasiHost));
     /// Table index of the host `logMessage` callback, 0 (NULL) without an exported table.

@@ -11,7 +11,7 @@ use cosim_core::fmu::wasi::{dispatch, log_message, plan_import, HostTrap, WasiHo
 use cosim_core::fmu::wasm_sections::WasmInterface;
 use cosim_core::fmu::FmuError;
 use js_sys::{Array, Function, Object, Reflect, Uint8Array, WebAssembly};
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
@@ -33,6 +33,11 @@ const TRAMPOLINE: [u8; 38] = [
     0x02, 0x09, 0x01, 0x01, b'h', 0x03, b'l', b'o', b'g', 0x00, 0x00, // import h.log
     0x07, 0x07, 0x01, 0x03, b'l', b'o', b'g', 0x00, 0x00, // export log
 ];
+
+/// Whether a WASI import ran since the last time this was asked.
+pub(super) fn take_host_called() -> bool {
+    HOST_CALLED.with(|c| c.replace(false))
+}
 
 /// The thrown value of `proc_exit(code)`.
 fn exit_error(code: i32) -> JsValue {
@@ -65,6 +70,7 @@ pub(super) fn build(
         let params = import.func.clone().unwrap_or_default().params;
         let (host, memory) = (host.clone(), memory.clone());
         let closure: ImportClosure = Closure::wrap(Box::new(move |args: Array| {
+            HOST_CALLED.with(|c| c.set(true));
             let values: Vec<WasmValue> = params
                 .iter()
                 .enumerate()
@@ -94,6 +100,9 @@ pub(super) fn build(
 }
 
 thread_local! {
+    /// Whether a WASI import ran since the last [`take_host_called`] (only an import can
+    /// refuse a write: without one, a call's refusal check needs no look at the host).
+    static HOST_CALLED: Cell<bool> = const { Cell::new(true) };
     static TRAMPOLINE_MODULE: Option<WebAssembly::Module> =
         WebAssembly::Module::new(&Uint8Array::from(&TRAMPOLINE[..]).into()).ok();
 }

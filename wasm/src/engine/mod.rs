@@ -306,6 +306,13 @@ impl GuestInstance for BrowserInstance {
         with_slot_ref(self.slot, |s| f(&mut s.host.borrow_mut()));
     }
 
+    fn take_refused(&mut self) -> Option<String> {
+        if !imports::take_host_called() {
+            return None;
+        }
+        with_slot_ref(self.slot, |s| s.host.borrow_mut().take_refused()).flatten()
+    }
+
     fn host(&self, f: &mut dyn FnMut(&WasiHost)) {
         with_slot_ref(self.slot, |s| f(&s.host.borrow()));
     }
