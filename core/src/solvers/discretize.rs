@@ -12,7 +12,6 @@
 //! The top block row of `e^M` is `[A_d, B_d0, B_d1 / h, …, B_dp / h^p]`.
 
 use super::expm::expm;
-use super::TaylorInput;
 use alloc::vec::Vec;
 use nalgebra::DMatrix;
 
@@ -58,62 +57,6 @@ pub fn discretize(a: &DMatrix<f64>, b: &DMatrix<f64>, h: f64, p: usize) -> Optio
         hk *= h;
     }
     Some(Discretization { h, ad, gamma })
-}
-
-impl Discretization {
-    /// Whether every `Γ_k` is finite: then an input derivative that is zero adds only
-    /// zeros in [`Self::propagate`] (computed once per step size by the caller).
-    pub fn gammas_finite(&self) -> bool {
-        self.gamma.iter().all(|g| g.iter().all(|v| v.is_finite()))
-    }
-
-    /// `out = A_d x + Σ_k Γ_k u^(k)` (one `Γ_k` per order of `u`), with the operations
-    /// of nalgebra's `gemv` in the same order (`A_d x`, then each `Γ_k u^(k)` added column
-    /// by column), so the bits are those of the `gemv` calls it replaces. With
-    /// `gammas_finite` ([`Self::gammas_finite`]), the orders above [`TaylorInput::degree`]
-    /// are left out unless a component of the sum is zero: their products are signed zeros,
-    /// which leave a non-zero sum unchanged (a zero sum could change its sign).
-    pub fn propagate(&self, x: &[f64], u: &TaylorInput, gammas_finite: bool, out: &mut [f64]) {
-        let (n, m) = (out.len(), u.len());
-        if n == 0 {
-            return;
-        }
-        // gemv with beta = 0: the first column's products, then each column added.
-        let mut columns = self.ad.as_slice().chunks_exact(n).zip(x);
-        if let Some((column, &x0)) = columns.next() {
-            for (o, &a) in out.iter_mut().zip(column) {
-                *o = a * x0;
-            }
-        }
-        for (column, &xj) in columns {
-            for (o, &a) in out.iter_mut().zip(column) {
-                *o = a * xj + *o;
-            }
-        }
-        if m == 0 {
-            return;
-        }
-        let orders = self.gamma.iter().zip(u.coeffs().as_slice().chunks_exact(m));
-        let nonzero = u.degree() + 1;
-        for (g, uk) in orders.clone().take(nonzero) {
-            add_product(g, uk, out);
-        }
-        if gammas_finite && out.iter().all(|&o| o != 0.0) {
-            return;
-        }
-        for (g, uk) in orders.skip(nonzero) {
-            add_product(g, uk, out);
-        }
-    }
-}
-
-/// `out += g v` (`out` has `g`'s rows), column by column as `gemv` with beta = 1.
-fn add_product(g: &DMatrix<f64>, v: &[f64], out: &mut [f64]) {
-    for (&vj, column) in v.iter().zip(g.as_slice().chunks_exact(out.len())) {
-        for (o, &gij) in out.iter_mut().zip(column) {
-            *o = gij * vj + *o;
-        }
-    }
 }
 
 /// `∫_0^h e^{a(h−s)} s^k/k! ds = (e^{ah} − Σ_{j≤k} (ah)^j/j!) / a^{k+1}`, the scalar `Γ_k / b`
@@ -171,45 +114,6 @@ mod tests {
             );
         }
         assert_eq!(d.ad, DMatrix::identity(2, 2));
-    }
-
-    /// The `gemv` calls [`Discretization::propagate`] replaces.
-    fn by_gemv(d: &Discretization, x: &[f64], u: &TaylorInput) -> Vec<f64> {
-        let mut out = nalgebra::DVector::zeros(x.len());
-        out.gemv(1.0, &d.ad, &nalgebra::DVector::from_column_slice(x), 0.0);
-        for (k, g) in d.gamma.iter().enumerate() {
-            out.gemv(1.0, g, &u.coeffs().column(k), 1.0);
-        }
-        out.as_slice().to_vec()
-    }
-
-    #[test]
-    fn propagation_has_the_bits_of_gemv_also_for_zero_derivatives_and_signed_zeros() {
-        let a = DMatrix::from_row_slice(2, 2, &[0.0, 1.0, -4.0, -0.3]);
-        let b = DMatrix::from_row_slice(2, 2, &[0.0, 0.0, 2.0, -0.5]);
-        let d = discretize(&a, &b, 0.01, 4).expect("discretisation");
-        assert!(d.gammas_finite());
-        let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
-        // A state at rest gives signed zeros that a skipped +0 product would flip.
-        for x in [[0.3, -1.2], [0.0, 0.0], [-0.0, -0.0], [0.0, 2.0]] {
-            for (u0, u1, u2) in [
-                (0.5, 0.0, 0.0),
-                (0.0, 0.0, 0.0),
-                (-0.0, -0.0, 0.0),
-                (1.0, -2.0, 3.0),
-            ] {
-                let mut u = TaylorInput::zeros(2, 4);
-                for (i, k, v) in [(0, 0, u0), (1, 0, -u0), (0, 1, u1), (1, 2, u2)] {
-                    u.set(i, k, v);
-                }
-                let want = by_gemv(&d, &x, &u);
-                for finite in [true, false] {
-                    let mut out = [f64::NAN; 2];
-                    d.propagate(&x, &u, finite, &mut out);
-                    assert_eq!(bits(&out), bits(&want), "x = {x:?}, u = {u:?}");
-                }
-            }
-        }
     }
 
     #[test]

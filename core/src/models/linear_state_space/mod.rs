@@ -14,7 +14,7 @@ use crate::module::{
     Causality, DependencyKind, Derivatives, DirectionalDerivatives, JacobianProduct,
     ModuleDescription, ModuleError, OutputDerivatives, Variable,
 };
-use crate::solvers::{discretize, Discretization};
+use crate::solvers::{discretize, Discretization, StepMatrix};
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -109,8 +109,8 @@ pub struct LinearStateSpace {
     desc: ModuleDescription,
     inst: Instance,
     cache: Option<Discretization>,
-    /// [`Discretization::gammas_finite`] of `cache`.
-    gammas_finite: bool,
+    /// `cache` laid out for stepping.
+    step_matrix: StepMatrix,
     /// Scratch for the new state (n).
     x_next: DVector<f64>,
 }
@@ -216,7 +216,7 @@ impl LinearStateSpace {
             d: spec.d,
             desc,
             cache: None,
-            gammas_finite: false,
+            step_matrix: StepMatrix::default(),
         })
     }
 
@@ -237,7 +237,7 @@ impl LinearStateSpace {
             let d = discretize(&self.a, &self.b, h, INPUT_ORDER).ok_or_else(|| {
                 ModuleError::numerical(format!("matrix exponential failed for h = {h} s"))
             })?;
-            self.gammas_finite = d.gammas_finite();
+            self.step_matrix = StepMatrix::of(&d);
             self.cache = Some(d);
         }
         self.cache
@@ -375,18 +375,14 @@ impl BuiltinModule for LinearStateSpace {
     }
 
     fn step(&mut self, t: f64, h: f64) -> Result<(), ModuleError> {
+        // The step matrix is laid out with the cached discretisation, for the same `h`.
         if self.cache.as_ref().is_none_or(|c| c.h != h) {
             self.discretization(h)?;
         }
-        let disc = self
-            .cache
-            .as_ref()
-            .ok_or_else(|| ModuleError::numerical("no discretisation"))?;
         // x_{n+1} = A_d x_n + Σ_k Γ_k u^(k)   (eqn (38)), into the scratch vector.
-        disc.propagate(
+        self.step_matrix.propagate(
             self.inst.x.as_slice(),
             &self.inst.u,
-            self.gammas_finite,
             self.x_next.as_mut_slice(),
         );
         if self.x_next.iter().any(|v| !v.is_finite()) {
