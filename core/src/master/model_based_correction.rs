@@ -161,10 +161,10 @@ impl MasterAlgorithm for ModelBasedCorrection {
         t: f64,
         h: f64,
     ) -> Result<MacroStepOutcome, MasterError> {
-        let work = self
-            .work
-            .as_mut()
-            .ok_or_else(|| MasterError::NotPrepared("ModelBasedCorrection"))?;
+        // Not `ok_or`: that builds (and drops) the error at every step.
+        let Some(work) = self.work.as_mut() else {
+            return Err(MasterError::NotPrepared("ModelBasedCorrection"));
+        };
         if (h - work.h).abs() > 1e-12 * work.h {
             return Err(MasterError::InvalidSettings(format!(
                 "model-based correction needs a fixed macro-step ({} s), got {h} s at t = {t} s",

@@ -37,6 +37,8 @@ impl StepMatrix {
     /// the discretisation). The orders above [`TaylorInput::degree`] are left out unless
     /// a component of the sum is zero (or a `Γ_k` is not finite): their products are
     /// signed zeros, which leave a non-zero sum unchanged (a zero sum could change sign).
+    // `*o = a * z + *o`, not `+=`: gemv's operand order (which NaN a sum keeps depends on it).
+    #[allow(clippy::assign_op_pattern)]
     pub fn propagate(&self, x: &[f64], u: &TaylorInput, out: &mut [f64]) {
         let n = self.n;
         if n == 0 {

@@ -96,7 +96,7 @@ impl TaylorInput {
     /// top order down. The zero orders above [`Self::degree`] are left out when `s` is
     /// finite and the result is not zero: they only add signed zeros, which change a sum
     /// only while it is zero (its sign), so a non-zero result has the full scheme's bits.
-    #[inline]
+    #[inline(always)]
     fn horner(&self, i: usize, j: usize, s: f64) -> f64 {
         let (p, top) = (self.order(), self.degree.max(j));
         let short = self.horner_from(top, i, j, s);
@@ -109,7 +109,7 @@ impl TaylorInput {
 
     /// Horner's scheme from order `top` down to `j`. A zero product is not divided: the
     /// quotient would be that same zero.
-    #[inline]
+    #[inline(always)]
     fn horner_from(&self, top: usize, i: usize, j: usize, s: f64) -> f64 {
         let m = self.len();
         let c = self.coeffs.as_slice();

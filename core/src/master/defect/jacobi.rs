@@ -143,10 +143,10 @@ impl MasterAlgorithm for DefectJacobi {
         t: f64,
         h: f64,
     ) -> Result<MacroStepOutcome, MasterError> {
-        let w = self
-            .work
-            .as_mut()
-            .ok_or_else(|| MasterError::NotPrepared("DefectJacobi"))?;
+        // Not `ok_or`: that builds (and drops) the error at every step.
+        let Some(w) = self.work.as_mut() else {
+            return Err(MasterError::NotPrepared("DefectJacobi"));
+        };
         w.eps = None;
         w.exchange(sys, t)?;
         let mut terminated = None;

@@ -148,10 +148,10 @@ impl MasterAlgorithm for ErrorControlledCoupling {
         t: f64,
         h: f64,
     ) -> Result<MacroStepOutcome, MasterError> {
-        let work = self
-            .work
-            .as_mut()
-            .ok_or_else(|| MasterError::NotPrepared("ErrorControlledCoupling"))?;
+        // Not `ok_or`: that builds (and drops) the error at every step.
+        let Some(work) = self.work.as_mut() else {
+            return Err(MasterError::NotPrepared("ErrorControlledCoupling"));
+        };
         let executor = self.executor.as_deref_mut();
         work.attempt(sys, executor, t, h)
     }

@@ -131,10 +131,10 @@ impl MasterAlgorithm for ExplicitCoupling {
         t: f64,
         h: f64,
     ) -> Result<MacroStepOutcome, MasterError> {
-        let work = self
-            .work
-            .as_mut()
-            .ok_or_else(|| MasterError::NotPrepared("ExplicitCoupling"))?;
+        // Not `ok_or`: that builds (and drops) the error at every step.
+        let Some(work) = self.work.as_mut() else {
+            return Err(MasterError::NotPrepared("ExplicitCoupling"));
+        };
         let executor = self
             .executor
             .as_mut()

@@ -231,10 +231,10 @@ impl MasterAlgorithm for ImplicitCoupling {
         t: f64,
         h: f64,
     ) -> Result<MacroStepOutcome, MasterError> {
-        let work = self
-            .work
-            .as_mut()
-            .ok_or_else(|| MasterError::NotPrepared("ImplicitCoupling"))?;
+        // Not `ok_or`: that builds (and drops) the error at every step.
+        let Some(work) = self.work.as_mut() else {
+            return Err(MasterError::NotPrepared("ImplicitCoupling"));
+        };
         let executor = self.executor.as_deref_mut();
         work.attempt(sys, executor, t, h)
     }
