@@ -119,17 +119,23 @@ for (const [what, bytes, expected] of BROKEN) {
   });
 }
 
-// Two binary modules (one reads its resources with fopen: WASI files) next to a model
-// with state events (the bouncing ball, built in): the CSV must not differ by one bit.
-test('binary modules with WASI files, and events in the run: the page gives the CLI CSV to the last bit', async () => {
+/** The C preset with its .fmu embedded, plus c_table.fmu (`parameters`) fed by a decay. */
+function withTable(parameters) {
   const fixture = (name) => readFileSync(new URL(`../fixtures/fmus/${name}`, import.meta.url));
   const scenario = JSON.parse(execFileSync(cliPath(), ['preset', 'binary-c-spring-damper'], { encoding: 'utf8' }));
   scenario.modules[1].source = dataUrl(fixture('c_spring_damper.fmu'));
-  scenario.modules.push({ name: 'table', model: 'Binary', parameters: { gain: 2 }, solver: { method: 'default' },
+  scenario.modules.push({ name: 'table', model: 'Binary', parameters, solver: { method: 'default' },
     source: dataUrl(fixture('c_table.fmu')) });
   scenario.modules.push({ name: 'decay', model: 'ReferenceFMU.Dahlquist', parameters: {}, solver: { method: 'default' } });
-  scenario.modules.push({ name: 'ball', model: 'ReferenceFMU.BouncingBall', parameters: {}, solver: { method: 'default' } });
   scenario.connections.push({ from: 'decay.x', to: 'table.u' });
+  return scenario;
+}
+
+// Two binary modules (one reads its resources with fopen: WASI files) next to a model
+// with state events (the bouncing ball, built in): the CSV must not differ by one bit.
+test('binary modules with WASI files, and events in the run: the page gives the CLI CSV to the last bit', async () => {
+  const scenario = withTable({ gain: 2 });
+  scenario.modules.push({ name: 'ball', model: 'ReferenceFMU.BouncingBall', parameters: {}, solver: { method: 'default' } });
   scenario.plot.push('table.y', 'ball.h');
   scenario.run.stop = 1.5;
   const expected = runCli(JSON.stringify(scenario));
@@ -148,13 +154,7 @@ test('binary modules with WASI files, and events in the run: the page gives the 
 // A module that opens a file for writing: the host refuses the WASI call and the run
 // ends with the CLI's message naming the FMI call, not a trap; then a preset runs.
 test('a binary module that writes a file: the page refuses the call with the CLI message', async () => {
-  const fixture = (name) => readFileSync(new URL(`../fixtures/fmus/${name}`, import.meta.url));
-  const scenario = JSON.parse(execFileSync(cliPath(), ['preset', 'binary-c-spring-damper'], { encoding: 'utf8' }));
-  scenario.modules[1].source = dataUrl(fixture('c_spring_damper.fmu'));
-  scenario.modules.push({ name: 'table', model: 'Binary', parameters: { write_test: 1 }, solver: { method: 'default' },
-    source: dataUrl(fixture('c_table.fmu')) });
-  scenario.modules.push({ name: 'decay', model: 'ReferenceFMU.Dahlquist', parameters: {}, solver: { method: 'default' } });
-  scenario.connections.push({ from: 'decay.x', to: 'table.u' });
+  const scenario = withTable({ write_test: 1 });
   const expected = cliFailure(scenario).trim().replace(/^error: /, '');
   assert.match(expected, /fmi3EnterInitializationMode: WASI path_open of `\/resources\/out\.txt` for writing was refused/);
   const page = await openPage(browser.context);
