@@ -1,12 +1,14 @@
-//! The call bridge: a small wasm module, generated per binary module, that imports both
-//! the page's memory and the module's (multi-memory) and the module's exported
-//! functions, and wraps each of them so that one JS call does an FMI call's copies with
-//! `memory.copy` and calls the module directly, wasm to wasm. It replaces the JS copy
-//! loop of `glue::call_io` (views, byte loops, an argument switch) on engines with
-//! multi-memory; the JS frame left around it only catches traps, which wasm cannot.
+//! The call bridge: a small wasm module, generated per binary module, that imports the
+//! page's memory, the module's (multi-memory) and the module's exported functions, and
+//! wraps each function so that one JS call does an FMI call's copies (a load and a store
+//! for 4 or 8 bytes, else `memory.copy`) and calls the module directly, wasm to wasm. It
+//! replaces the JS copies of `glue::call_io` (views, byte loops, an argument switch) on
+//! engines with multi-memory; the JS frame left around it only catches traps, which wasm
+//! cannot.
 //!
 //! Wrapper `w{k}(io, nw, nr, res, args) -> i32` for export `k` loads the function's
-//! arguments from page address `args` (8 bytes each) and has `glue::call_io`'s contract: copy the `nw` triples `[module address, page address, length]` at page
+//! arguments from page address `args` (8 bytes each) and keeps `glue::call_io`'s
+//! contract: copy the `nw` triples `[module address, page address, length]` at page
 //! address `io` into the module's memory, call, store the result (as f64) and the module
 //! memory's size in bytes (as f64) at page address `res`, copy the next `nr` triples out;
 //! 0 when done, `-1 - k` when triple `k` lies outside the module's memory (a write
@@ -30,7 +32,7 @@ const PAGE: u32 = 0;
 const GUEST: u32 = 1;
 /// The wrapper's parameters: io, nw, nr, res, args.
 const LEAD: u32 = 5;
-/// The most arguments `glue::call_direct` passes.
+/// The most arguments a call passes as numbers (`glue::call_io`) or in page memory.
 pub(super) const MAX_ARGS: usize = 12;
 
 /// Whether a function of type `sig` can be wrapped.
