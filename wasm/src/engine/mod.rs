@@ -209,7 +209,7 @@ impl GuestInstance for BrowserInstance {
                     match f {
                         Some(f) => {
                             let direct = s.bridge.handles.get(at).copied().flatten();
-                            s.funcs.push((f, direct));
+                            s.funcs.push(f);
                             self.direct.borrow_mut().push(direct);
                             Export::Function(ExportFn(s.funcs.len() as u32 - 1), sig.clone())
                         }
@@ -271,11 +271,11 @@ impl GuestInstance for BrowserInstance {
             }
             let mut memory_now = 0;
             let outcome = match s.funcs.get(f.0 as usize) {
-                Some((func, direct)) => {
+                Some(func) => {
                     let target = call::Target {
                         views: &s.views,
                         func,
-                        direct: *direct,
+                        direct,
                     };
                     call::call(target, args, results, writes, reads, &mut memory_now)
                 }

@@ -23,8 +23,9 @@ pub(super) struct Slot {
     pub interface: WasmInterface,
     /// The module's memory as `glue::guest_views` caches it.
     pub views: JsValue,
-    /// Exported functions handed out as `ExportFn(index)`, and their bridge handles.
-    pub funcs: Vec<(Function, Option<u32>)>,
+    /// Exported functions handed out as `ExportFn(index)` (their bridge handles are the
+    /// instance's own, `BrowserInstance::direct`).
+    pub funcs: Vec<Function>,
     /// The call bridge (its wrappers released with the slot).
     pub bridge: super::bridge::Bridge,
     pub host: Rc<RefCell<WasiHost>>,
