@@ -16,7 +16,8 @@ use super::wasi_fs::{ResourceTree, RESOURCE_DIR};
 use super::FmuError;
 use crate::module::{
     DirectionalDerivatives, EventMode, InstantiateOptions, Module, ModuleDescription, ModuleError,
-    ModuleErrorKind, OutputDerivatives, StateSnapshot, Status, StepReport, ValueRef,
+    ModuleErrorKind, OutputDerivatives, StateSnapshot, Status, StepIo, StepIoResult, StepReport,
+    ValueRef,
 };
 use alloc::collections::BTreeMap;
 use alloc::format;
@@ -29,14 +30,14 @@ use core::sync::atomic::{AtomicI32, Ordering};
 pub struct BinaryModule {
     pub(super) rt: Runtime,
     pub(super) fmi: Fmi3,
-    md: ModelDescription,
+    pub(super) md: ModelDescription,
     /// Whether the archive has a `resources/` folder (mounted read-only at `/resources`).
     resource_path: bool,
     parameters: Prepared,
     /// The get/set exports of the types other than Float64 the variables use.
     pub(super) typed_fns: TypedFns,
     /// The `fmi3Instance` pointer; 0 before `fmi3InstantiateCoSimulation`.
-    instance: i32,
+    pub(super) instance: i32,
     /// Input and output clock ports (`clocks.rs`).
     pub(super) clocks: Clocks,
     /// String and Binary outputs as last read (`text_outputs.rs`).
@@ -435,6 +436,10 @@ impl Module for BinaryModule {
                 last[0]
             },
         })
+    }
+
+    fn step_with_io(&mut self, io: &mut StepIo<'_>) -> StepIoResult {
+        self.step_in_sequence(io)
     }
 
     fn terminate(&mut self) -> Result<(), ModuleError> {

@@ -26,6 +26,7 @@ pub mod parameter_list;
 mod parameters;
 mod runtime;
 pub mod sandbox;
+mod step_io;
 mod text_outputs;
 mod typed_access;
 pub mod typed_ports;

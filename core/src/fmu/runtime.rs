@@ -10,7 +10,7 @@
 use super::budget::MemoryBudget;
 use super::sandbox::{
     sandbox, CallError, Export, ExportFn, FuncSig, GuestInstance, MemoryCallError, Sandbox,
-    WasmType, WasmValue,
+    SequencedCall, WasmType, WasmValue,
 };
 use super::wasi::WasiHost;
 use super::wasi_fs::ResourceTree;
@@ -183,14 +183,55 @@ impl Runtime {
         let result = self
             .guest
             .call_with_memory(f, args, &mut out, writes, reads);
-        self.refused(call)?;
-        let read_outside = match result {
-            Ok(()) => None,
-            Err(MemoryCallError::WriteOutside(ptr)) => return Err(outside(ptr)),
-            Err(MemoryCallError::Call(e)) => return Err(self.trap(call, e)),
-            Err(MemoryCallError::ReadOutside(ptr)) => Some(ptr),
-        };
+        let read_outside = self.outcome(call, result)?;
         Ok((out[0].as_i32().unwrap_or(0), read_outside))
+    }
+
+    /// A call's outcome as the caller sees it: a refused write or a failure as an error
+    /// naming `call`, else the address of a read outside the memory, if any.
+    fn outcome(
+        &mut self,
+        call: &'static str,
+        result: Result<(), MemoryCallError>,
+    ) -> Result<Option<u32>, ModuleError> {
+        self.refused(call)?;
+        match result {
+            Ok(()) => Ok(None),
+            Err(MemoryCallError::WriteOutside(ptr)) => Err(outside(ptr)),
+            Err(MemoryCallError::Call(e)) => Err(self.trap(call, e)),
+            Err(MemoryCallError::ReadOutside(ptr)) => Ok(Some(ptr)),
+        }
+    }
+
+    /// Makes `calls` (named `names`) as [`GuestInstance::call_sequence`] does: the number
+    /// made and the last one's outcome as [`Self::call_with_memory`] gives it; `statuses`
+    /// of each made. Every call before the last returned `fmi3OK` cleanly.
+    pub fn call_sequence(
+        &mut self,
+        names: &[&'static str],
+        calls: &mut [SequencedCall<'_>],
+        statuses: &mut [i32],
+    ) -> (usize, Result<Option<u32>, ModuleError>) {
+        let (made, result) = self.guest.call_sequence(calls, statuses);
+        match made.checked_sub(1).and_then(|last| names.get(last)) {
+            Some(name) => (made, self.outcome(name, result)),
+            None => (made, Ok(None)),
+        }
+    }
+
+    /// The reusable byte buffer of the calls' copies (give it back with [`Self::keep_bytes`]).
+    pub fn take_bytes(&mut self) -> Vec<u8> {
+        core::mem::take(&mut self.bytes)
+    }
+
+    /// Keeps `bytes` for the next call.
+    pub fn keep_bytes(&mut self, bytes: Vec<u8>) {
+        self.bytes = bytes;
+    }
+
+    /// Whether [`Self::scratch`] of `len` bytes is the buffer it has now (no reallocation).
+    pub fn scratch_fits(&self, len: usize) -> bool {
+        self.scratch.0 != 0 && self.scratch.1 >= len
     }
 
     /// `fmi3SetFloat64` / `fmi3GetFloat64(instance, vrs*, nvr, values*, nValues)` with `vrs`

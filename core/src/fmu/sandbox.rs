@@ -185,6 +185,23 @@ pub enum CallError {
     Limit(String),
 }
 
+/// One call of [`GuestInstance::call_sequence`]: an FMI call returning its status, with
+/// its copies ([`GuestInstance::call_with_memory`]).
+pub struct SequencedCall<'a> {
+    /// The function.
+    pub f: ExportFn,
+    /// Its arguments.
+    pub args: &'a [WasmValue],
+    /// Copied into guest memory before the call.
+    pub writes: &'a [(u32, &'a [u8])],
+    /// Copied out of guest memory after it.
+    pub reads: &'a mut [(u32, &'a mut [u8])],
+    /// The sequence goes on after this call only if the guest's 32-bit little-endian word
+    /// at `.0`, masked with `.1`, is zero (`fmi3DoStep`'s flags): the address lies inside
+    /// one of `reads`.
+    pub go_on_if_clear: Option<(u32, u32)>,
+}
+
 /// Why [`GuestInstance::call_with_memory`] did not complete.
 #[derive(Clone, Debug, PartialEq)]
 pub enum MemoryCallError {
@@ -249,6 +266,28 @@ pub trait GuestInstance: Send {
             }
         }
         Ok(())
+    }
+    /// Makes `calls` in order, each as [`Self::call_with_memory`] with its `i32` result
+    /// (an `fmi3Status`) in `statuses`, and stops after a call that failed, returned a
+    /// status other than 0 (`fmi3OK`), left its [`SequencedCall::go_on_if_clear`] word
+    /// set, or after which the caller must look (a WASI import ran, the memory grew). The
+    /// number of calls made and the last one's outcome: every call before it returned 0
+    /// cleanly. The default makes one call, so the caller sees each call alone; an engine
+    /// where each call is costly to reach makes several in one go.
+    fn call_sequence(
+        &mut self,
+        calls: &mut [SequencedCall<'_>],
+        statuses: &mut [i32],
+    ) -> (usize, Result<(), MemoryCallError>) {
+        let Some(c) = calls.first_mut() else {
+            return (0, Ok(()));
+        };
+        let mut out = [WasmValue::I32(0)];
+        let r = self.call_with_memory(c.f, c.args, &mut out, c.writes, c.reads);
+        if let Some(s) = statuses.first_mut() {
+            *s = out[0].as_i32().unwrap_or(0);
+        }
+        (1, r)
     }
     /// Reads `out.len()` bytes of guest memory at `ptr` (`false`: out of bounds).
     fn read(&self, ptr: u32, out: &mut [u8]) -> bool;

@@ -34,6 +34,11 @@ fn hex(bytes: &[u8]) -> String {
 }
 
 impl TextOutputs {
+    /// Whether there is no text output to read after a step.
+    pub(super) fn is_empty(&self) -> bool {
+        self.vars.is_empty()
+    }
+
     /// The String and Binary outputs `md` declares whose get function the module exports.
     pub(super) fn new(md: &ModelDescription, fns: &TypedFns) -> Result<Self, FmuError> {
         let mut out = TextOutputs::default();

@@ -5,7 +5,7 @@
 
 use crate::coupling::CouplingGraph;
 use crate::error::MasterError;
-use crate::module::{ModuleError, StepReport, Subsystem, ValueRef};
+use crate::module::{ModuleError, StepIo, StepIoStage, StepReport, Subsystem, ValueRef};
 
 /// One module and its own slices of the exchanged values.
 pub struct ModuleSlot<'a> {
@@ -98,6 +98,52 @@ impl ModuleSlot<'_> {
         let vrs = self.graph.output_value_refs(self.index);
         let r = self.subsystem.get_float64(vrs, self.outputs);
         r.map_err(|e| self.error(t, e))?;
+        self.outputs_finite(t)
+    }
+
+    /// `set_inputs_unrecorded(t, inputs)` (none: no set), `do_step(t, h, true)` and, when
+    /// the report allows ([`StepIo::reads_outputs`]), `read_outputs` at the time the step
+    /// reached, as one request to the module ([`Subsystem::step_with_io`]). The report and
+    /// whether the outputs were read; errors as those calls give them.
+    #[inline]
+    pub fn step_with_io(
+        &mut self,
+        t: f64,
+        h: f64,
+        inputs: Option<&[f64]>,
+        early_return_allowed: bool,
+    ) -> Result<(StepReport, bool), MasterError> {
+        let mut io = StepIo {
+            inputs: inputs.map(|u| (self.graph.input_value_refs(self.index), u)),
+            t,
+            h,
+            no_set_state_prior: true,
+            output_vrs: self.graph.output_value_refs(self.index),
+            outputs: self.outputs,
+            early_return_allowed,
+        };
+        let (report, read) = match self.subsystem.step_with_io(&mut io) {
+            Ok(done) => done,
+            Err(e) => {
+                if e.stage > StepIoStage::SetInputs {
+                    *self.changed = true;
+                }
+                let at = match &e.report {
+                    Some(r) => r.last_successful_time.min(t + h),
+                    None => t,
+                };
+                return Err(self.error(at, e.error));
+            }
+        };
+        *self.changed = true;
+        if read {
+            self.outputs_finite(report.last_successful_time.min(t + h))?;
+        }
+        Ok((report, read))
+    }
+
+    /// [`MasterError::Diverged`] naming the first non-finite output at `t`.
+    fn outputs_finite(&self, t: f64) -> Result<(), MasterError> {
         match self.outputs.iter().position(|y| !y.is_finite()) {
             Some(k) => Err(MasterError::Diverged {
                 t,

@@ -1,7 +1,10 @@
 //! The traits a module implements: the base [`Module`] and one small trait per optional
 //! capability (FMI 3.0 names in the docs; docs/methods.md §6.7).
 
-use super::{Derivatives, JacobianProduct, ModuleDescription, ModuleError, StepReport, ValueRef};
+use super::{
+    Derivatives, JacobianProduct, ModuleDescription, ModuleError, StepIo, StepIoResult, StepReport,
+    ValueRef,
+};
 use alloc::boxed::Box;
 use alloc::vec::Vec;
 use core::any::Any;
@@ -56,6 +59,13 @@ pub trait Module: Send {
         h: f64,
         no_set_state_prior_to_current_point: bool,
     ) -> Result<StepReport, ModuleError>;
+
+    /// Sets `io`'s inputs, steps and reads its outputs: the three calls above, in that
+    /// order, with their errors ([`StepIo`]). A module whose calls are costly to reach may
+    /// make them in one go; the default makes them one by one.
+    fn step_with_io(&mut self, io: &mut StepIo<'_>) -> StepIoResult {
+        super::step_io::one_by_one(self, io)
+    }
 
     /// `fmi3Terminate`.
     fn terminate(&mut self) -> Result<(), ModuleError> {

@@ -23,6 +23,7 @@ mod capabilities;
 mod description;
 mod interface;
 mod status;
+pub(crate) mod step_io;
 mod subsystem;
 mod variable;
 
@@ -34,6 +35,7 @@ pub use interface::{
     InstantiateOptions, MidpointOutputs, Module, ModuleState, OutputDerivatives, StateSnapshot,
 };
 pub use status::{ModuleError, ModuleErrorKind, Status, StepReport};
+pub use step_io::{StepIo, StepIoError, StepIoResult, StepIoStage};
 pub use subsystem::{FmiState, Subsystem};
 pub use variable::{Causality, PortType, TextOutput, ValueRef, Variability, Variable};
 

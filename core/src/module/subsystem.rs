@@ -13,6 +13,7 @@ use alloc::boxed::Box;
 mod capabilities;
 mod equations;
 mod settable;
+mod step_io;
 
 use settable::StepModeSettable;
 
@@ -286,28 +287,37 @@ impl Subsystem {
                 "communicationStepSize must be finite and > 0",
             )));
         }
-        if !self.caps.can_handle_variable_communication_step_size {
-            if let Some(prev) = self.last_h {
-                if (prev - h).abs() > 1e-12 * prev.abs() {
-                    let e = ModuleError::invalid(
-                        "module cannot handle a variable communication step size \
-                         (canHandleVariableCommunicationStepSize = false)",
-                    );
-                    return self.checked(Err(e));
-                }
-            }
+        if self.step_size_changes(h) {
+            let e = ModuleError::invalid(
+                "module cannot handle a variable communication step size \
+                 (canHandleVariableCommunicationStepSize = false)",
+            );
+            return self.checked(Err(e));
         }
         self.counts.do_step += 1;
         let r = self
             .module
             .do_step(t, h, no_set_state_prior_to_current_point);
         let report = self.checked(r)?;
+        self.stepped(&report, h);
+        Ok(report)
+    }
+
+    /// Whether `h` differs from the last step's for a module that cannot handle that.
+    fn step_size_changes(&self, h: f64) -> bool {
+        !self.caps.can_handle_variable_communication_step_size
+            && self
+                .last_h
+                .is_some_and(|prev| (prev - h).abs() > 1e-12 * prev.abs())
+    }
+
+    /// After a step that returned `report`.
+    fn stepped(&mut self, report: &StepReport, h: f64) {
         if report.status != Status::Discard {
             self.set_since_step = false;
             self.last_h = Some(h);
             self.event_pending = report.event_handling_needed && self.options.event_mode_used;
         }
-        Ok(report)
     }
 
     /// `fmi3EnterEventMode` (only with `eventModeUsed`).

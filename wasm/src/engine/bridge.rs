@@ -22,9 +22,9 @@ use js_sys::{Function, Object, Reflect, Uint8Array, WebAssembly};
 use std::cell::Cell;
 use wasm_bindgen::prelude::*;
 use wasm_encoder::{
-    BlockType, CodeSection, EntityType, ExportKind, ExportSection, Function as Body,
-    FunctionSection, ImportSection, InstructionSink, MemArg, MemArgTarget, MemoryType, Module,
-    TypeSection, ValType,
+    BlockType, CodeSection, ConstExpr, ElementSection, Elements, EntityType, ExportKind,
+    ExportSection, Function as Body, FunctionSection, ImportSection, InstructionSink, MemArg,
+    MemArgTarget, MemoryType, Module, RefType, TableSection, TableType, TypeSection, ValType,
 };
 
 /// Memory indices in the bridge: the page's, then the module's.
@@ -91,12 +91,34 @@ pub(super) fn encode(exports: &[(&str, &FuncSig)]) -> (Vec<u8>, Vec<Option<u32>>
         code.function(&wrapper(k as u32, sig));
         names.export(&format!("w{k}"), ExportKind::Func, count + k as u32);
     }
+    // `seq` calls the wrappers through a table of them (their type is one).
+    let mut tables = TableSection::new();
+    tables.table(TableType {
+        element_type: RefType::FUNCREF,
+        table64: false,
+        minimum: u64::from(count),
+        maximum: Some(u64::from(count)),
+        shared: false,
+    });
+    let wrappers: Vec<u32> = (count..2 * count).collect();
+    let mut elements = ElementSection::new();
+    elements.active(
+        Some(0),
+        &ConstExpr::i32_const(0),
+        Elements::Functions(wrappers.into()),
+    );
+    types.ty().function([ValType::I32; 4], [ValType::I32]);
+    functions.function(count + 1);
+    code.function(&sequence());
+    names.export("seq", ExportKind::Func, 2 * count);
     let mut module = Module::new();
     module
         .section(&types)
         .section(&imports)
         .section(&functions)
+        .section(&tables)
         .section(&names)
+        .section(&elements)
         .section(&code);
     let mut numbers = vec![None; exports.len()];
     for (k, (i, _)) in wrapped.iter().enumerate() {
@@ -157,6 +179,69 @@ fn wrapper(k: u32, sig: &FuncSig) -> Body {
         .f64_store(page_at(8, 3));
     copies(&mut f, &l, nr, Some(nw));
     f.i32_const(0).end();
+    body
+}
+
+/// `seq(desc, count, state, host) -> made`: the calls of `count` descriptors at page
+/// address `desc` (8 u32 each: wrapper number, then its `io, nw, nr, res, args`, then a
+/// module address and a mask), one after the other, each through its wrapper. Before a
+/// call its index is stored at page address `state` (a trap leaves it there), after it
+/// the wrapper's return at `state + 4`. It stops after a call whose copies fell outside,
+/// whose result is not 0 (`fmi3OK`), after which the module's memory has another size or
+/// the byte at page address `host` is set (a WASI import ran), or whose masked 32-bit
+/// word at the descriptor's module address is not zero; or after the last. Returns the
+/// number of calls made.
+fn sequence() -> Body {
+    let (desc, count, state, host) = (0, 1, 2, 3);
+    let (i, d, r, size) = (4, 5, 6, 7);
+    let mut body = Body::new([(4, ValType::I32)]);
+    let mut f = body.instructions();
+    let empty = BlockType::Empty;
+    let guest = MemArg {
+        offset: 0,
+        align: 0,
+        target: MemArgTarget::Memory(GUEST),
+        ordering: None,
+    };
+    f.memory_size(GUEST).local_set(size);
+    f.block(empty).loop_(empty);
+    f.local_get(desc)
+        .local_get(i)
+        .i32_const(5)
+        .i32_shl()
+        .i32_add()
+        .local_set(d);
+    f.local_get(state).local_get(i).i32_store(page_at(0, 2));
+    for offset in [4, 8, 12, 16, 20, 0] {
+        f.local_get(d).i32_load(page_at(offset, 2));
+    }
+    f.call_indirect(0, 0).local_set(r);
+    f.local_get(i).i32_const(1).i32_add().local_set(i);
+    f.local_get(state).local_get(r).i32_store(page_at(4, 2));
+    f.local_get(r).br_if(1);
+    // The status, stored by the wrapper as an f64 at `res`.
+    f.local_get(d)
+        .i32_load(page_at(16, 2))
+        .f64_load(page_at(0, 3))
+        .f64_const(0.0.into())
+        .f64_ne()
+        .br_if(1);
+    f.memory_size(GUEST).local_get(size).i32_ne().br_if(1);
+    f.local_get(host).i32_load8_u(page_at(0, 0)).br_if(1);
+    f.local_get(d)
+        .i32_load(page_at(28, 2))
+        .local_tee(r)
+        .if_(empty)
+        .local_get(d)
+        .i32_load(page_at(24, 2))
+        .i32_load(guest)
+        .local_get(r)
+        .i32_and()
+        .br_if(2)
+        .end();
+    f.local_get(i).local_get(count).i32_lt_u().br_if(0);
+    f.end().end();
+    f.local_get(i).end();
     body
 }
 
@@ -304,14 +389,18 @@ pub(super) fn compile(interface: &WasmInterface) -> Compiled {
 /// The bridge of one instance: per export of its interface, the handle of its wrapper in
 /// `glue`'s table (released when dropped).
 pub(super) struct Bridge {
-    pub handles: Vec<Option<u32>>,
+    /// Per export: its wrapper's handle and number.
+    pub wrappers: Vec<Option<(u32, u32)>>,
+    /// The handle of `seq` ([`sequence`]).
+    pub sequence: Option<u32>,
 }
 
 impl Bridge {
     /// No wrappers: every call copies in JS.
     pub fn none() -> Self {
         Bridge {
-            handles: Vec::new(),
+            wrappers: Vec::new(),
+            sequence: None,
         }
     }
 
@@ -344,21 +433,27 @@ impl Bridge {
         let Ok(instance) = WebAssembly::Instance::new(module, &imports) else {
             return Bridge::none();
         };
-        let wrappers = instance.exports();
-        let handles = numbers
+        let functions = instance.exports();
+        let register = |name: &str| {
+            let w = Reflect::get(&functions, &name.into()).ok()?;
+            Some(glue::bridge_register(&w.dyn_into::<Function>().ok()?))
+        };
+        let wrappers = numbers
             .iter()
             .map(|number| {
-                let w = Reflect::get(&wrappers, &format!("w{}", (*number)?).into()).ok()?;
-                Some(glue::bridge_register(&w.dyn_into::<Function>().ok()?))
+                let k = (*number)?;
+                Some((register(&format!("w{k}"))?, k))
             })
             .collect();
-        Bridge { handles }
+        let sequence = register("seq");
+        Bridge { wrappers, sequence }
     }
 }
 
 impl Drop for Bridge {
     fn drop(&mut self) {
-        for h in self.handles.iter().flatten() {
+        let wrappers = self.wrappers.iter().flatten().map(|(h, _)| h);
+        for h in wrappers.chain(&self.sequence) {
             glue::bridge_release(*h);
         }
     }

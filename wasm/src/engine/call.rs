@@ -12,7 +12,7 @@ use wasm_bindgen::{JsCast, JsValue};
 
 use super::bridge::MAX_ARGS;
 /// Copies described on the stack; more take a vector.
-const STACK_COPIES: usize = 8;
+pub(super) const STACK_COPIES: usize = 8;
 
 pub(super) fn to_js(v: WasmValue) -> JsValue {
     match v {
@@ -128,8 +128,16 @@ pub(super) fn call_direct(
     reads: &mut [(u32, &mut [u8])],
     memory_after: &mut usize,
 ) -> Result<(), MemoryCallError> {
-    // Each argument in 8 bytes of page memory, as the bridge loads it.
     let mut bits = [0u64; MAX_ARGS];
+    arg_bits(args, &mut bits);
+    let at = bits.as_ptr() as u32;
+    with_copies(results, writes, reads, memory_after, |io, nw, nr, res| {
+        glue::call_direct(h, io, nw, nr, res, at)
+    })
+}
+
+/// Each argument in 8 bytes of page memory, as the bridge loads it.
+pub(super) fn arg_bits(args: &[WasmValue], bits: &mut [u64; MAX_ARGS]) {
     for (b, v) in bits.iter_mut().zip(args) {
         *b = match *v {
             WasmValue::I32(x) => u64::from(x as u32),
@@ -138,10 +146,6 @@ pub(super) fn call_direct(
             WasmValue::I64(x) => x as u64,
         };
     }
-    let at = bits.as_ptr() as u32;
-    with_copies(results, writes, reads, memory_after, |io, nw, nr, res| {
-        glue::call_direct(h, io, nw, nr, res, at)
-    })
 }
 
 /// The copies described as triples in page memory for `go(io, nw, nr, res)` (the
@@ -162,7 +166,24 @@ fn with_copies(
         on_heap.resize(3 * count, 0);
         &mut on_heap
     };
-    // Page addresses: the page's wasm is wasm32, so a pointer is its u32 address.
+    triples(io, writes, reads);
+    // The call's result and the module memory's size after it.
+    let mut value = [0.0f64; 2];
+    let status = go(
+        io.as_ptr() as u32,
+        writes.len() as u32,
+        reads.len() as u32,
+        value.as_mut_ptr() as u32,
+    );
+    if status == 1 {
+        return Err(thrown());
+    }
+    taken_back(status, value, results, writes, reads, memory_after)
+}
+
+/// The copies as `[module address, page address, length]` triples in `io`, writes first
+/// (page addresses: the page's wasm is wasm32, so a pointer is its u32 address).
+pub(super) fn triples(io: &mut [u32], writes: &[(u32, &[u8])], reads: &mut [(u32, &mut [u8])]) {
     for (triple, (at, bytes)) in io.chunks_exact_mut(3).zip(writes) {
         triple.copy_from_slice(&[*at, bytes.as_ptr() as u32, bytes.len() as u32]);
     }
@@ -173,19 +194,25 @@ fn with_copies(
     {
         triple.copy_from_slice(&[*at, out.as_mut_ptr() as u32, out.len() as u32]);
     }
-    // The call's result and the module memory's size after it.
-    let mut value = [0.0f64; 2];
-    let status = go(
-        io.as_ptr() as u32,
-        writes.len() as u32,
-        reads.len() as u32,
-        value.as_mut_ptr() as u32,
-    );
-    if status == 1 {
-        return Err(MemoryCallError::Call(call_error(&glue::take_thrown())));
-    }
+}
+
+/// The error of the call that threw (`glue::take_thrown`).
+pub(super) fn thrown() -> MemoryCallError {
+    MemoryCallError::Call(call_error(&glue::take_thrown()))
+}
+
+/// A call that returned `status` (0, or `-1 - k` for the copy `k` that fell outside) with
+/// `value` (its result and the memory's size), taken back into `results` and `memory_after`.
+pub(super) fn taken_back(
+    status: i32,
+    value: [f64; 2],
+    results: &mut [WasmValue],
+    writes: &[(u32, &[u8])],
+    reads: &[(u32, &mut [u8])],
+    memory_after: &mut usize,
+) -> Result<(), MemoryCallError> {
     // 0 → None; -1 - k → Some(k), the copy that fell outside.
-    let outside = usize::try_from(-1 - status).ok();
+    let outside = usize::try_from(-1 - i64::from(status)).ok();
     if let Some(&(at, _)) = outside.and_then(|k| writes.get(k)) {
         return Err(MemoryCallError::WriteOutside(at));
     }

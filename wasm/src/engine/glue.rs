@@ -122,6 +122,14 @@ export function call_direct(h, io, nw, nr, res, args) {
     return 1;
   }
 }
+export function call_sequence(h, desc, count, state, host) {
+  try {
+    return bridged[h](desc, count, state, host);
+  } catch (e) {
+    thrown = e;
+    return -1;
+  }
+}
 export function guest_size(g) {
   return guestBytes(g).length;
 }
@@ -179,6 +187,10 @@ extern "C" {
     /// address `args`: the copies and the call happen in wasm; JS only catches a trap
     /// (1, [`take_thrown`]).
     pub(super) fn call_direct(h: u32, io: u32, nw: u32, nr: u32, res: u32, args: u32) -> i32;
+    /// The bridge's `seq` function `h` over `count` descriptors at page address `desc`
+    /// (`bridge::sequence`): the number of calls made, or -1 when one threw
+    /// ([`take_thrown`]; its index is the i32 at page address `state`).
+    pub(super) fn call_sequence(h: u32, desc: u32, count: u32, state: u32, host: u32) -> i32;
     /// The module memory's size in bytes now (0 without one).
     pub(super) fn guest_size(views: &JsValue) -> f64;
     /// What the last `call_io` that returned 1 caught.

@@ -11,8 +11,9 @@ use cosim_core::fmu::wasi::{dispatch, log_message, plan_import, HostTrap, WasiHo
 use cosim_core::fmu::wasm_sections::WasmInterface;
 use cosim_core::fmu::FmuError;
 use js_sys::{Array, Function, Object, Reflect, Uint8Array, WebAssembly};
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use std::rc::Rc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use wasm_bindgen::prelude::*;
 
 /// One WASI import function (arguments as one array: see `variadic`).
@@ -36,8 +37,20 @@ const TRAMPOLINE: [u8; 38] = [
 
 /// Whether a WASI import ran since the last time this was asked.
 pub(super) fn take_host_called() -> bool {
-    HOST_CALLED.with(|c| c.replace(false))
+    HOST_CALLED.swap(false, Ordering::Relaxed)
 }
+
+/// The page address of the byte that says whether a WASI import ran since it was last
+/// asked: the bridge's `seq` reads it to stop after a call that ran one.
+pub(super) fn host_called_flag() -> u32 {
+    HOST_CALLED.as_ptr() as u32
+}
+
+/// Whether a WASI import ran since the last [`take_host_called`] (only an import can
+/// refuse a write: without one, a call's refusal check needs no look at the host). A
+/// static, not a thread-local, so that its page address is fixed (the worker is one
+/// thread).
+static HOST_CALLED: AtomicBool = AtomicBool::new(true);
 
 /// The thrown value of `proc_exit(code)`.
 fn exit_error(code: i32) -> JsValue {
@@ -70,7 +83,7 @@ pub(super) fn build(
         let params = import.func.clone().unwrap_or_default().params;
         let (host, memory) = (host.clone(), memory.clone());
         let closure: ImportClosure = Closure::wrap(Box::new(move |args: Array| {
-            HOST_CALLED.with(|c| c.set(true));
+            HOST_CALLED.store(true, Ordering::Relaxed);
             let values: Vec<WasmValue> = params
                 .iter()
                 .enumerate()
@@ -100,9 +113,6 @@ pub(super) fn build(
 }
 
 thread_local! {
-    /// Whether a WASI import ran since the last [`take_host_called`] (only an import can
-    /// refuse a write: without one, a call's refusal check needs no look at the host).
-    static HOST_CALLED: Cell<bool> = const { Cell::new(true) };
     static TRAMPOLINE_MODULE: Option<WebAssembly::Module> =
         WebAssembly::Module::new(&Uint8Array::from(&TRAMPOLINE[..]).into()).ok();
 }

@@ -22,11 +22,12 @@ mod glue;
 mod imports;
 mod memory;
 mod registry;
+mod sequence;
 
 use bridge::Bridge;
 use budget::Budget;
 use cosim_core::fmu::sandbox::{
-    CallError, Export, ExportFn, GuestInstance, MemoryCallError, Sandbox, WasmValue,
+    CallError, Export, ExportFn, GuestInstance, MemoryCallError, Sandbox, SequencedCall, WasmValue,
 };
 use cosim_core::fmu::wasi::WasiHost;
 use cosim_core::fmu::wasm_limits;
@@ -58,9 +59,12 @@ pub fn install() {
 struct BrowserInstance {
     slot: usize,
     budget: Budget,
-    /// The bridge handle of each function handed out (`ExportFn` index), so that a call
-    /// through the bridge needs nothing from the registry unless it fails.
-    direct: RefCell<Vec<Option<u32>>>,
+    /// The bridge handle and wrapper number of each function handed out (`ExportFn`
+    /// index), so that a call through the bridge needs nothing from the registry unless
+    /// it fails.
+    direct: RefCell<Vec<Option<(u32, u32)>>>,
+    /// The handle of the bridge's `seq` (several calls in one crossing).
+    sequence: Option<u32>,
 }
 
 /// The text of a thrown JS value.
@@ -140,6 +144,7 @@ impl Sandbox for BrowserSandbox {
             }
             None => Bridge::none(),
         };
+        let sequence = bridge.sequence;
         let views = glue::guest_views(mem.as_ref().map_or(&JsValue::UNDEFINED, |m| m.as_ref()));
         *memory.borrow_mut() = mem;
         let log = imports::install_log_callback(&exports, &host, &memory, &mut budget);
@@ -166,7 +171,48 @@ impl Sandbox for BrowserSandbox {
             slot,
             budget,
             direct: RefCell::new(Vec::new()),
+            sequence,
         }))
+    }
+}
+
+impl BrowserInstance {
+    /// A bridge call's `outcome` after the budget settled what it grew (the module's
+    /// memory is `memory_now` bytes after a call that returned): a growth the budget
+    /// refused is the call's failure.
+    fn settled(
+        &mut self,
+        outcome: Result<(), MemoryCallError>,
+        memory_now: usize,
+    ) -> Result<(), MemoryCallError> {
+        let settled = match &outcome {
+            Ok(()) => Some(self.budget.settle(None, memory_now)),
+            Err(e) => {
+                let budget = &mut self.budget;
+                with_slot_ref(self.slot, |s| settle_call(budget, s, Some(e), 0))
+            }
+        };
+        match settled {
+            Some(Err(why)) => Err(MemoryCallError::Call(CallError::Limit(why))),
+            _ => outcome,
+        }
+    }
+
+    /// The first of `calls`, alone (`GuestInstance::call_sequence`'s default).
+    fn call_one(
+        &mut self,
+        calls: &mut [SequencedCall<'_>],
+        statuses: &mut [i32],
+    ) -> (usize, Result<(), MemoryCallError>) {
+        let Some(c) = calls.first_mut() else {
+            return (0, Ok(()));
+        };
+        let mut out = [WasmValue::I32(0)];
+        let r = self.call_with_memory(c.f, c.args, &mut out, c.writes, c.reads);
+        if let Some(s) = statuses.first_mut() {
+            *s = out[0].as_i32().unwrap_or(0);
+        }
+        (1, r)
     }
 }
 
@@ -208,7 +254,7 @@ impl GuestInstance for BrowserInstance {
                         .and_then(|f| f.dyn_into::<Function>().ok());
                     match f {
                         Some(f) => {
-                            let direct = s.bridge.handles.get(at).copied().flatten();
+                            let direct = s.bridge.wrappers.get(at).copied().flatten();
                             s.funcs.push(f);
                             self.direct.borrow_mut().push(direct);
                             Export::Function(ExportFn(s.funcs.len() as u32 - 1), sig.clone())
@@ -246,20 +292,11 @@ impl GuestInstance for BrowserInstance {
         // Through the bridge with the budget settled: nothing from the registry unless
         // the call fails (a trap may be the budget's refusal, which the globals record).
         let direct = self.direct.borrow().get(f.0 as usize).copied().flatten();
+        let direct = direct.map(|(h, _)| h);
         if let (Some(h), true) = (direct, self.budget.settled()) {
             let mut memory_now = 0;
             let outcome = call::call_direct(h, args, results, writes, reads, &mut memory_now);
-            let settled = match &outcome {
-                Ok(()) => Some(self.budget.settle(None, memory_now)),
-                Err(e) => {
-                    let budget = &mut self.budget;
-                    with_slot_ref(self.slot, |s| settle_call(budget, s, Some(e), 0))
-                }
-            };
-            if let Some(Err(why)) = settled {
-                return Err(MemoryCallError::Call(CallError::Limit(why)));
-            }
-            return outcome;
+            return self.settled(outcome, memory_now);
         }
         let budget = &mut self.budget;
         // One look into the registry per call, kept (shared) during it: the WASI imports
@@ -291,6 +328,29 @@ impl GuestInstance for BrowserInstance {
             let gone = CallError::Trap(String::from("no such export"));
             Err(MemoryCallError::Call(gone))
         })
+    }
+
+    fn call_sequence(
+        &mut self,
+        calls: &mut [SequencedCall<'_>],
+        statuses: &mut [i32],
+    ) -> (usize, Result<(), MemoryCallError>) {
+        // Through the bridge's `seq` when every call has a wrapper and the budget is
+        // settled; else one call, as alone.
+        let mut numbers = [0u32; sequence::MAX_CALLS];
+        let direct = self.direct.borrow();
+        let wrapped = calls.iter().zip(&mut numbers).all(|(c, n)| {
+            let w = direct.get(c.f.0 as usize).copied().flatten();
+            w.map(|(_, k)| *n = k).is_some()
+        });
+        drop(direct);
+        let seq = self.sequence.filter(|_| wrapped && calls.len() > 1);
+        let (Some(seq), true, true) = (seq, sequence::fits(calls), self.budget.settled()) else {
+            return self.call_one(calls, statuses);
+        };
+        let mut memory_now = 0;
+        let (made, outcome) = sequence::call(seq, &numbers, calls, statuses, &mut memory_now);
+        (made, self.settled(outcome, memory_now))
     }
 
     fn read(&self, ptr: u32, out: &mut [u8]) -> bool {

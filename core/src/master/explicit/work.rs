@@ -159,9 +159,20 @@ pub(super) fn step_slot(
     h: f64,
     early_return_allowed: bool,
 ) -> Result<Option<StepReport>, MasterError> {
-    predictor.apply(slot, t)?;
+    // Held inputs (no derivatives to set between) go with the step in one request.
+    let range = slot.graph.input_range(slot.index);
+    let held = predictor.order() == 0 || range.is_empty();
     // noSetFMUStatePriorToCurrentPoint: a rollback only ever returns to `t`.
-    let report = slot.do_step(t, h, true)?;
+    let (report, read) = match held {
+        true => {
+            let inputs = (!range.is_empty()).then(|| &predictor.values()[range]);
+            slot.step_with_io(t, h, inputs, early_return_allowed)?
+        }
+        false => {
+            predictor.apply(slot, t)?;
+            (slot.do_step(t, h, true)?, false)
+        }
+    };
     if report.status == Status::Discard {
         return Ok(None);
     }
@@ -171,6 +182,8 @@ pub(super) fn step_slot(
             t: report.last_successful_time,
         });
     }
-    slot.read_outputs(report.last_successful_time.min(t + h))?;
+    if !read {
+        slot.read_outputs(report.last_successful_time.min(t + h))?;
+    }
     Ok(Some(report))
 }
