@@ -64,6 +64,8 @@ mod clock_timing_tests;
 #[cfg(test)]
 mod sandbox_tests;
 #[cfg(test)]
+mod step_io_tests;
+#[cfg(test)]
 mod tests;
 #[cfg(test)]
 mod typed_tests;

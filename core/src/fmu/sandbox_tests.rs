@@ -7,7 +7,7 @@ extern crate std;
 
 use super::sandbox::{
     set_sandbox, CallError, Export, ExportFn, FuncSig, GuestInstance, GuestMemory, MemoryCallError,
-    Sandbox, WasmType, WasmValue,
+    Sandbox, SequencedCall, WasmType, WasmValue,
 };
 use super::wasi::{dispatch, plan_import, HostTrap, WasiHost, WasiImport, WASI};
 use super::wasi_fs::ResourceTree;
@@ -122,8 +122,11 @@ fn dispatch_runs_on_any_guest_memory() {
 }
 
 /// Forwards to wasmi and counts, per thread, the guest calls that each cross from the
-/// page's wasm into JS in the browser's engine: `call`, `call_with_memory`, `read`, `write`.
-struct Counting;
+/// page's wasm into JS in the browser's engine: `call`, `call_with_memory`, `read`, `write`,
+/// and `call_sequence`, which it makes as the browser's engine does (several calls, one
+/// crossing, stopping where that engine stops but for memory growth, which wasmi's own
+/// limiter checks).
+pub(super) struct Counting;
 
 struct CountingInstance(Box<dyn GuestInstance>);
 
@@ -131,7 +134,7 @@ std::thread_local! {
     static CROSSINGS: Cell<usize> = const { Cell::new(0) };
 }
 
-fn crossings() -> usize {
+pub(super) fn crossings() -> usize {
     CROSSINGS.with(Cell::get)
 }
 
@@ -176,6 +179,32 @@ impl GuestInstance for CountingInstance {
     ) -> Result<(), MemoryCallError> {
         crossed();
         self.0.call_with_memory(f, args, results, writes, reads)
+    }
+
+    fn call_sequence(
+        &mut self,
+        calls: &mut [SequencedCall<'_>],
+        statuses: &mut [i32],
+    ) -> (usize, Result<(), MemoryCallError>) {
+        crossed();
+        let n = calls.len();
+        for (k, c) in calls.iter_mut().enumerate() {
+            let mut out = [WasmValue::I32(0)];
+            let r = self
+                .0
+                .call_with_memory(c.f, c.args, &mut out, c.writes, c.reads);
+            statuses[k] = out[0].as_i32().unwrap_or(0);
+            let mut refused = false;
+            self.0.host(&mut |h| refused = h.refusal_pending());
+            let mut word = [0u8; 4];
+            let flagged = c.go_on_if_clear.is_some_and(|(at, mask)| {
+                !self.0.read(at, &mut word) || u32::from_le_bytes(word) & mask != 0
+            });
+            if r.is_err() || statuses[k] != 0 || refused || flagged || k + 1 == n {
+                return (k + 1, r);
+            }
+        }
+        (0, Ok(()))
     }
 
     fn read(&self, ptr: u32, out: &mut [u8]) -> bool {

@@ -153,7 +153,6 @@ impl BinaryModule {
         let mut step_out = [0u8; 16];
         step_out.copy_from_slice(calls[1].reads[0].1);
         let outcome = self.take_sequence(io, skip, made, last, &statuses, &step_out, &calls[2]);
-        drop(calls);
         self.rt.keep_bytes(bytes);
         outcome
     }

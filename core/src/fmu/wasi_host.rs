@@ -46,6 +46,12 @@ impl WasiHost {
         self.refused.take()
     }
 
+    /// Whether a refused write waits to be taken (a test engine stops a sequence there).
+    #[cfg(test)]
+    pub(super) fn refusal_pending(&self) -> bool {
+        self.refused.is_some()
+    }
+
     pub(super) fn append(&mut self, text: &str) {
         self.log.push_str(text);
         if self.log.len() > self.max_log {

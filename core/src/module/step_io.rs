@@ -28,7 +28,7 @@ impl StepIo<'_> {
     /// Whether the outputs are read after a step that reported `report`: not after a
     /// discarded step, nor after an early return the master does not accept.
     pub fn reads_outputs(&self, report: &StepReport) -> bool {
-        report.status != Status::Discard && !(report.early_return && !self.early_return_allowed)
+        report.status != Status::Discard && (!report.early_return || self.early_return_allowed)
     }
 }
 

@@ -65,6 +65,8 @@ struct BrowserInstance {
     direct: RefCell<Vec<Option<(u32, u32)>>>,
     /// The handle of the bridge's `seq` (several calls in one crossing).
     sequence: Option<u32>,
+    /// Where a sequence's calls are laid out for `seq`.
+    layout: Box<sequence::Layout>,
 }
 
 /// The text of a thrown JS value.
@@ -172,6 +174,7 @@ impl Sandbox for BrowserSandbox {
             budget,
             direct: RefCell::new(Vec::new()),
             sequence,
+            layout: sequence::Layout::new(),
         }))
     }
 }
@@ -349,7 +352,9 @@ impl GuestInstance for BrowserInstance {
             return self.call_one(calls, statuses);
         };
         let mut memory_now = 0;
-        let (made, outcome) = sequence::call(seq, &numbers, calls, statuses, &mut memory_now);
+        let layout = &mut self.layout;
+        let (made, outcome) =
+            sequence::call(seq, &numbers, calls, layout, statuses, &mut memory_now);
         (made, self.settled(outcome, memory_now))
     }
 

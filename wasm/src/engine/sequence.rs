@@ -25,69 +25,76 @@ pub(super) fn fits(calls: &[SequencedCall<'_>]) -> bool {
         })
 }
 
+/// The page memory a sequence is laid out in, kept by the instance so that a call
+/// neither allocates nor clears it (each call writes what it uses).
+pub(super) struct Layout {
+    bits: [[u64; MAX_ARGS]; MAX_CALLS],
+    io: [[u32; 3 * STACK_COPIES]; MAX_CALLS],
+    values: [[f64; 2]; MAX_CALLS],
+    descriptors: [[u32; DESCRIPTOR]; MAX_CALLS],
+    /// The index of the call being made, and its wrapper's return.
+    state: [i32; 2],
+}
+
+impl Layout {
+    pub(super) fn new() -> Box<Self> {
+        Box::new(Layout {
+            bits: [[0; MAX_ARGS]; MAX_CALLS],
+            io: [[0; 3 * STACK_COPIES]; MAX_CALLS],
+            values: [[0.0; 2]; MAX_CALLS],
+            descriptors: [[0; DESCRIPTOR]; MAX_CALLS],
+            state: [0; 2],
+        })
+    }
+}
+
 /// Makes `calls` (which [`fits`]) through the bridge's `seq` function `seq` (a `glue`
-/// handle), each with its wrapper `numbers[k]`: the number made and the last one's
-/// outcome, `statuses` of those made, and the memory's size after the last in
+/// handle), each with its wrapper `numbers[k]`, laid out in `at`: the number made and the
+/// last one's outcome, `statuses` of those made, and the memory's size after the last in
 /// `memory_after` (or the index of a call that threw, as the error).
 pub(super) fn call(
     seq: u32,
     numbers: &[u32],
     calls: &mut [SequencedCall<'_>],
+    at: &mut Layout,
     statuses: &mut [i32],
     memory_after: &mut usize,
 ) -> (usize, Result<(), MemoryCallError>) {
     let n = calls.len();
-    let mut bits = [[0u64; MAX_ARGS]; MAX_CALLS];
-    let mut io = [[0u32; 3 * STACK_COPIES]; MAX_CALLS];
-    let mut values = [[0.0f64; 2]; MAX_CALLS];
-    let mut descriptors = [[0u32; DESCRIPTOR]; MAX_CALLS];
-    for k in 0..n {
-        let c = &mut calls[k];
-        arg_bits(c.args, &mut bits[k]);
-        triples(&mut io[k], c.writes, c.reads);
+    for (k, c) in calls.iter_mut().enumerate() {
+        arg_bits(c.args, &mut at.bits[k]);
+        triples(&mut at.io[k], c.writes, c.reads);
         let (word, mask) = c.go_on_if_clear.unwrap_or((0, 0));
-        descriptors[k] = [
+        at.descriptors[k] = [
             numbers[k],
-            io[k].as_ptr() as u32,
+            at.io[k].as_ptr() as u32,
             c.writes.len() as u32,
             c.reads.len() as u32,
-            values[k].as_mut_ptr() as u32,
-            bits[k].as_ptr() as u32,
+            at.values[k].as_mut_ptr() as u32,
+            at.bits[k].as_ptr() as u32,
             word,
             mask,
         ];
     }
-    // The index of the call being made, and its wrapper's return.
-    let mut state = [0i32; 2];
     let made = glue::call_sequence(
         seq,
-        descriptors.as_ptr() as u32,
+        at.descriptors.as_ptr() as u32,
         n as u32,
-        state.as_mut_ptr() as u32,
+        at.state.as_mut_ptr() as u32,
         imports::host_called_flag(),
     );
     if made < 0 {
-        let at = usize::try_from(state[0]).unwrap_or(0).min(n - 1);
-        statuses[..at].fill(0);
-        return (at + 1, Err(thrown()));
+        let k = usize::try_from(at.state[0]).unwrap_or(0).min(n - 1);
+        statuses[..k].fill(0);
+        return (k + 1, Err(thrown()));
     }
     let made = (made as usize).clamp(1, n);
+    // Every call before the last returned fmi3OK (0) with its copies in bounds.
+    statuses[..made - 1].fill(0);
+    let c = &calls[made - 1];
     let mut status = [WasmValue::I32(0)];
-    for k in 0..made {
-        let c = &calls[k];
-        let code = if k + 1 == made { state[1] } else { 0 };
-        let r = taken_back(
-            code,
-            values[k],
-            &mut status,
-            c.writes,
-            c.reads,
-            memory_after,
-        );
-        statuses[k] = status[0].as_i32().unwrap_or(0);
-        if k + 1 == made {
-            return (made, r);
-        }
-    }
-    (made, Ok(()))
+    let (code, value) = (at.state[1], at.values[made - 1]);
+    let r = taken_back(code, value, &mut status, c.writes, c.reads, memory_after);
+    statuses[made - 1] = status[0].as_i32().unwrap_or(0);
+    (made, r)
 }
