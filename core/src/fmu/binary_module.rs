@@ -183,7 +183,16 @@ impl BinaryModule {
         self.rt.log()
     }
 
+    #[inline]
     pub(super) fn status(&self, call: &'static str, code: i32) -> Result<Status, ModuleError> {
+        match code {
+            0 => Ok(Status::Ok),
+            _ => self.status_other(call, code),
+        }
+    }
+
+    /// [`Self::status`] of a call that did not return `fmi3OK`.
+    fn status_other(&self, call: &'static str, code: i32) -> Result<Status, ModuleError> {
         let reported = |status| ModuleError {
             status,
             kind: ModuleErrorKind::Reported {
@@ -207,6 +216,7 @@ impl BinaryModule {
     }
 
     /// A call that may not be discarded: `fmi3Discard` is an error here.
+    #[inline]
     pub(super) fn check(&self, call: &'static str, code: i32) -> Result<(), ModuleError> {
         match self.status(call, code)? {
             Status::Discard => Err(ModuleError {

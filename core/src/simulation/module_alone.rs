@@ -1,11 +1,14 @@
 //! One module of a scenario stepped on its own, without a master: per macro-step the calls
 //! a fixed-step master makes to it (set its Float64 inputs, `do_step`, get its Float64
-//! outputs), its inputs held at their start values. What this costs is the module and the
-//! engine that runs it, apart from the master's own work: docs/benchmarks.md compares the
-//! browser's engine with wasmi this way next to whole presets.
+//! outputs, as the one request [`Module::step_with_io`]), its inputs held at their start
+//! values. What this costs is the module and the engine that runs it, apart from the
+//! master's own work: docs/benchmarks.md compares the browser's engine with wasmi this way
+//! next to whole presets.
 
 use crate::error::CosimError;
-use crate::module::{Causality, InstantiateOptions, Module, ModuleError, PortType, ValueRef};
+use crate::module::{
+    Causality, InstantiateOptions, Module, ModuleError, PortType, StepIo, ValueRef,
+};
 use crate::scenario::ValidatedScenario;
 use alloc::boxed::Box;
 use alloc::format;
@@ -66,10 +69,16 @@ impl ModuleAlone {
     /// `steps` more macro-steps.
     pub fn advance(&mut self, steps: u32) -> Result<(), CosimError> {
         for _ in 0..steps {
-            self.module.set_float64(&self.inputs, &self.input_values)?;
-            self.module.do_step(self.t, self.h, true)?;
-            self.module
-                .get_float64(&self.outputs, &mut self.output_values)?;
+            let mut io = StepIo {
+                inputs: (!self.inputs.is_empty()).then_some((&self.inputs, &self.input_values)),
+                t: self.t,
+                h: self.h,
+                no_set_state_prior: true,
+                output_vrs: &self.outputs,
+                outputs: &mut self.output_values,
+                early_return_allowed: false,
+            };
+            self.module.step_with_io(&mut io).map_err(|e| e.error)?;
             self.steps += 1;
             // On the grid, as the master's fixed step places it (no drift from summing h).
             self.t = self.start + f64::from(self.steps) * self.h;
