@@ -289,8 +289,12 @@ impl InputPredictor {
         if range.is_empty() {
             return Ok(());
         }
-        let block = self.derivative_block(&range);
         slot.set_inputs_unrecorded(t, &self.u[range.clone()])?;
+        if self.order() == 0 {
+            // No derivatives to set (checked here, where the call is saved, not inside it).
+            return Ok(());
+        }
+        let block = self.derivative_block(&range);
         self.apply_derivatives(slot, t, &range, &self.du[block])
     }
 
