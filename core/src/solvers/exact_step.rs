@@ -15,6 +15,8 @@ pub struct StepMatrix {
     n: usize,
     /// The columns, each `n` long: `A_d`'s, then `Γ_0`'s, ..., `Γ_p`'s.
     columns: Vec<f64>,
+    /// Columns of all the `Γ_k` together.
+    gamma_columns: usize,
     /// Every `Γ_k` is finite: a zero input derivative then adds only signed zeros.
     gammas_finite: bool,
 }
@@ -28,6 +30,7 @@ impl StepMatrix {
         }
         StepMatrix {
             n: d.ad.nrows(),
+            gamma_columns: d.gamma.iter().map(|g| g.ncols()).sum(),
             columns,
             gammas_finite: d.gamma.iter().all(|g| g.iter().all(|v| v.is_finite())),
         }
@@ -37,35 +40,37 @@ impl StepMatrix {
     /// the discretisation). The orders above [`TaylorInput::degree`] are left out unless
     /// a component of the sum is zero (or a `Γ_k` is not finite): their products are
     /// signed zeros, which leave a non-zero sum unchanged (a zero sum could change sign).
-    // `*o = a * z + *o`, not `+=`: gemv's operand order (which NaN a sum keeps depends on it).
+    // `a * z + sum`, not `+=`: gemv's operand order (which NaN a sum keeps depends on it).
     #[allow(clippy::assign_op_pattern)]
     pub fn propagate(&self, x: &[f64], u: &TaylorInput, out: &mut [f64]) {
         let n = self.n;
         if n == 0 {
             return;
         }
+        let (out, x) = (&mut out[..n], &x[..n]);
         let us = u.coeffs().as_slice();
-        let (used, unused) = us.split_at((u.len() * (u.degree() + 1)).min(us.len()));
-        // The first column as gemv with beta = 0, then every column added.
-        let mut columns = self.columns.chunks_exact(n);
-        let mut factors = x[..n].iter().chain(used);
-        if let (Some(first), Some(&z)) = (columns.next(), factors.next()) {
-            for (o, &a) in out.iter_mut().zip(first) {
-                *o = a * z;
+        let (ad, gammas) = self.columns.split_at(n * n);
+        let factors = us.len().min(self.gamma_columns);
+        let used = (u.len() * (u.degree() + 1)).min(factors);
+        // Row by row, each sum kept in a register: every component gets the same products
+        // in the same column order as column-by-column gemv, so the same bits.
+        for (r, o) in out.iter_mut().enumerate() {
+            // The first column as gemv with beta = 0, then every column added.
+            let mut sum = ad[r] * x[0];
+            for (j, &z) in x.iter().enumerate().skip(1) {
+                sum = ad[j * n + r] * z + sum;
             }
-        }
-        // The factors lead the zip: when they run out, no column is taken (and lost).
-        for (&z, column) in factors.zip(&mut columns) {
-            for (o, &a) in out.iter_mut().zip(column) {
-                *o = a * z + *o;
+            for (k, &z) in us[..used].iter().enumerate() {
+                sum = gammas[k * n + r] * z + sum;
             }
+            *o = sum;
         }
         if self.gammas_finite && out.iter().all(|&o| o != 0.0) {
             return;
         }
-        for (column, &z) in columns.zip(unused) {
-            for (o, &a) in out.iter_mut().zip(column) {
-                *o = a * z + *o;
+        for (r, o) in out.iter_mut().enumerate() {
+            for (k, &z) in us.iter().enumerate().take(factors).skip(used) {
+                *o = gammas[k * n + r] * z + *o;
             }
         }
     }

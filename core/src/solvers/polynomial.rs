@@ -10,6 +10,9 @@ pub struct TaylorInput {
     /// Every column above this order is zero (of either sign): the derivatives a master
     /// does not set cost nothing in [`Self::advance`] and the linear step.
     degree: usize,
+    /// Every derivative coefficient is `+0.0`, as [`Self::advance`] leaves them (none set
+    /// since), so the next advance need not clear them again.
+    derivatives_cleared: bool,
 }
 
 /// Equal coefficients (the degree bound is bookkeeping).
@@ -25,6 +28,7 @@ impl TaylorInput {
         TaylorInput {
             coeffs: DMatrix::zeros(m, p + 1),
             degree: 0,
+            derivatives_cleared: true,
         }
     }
 
@@ -61,6 +65,9 @@ impl TaylorInput {
     /// Set `u^(k)_i` (caller checks bounds).
     pub fn set(&mut self, i: usize, k: usize, value: f64) {
         self.coeffs[(i, k)] = value;
+        if k > 0 {
+            self.derivatives_cleared = false;
+        }
         if k > self.degree && value != 0.0 {
             self.degree = k;
         }
@@ -72,6 +79,7 @@ impl TaylorInput {
             return false;
         }
         self.coeffs.copy_from(coeffs);
+        self.derivatives_cleared = false;
         let nonzero = |k: &usize| self.coeffs.column(*k).iter().any(|&v| v != 0.0);
         self.degree = (1..coeffs.ncols()).rev().find(nonzero).unwrap_or(0);
         true
@@ -134,7 +142,10 @@ impl TaylorInput {
             let end = self.horner(i, 0, h);
             self.coeffs.as_mut_slice()[i] = end;
         }
-        self.coeffs.as_mut_slice()[m..].fill(0.0);
+        if !self.derivatives_cleared {
+            self.coeffs.as_mut_slice()[m..].fill(0.0);
+            self.derivatives_cleared = true;
+        }
         self.degree = 0;
     }
 }
@@ -212,5 +223,25 @@ mod tests {
         assert_eq!(u.get(1, 0), 0.25);
         assert_eq!(u.get(0, 1), 0.0);
         assert_eq!(u.get(1, 2), 0.0);
+    }
+
+    /// Derivatives set since the last advance are cleared by the next one, of whatever
+    /// sign they were, also after a restore (`assign`); the coefficients are those of a
+    /// fresh clear each time.
+    #[test]
+    fn advance_clears_whatever_was_set_since_the_last_one() {
+        let mut u = TaylorInput::zeros(1, 2);
+        u.set(0, 0, 1.0);
+        u.advance(0.5);
+        u.set(0, 2, -0.0);
+        u.advance(0.5);
+        assert_eq!(u.get(0, 2).to_bits(), 0.0f64.to_bits());
+        let mut restored = DMatrix::zeros(1, 3);
+        restored[(0, 1)] = -0.0;
+        assert!(u.assign(&restored));
+        u.advance(0.25);
+        assert_eq!(u.get(0, 1).to_bits(), 0.0f64.to_bits());
+        u.advance(0.25);
+        assert_eq!(u.coeffs().as_slice(), &[0.0, 0.0, 0.0]);
     }
 }

@@ -122,11 +122,17 @@ fn sweep(
         work.predict(sys, m);
     }
     let Some(executor) = executor else {
+        // The first module of the sweep that discarded, noted as they step (no search).
+        let mut first_discarded = None;
         for k in 0..work.order.in_sweep().len() {
             let m = work.order.in_sweep()[k];
-            work.reports[m] = step_slot(work.predictor(), &mut sys.slot(m), t, h, false)?;
+            let report = step_slot(work.predictor(), &mut sys.slot(m), t, h, false)?;
+            if report.is_none() && first_discarded.is_none() {
+                first_discarded = Some(m);
+            }
+            work.reports[m] = report;
         }
-        return Ok(discarded(work, sys));
+        return Ok(first_discarded.map(|m| discarded_by(sys, m)));
     };
     let mut reports = core::mem::take(&mut work.reports);
     let predictor = work.predictor();
@@ -146,10 +152,15 @@ fn sweep(
 fn discarded(work: &ExplicitWork, sys: &CoupledSystem) -> Option<MacroStepOutcome> {
     let in_sweep = work.order.in_sweep();
     let m = *in_sweep.iter().find(|&&m| work.reports[m].is_none())?;
-    Some(MacroStepOutcome::Rejected(Rejection {
+    Some(discarded_by(sys, m))
+}
+
+/// The rejection for module `m`, which discarded the step.
+fn discarded_by(sys: &CoupledSystem, m: usize) -> MacroStepOutcome {
+    MacroStepOutcome::Rejected(Rejection {
         reason: RejectReason::Discarded {
             module: sys.name(m).into(),
         },
         h_retry: None,
-    }))
+    })
 }

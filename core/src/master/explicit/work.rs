@@ -56,8 +56,20 @@ impl ExplicitWork {
                 "macro-step at t = {t} s, h = {h} s: sample times coincide"
             ))
         };
-        // Through the newest `q + 1` samples, `q` the order usable with the history held.
         let history = self.predictor.history();
+        if self.predictor.order() == 0 {
+            // Order 0: both polynomials go through one sample, so both weight tables stay
+            // the hold they were made as; only the checks `assign_through` makes remain.
+            let interpolation_end = if self.order.interpolate { t + h } else { t };
+            if !(t.is_finite() && history.time(0).is_finite() && interpolation_end.is_finite()) {
+                return Err(invalid());
+            }
+            if self.order.interpolate {
+                self.stepped.iter_mut().for_each(|s| *s = false);
+            }
+            return Ok(());
+        }
+        // Through the newest `q + 1` samples, `q` the order usable with the history held.
         let mut times = [0.0; MAX_ORDER + 1];
         let q = self.predictor.effective_order();
         for (j, tj) in times.iter_mut().enumerate().take(q + 1) {
@@ -129,6 +141,17 @@ impl ExplicitWork {
     fn fill_inputs(&mut self, sys: &CoupledSystem, range: core::ops::Range<usize>) {
         let outputs = sys.outputs();
         let offsets = sys.input_offsets();
+        if self.predictor.order() == 0 {
+            // Both weight tables are the hold ([`Self::begin`]): each input is one sample.
+            for i in range {
+                let from_new =
+                    self.order.interpolate && self.stepped[self.predictor.source_module(i)];
+                let newest = from_new.then(|| outputs[self.predictor.source(i)]);
+                self.predictor
+                    .hold_input(i, newest, offsets.map(|off| off[i]));
+            }
+            return;
+        }
         for i in range {
             let from_new = self.order.interpolate && self.stepped[self.predictor.source_module(i)];
             // Interpolation: through the new output and the old samples.

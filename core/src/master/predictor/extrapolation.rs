@@ -299,6 +299,35 @@ mod tests {
         }
     }
 
+    /// What `InputPredictor::hold_input` and the order-0 `ExplicitWork::begin` rely on:
+    /// one sample gives the hold at any finite times, and the hold's value is the sample's
+    /// bits (signed zeros and subnormals included).
+    #[test]
+    fn one_sample_is_the_hold_and_keeps_the_bits() {
+        for (t, anchor) in [(0.0, 0.0), (0.3, 0.3001), (-2.0, 7.5), (1e300, -1e300)] {
+            assert_eq!(
+                Extrapolation::weights(&[t], anchor),
+                Some(TaylorWeights::hold())
+            );
+        }
+        let hold = TaylorWeights::hold();
+        for y in [
+            -0.0,
+            0.0,
+            1.5,
+            -3e-310,
+            5e-324,
+            f64::MAX,
+            -f64::MIN_POSITIVE,
+        ] {
+            assert_eq!(
+                hold.derivative(0, |_| y).to_bits(),
+                y.to_bits(),
+                "y = {y:e}"
+            );
+        }
+    }
+
     #[test]
     fn invalid_sample_sets_are_refused() {
         assert!(Extrapolation::weights(&[], 0.0).is_none());

@@ -259,6 +259,21 @@ impl InputPredictor {
         }
     }
 
+    /// [`Self::predict_input`] for order `p = 0` with the hold's weights (one sample,
+    /// weight 1): the input is the newest sample of its source output (or `newest`), plus
+    /// `offset`. The same bits: `1·y` is `y`, and the sum of one term is that term.
+    #[inline]
+    pub fn hold_input(&mut self, i: usize, newest: Option<f64>, offset: Option<f64>) {
+        let value = match newest {
+            Some(y) => y,
+            None => self.history.sample(0)[self.source[i]],
+        };
+        self.u[i] = match offset {
+            Some(off) => value + off,
+            None => value,
+        };
+    }
+
     /// The derivative block of the module whose stacked inputs are `inputs`.
     #[inline]
     pub fn derivative_block(&self, inputs: &Range<usize>) -> Range<usize> {
@@ -274,8 +289,12 @@ impl InputPredictor {
         if range.is_empty() {
             return Ok(());
         }
-        let block = self.derivative_block(&range);
         slot.set_inputs_unrecorded(t, &self.u[range.clone()])?;
+        if self.order() == 0 {
+            // No derivatives to set (checked here, where the call is saved, not inside it).
+            return Ok(());
+        }
+        let block = self.derivative_block(&range);
         self.apply_derivatives(slot, t, &range, &self.du[block])
     }
 
