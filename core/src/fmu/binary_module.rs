@@ -19,6 +19,7 @@ use crate::module::{
     ModuleErrorKind, OutputDerivatives, StateSnapshot, Status, StepIo, StepIoResult, StepReport,
     ValueRef,
 };
+use alloc::boxed::Box;
 use alloc::collections::BTreeMap;
 use alloc::format;
 use alloc::string::String;
@@ -46,6 +47,8 @@ pub struct BinaryModule {
     /// holds it. One that only this list still holds was dropped: its handle is freed with
     /// `fmi3FreeFMUState` on the next call.
     pub(super) states: Vec<Arc<AtomicI32>>,
+    /// The layout of a macro-step's set-step-get sequence (`step_io.rs`), once made.
+    pub(super) step_plan: Option<Box<super::step_io::StepPlan>>,
 }
 
 /// An `fmi3FMUState` handle inside a [`crate::module::ModuleState`]. The handle is shared
@@ -170,6 +173,7 @@ impl BinaryModule {
             clocks,
             texts,
             states: Vec::new(),
+            step_plan: None,
         })
     }
 

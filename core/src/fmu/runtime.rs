@@ -219,19 +219,9 @@ impl Runtime {
         }
     }
 
-    /// The reusable byte buffer of the calls' copies (give it back with [`Self::keep_bytes`]).
-    pub fn take_bytes(&mut self) -> Vec<u8> {
-        core::mem::take(&mut self.bytes)
-    }
-
-    /// Keeps `bytes` for the next call.
-    pub fn keep_bytes(&mut self, bytes: Vec<u8>) {
-        self.bytes = bytes;
-    }
-
-    /// Whether [`Self::scratch`] of `len` bytes is the buffer it has now (no reallocation).
-    pub fn scratch_fits(&self, len: usize) -> bool {
-        self.scratch.0 != 0 && self.scratch.1 >= len
+    /// The address [`Self::scratch`] of `len` bytes gives if it needs no (re)allocation.
+    pub fn scratch_at(&self, len: usize) -> Option<u32> {
+        (self.scratch.0 != 0 && self.scratch.1 >= len).then_some(self.scratch.0)
     }
 
     /// `fmi3SetFloat64` / `fmi3GetFloat64(instance, vrs*, nvr, values*, nValues)` with `vrs`

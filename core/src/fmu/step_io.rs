@@ -14,16 +14,135 @@ use super::sandbox::{SequencedCall, WasmValue};
 use crate::module::step_io::one_by_one;
 use crate::module::{
     Module, ModuleError, Status, StepIo, StepIoError, StepIoResult, StepIoStage, StepReport,
+    ValueRef,
 };
+use alloc::boxed::Box;
 use alloc::sync::Arc;
+use alloc::vec;
+use alloc::vec::Vec;
 use StepIoStage::*;
 
 /// `fmi3DoStep`'s scratch: lastSuccessfulTime, then the three flags at 8, 9 and 10.
 const STEP_BYTES: usize = 16;
 
+/// The layout of a macro-step's three calls in the scratch buffer and in page memory, made
+/// once and kept while the instance, the scratch buffer and the value references stay:
+/// a step then only writes its inputs, `t` and `h`.
+pub(crate) struct StepPlan {
+    instance: i32,
+    base: u32,
+    in_vrs: Vec<ValueRef>,
+    n_in: usize,
+    out_vrs: Vec<ValueRef>,
+    n_out: usize,
+    /// set's value references and values, the step's in and out, get's value references
+    /// and values, cut at `cuts`.
+    bytes: Vec<u8>,
+    cuts: [usize; 5],
+    /// Scratch addresses: set's value references and values, get's value references and
+    /// values.
+    at: [u32; 4],
+    set_args: [WasmValue; 5],
+    step_args: [WasmValue; 8],
+    get_args: [WasmValue; 5],
+}
+
+impl StepPlan {
+    /// The plan of `instance` with scratch at `base`, or `None` if a count exceeds wasm32.
+    fn new(
+        instance: i32,
+        base: u32,
+        inputs: (&[ValueRef], usize),
+        outputs: (&[ValueRef], usize),
+    ) -> Option<Self> {
+        let ([set_vrs, set_values], _) = layout([4 * inputs.0.len(), 8 * inputs.1]);
+        let ([get_vrs, get_values], _) = layout([4 * outputs.0.len(), 8 * outputs.1]);
+        let counts = [inputs.0.len(), inputs.1, outputs.0.len(), outputs.1].map(|n| to_i32(n).ok());
+        let [Some(n_in_vrs), Some(n_in), Some(n_out_vrs), Some(n_out)] = counts else {
+            return None;
+        };
+        let sizes = [
+            4 * inputs.0.len(),
+            8 * inputs.1,
+            STEP_BYTES,
+            STEP_BYTES,
+            4 * outputs.0.len(),
+        ];
+        let mut cuts = [0; 5];
+        let mut end = 0;
+        for (cut, size) in cuts.iter_mut().zip(sizes) {
+            end += size;
+            *cut = end;
+        }
+        let mut bytes = vec![0u8; end + 8 * outputs.1];
+        for (b, v) in bytes[..cuts[0]].chunks_exact_mut(4).zip(inputs.0) {
+            b.copy_from_slice(&v.0.to_le_bytes());
+        }
+        for (b, v) in bytes[cuts[3]..cuts[4]].chunks_exact_mut(4).zip(outputs.0) {
+            b.copy_from_slice(&v.0.to_le_bytes());
+        }
+        let inst = WasmValue::I32(instance);
+        let at = |offset: u32| WasmValue::I32((base + offset) as i32);
+        Some(StepPlan {
+            instance,
+            base,
+            in_vrs: inputs.0.to_vec(),
+            n_in: inputs.1,
+            out_vrs: outputs.0.to_vec(),
+            n_out: outputs.1,
+            bytes,
+            cuts,
+            at: [set_vrs, set_values, get_vrs, get_values].map(|o| base + o),
+            set_args: [
+                inst,
+                at(set_vrs),
+                n_in_vrs.into(),
+                at(set_values),
+                n_in.into(),
+            ],
+            step_args: [
+                inst,
+                0.0.into(),
+                0.0.into(),
+                0.into(),
+                at(8),
+                at(9),
+                at(10),
+                at(0),
+            ],
+            get_args: [
+                inst,
+                at(get_vrs),
+                n_out_vrs.into(),
+                at(get_values),
+                n_out.into(),
+            ],
+        })
+    }
+
+    /// The scratch bytes the three calls use.
+    fn scratch_len(inputs: (&[ValueRef], usize), outputs: (&[ValueRef], usize)) -> usize {
+        let (_, set) = layout([4 * inputs.0.len(), 8 * inputs.1]);
+        let (_, get) = layout([4 * outputs.0.len(), 8 * outputs.1]);
+        set.max(STEP_BYTES).max(get)
+    }
+
+    fn serves(
+        &self,
+        instance: i32,
+        base: u32,
+        inputs: (&[ValueRef], usize),
+        outputs: (&[ValueRef], usize),
+    ) -> bool {
+        (self.instance, self.base, self.n_in, self.n_out) == (instance, base, inputs.1, outputs.1)
+            && self.in_vrs == inputs.0
+            && self.out_vrs == outputs.0
+    }
+}
+
 impl BinaryModule {
-    /// Whether nothing but the three calls would run during `io` with scratch of `len`.
-    fn plain_step(&self, len: usize) -> bool {
+    /// Whether nothing but the three calls would run during a step.
+    fn plain_step(&self) -> bool {
         let frees =
             self.fmi.state.is_some() && self.states.iter().any(|h| Arc::strong_count(h) == 1);
         self.md.ports.is_empty()
@@ -31,114 +150,68 @@ impl BinaryModule {
             && self.texts.is_empty()
             && !frees
             && self.instance != 0
-            && self.rt.scratch_fits(len)
+    }
+
+    /// The plan of `io`'s calls: the one kept if it still serves, else a new one; `None`
+    /// when the calls go one by one (something else runs between them, or the scratch
+    /// buffer would have to grow, which calls the module's allocator).
+    fn plan_for(&mut self, io: &StepIo<'_>) -> Option<Box<StepPlan>> {
+        let inputs = io.inputs.map_or((&[][..], 0), |(vrs, u)| (vrs, u.len()));
+        let outputs = (io.output_vrs, io.outputs.len());
+        let base = self.rt.scratch_at(StepPlan::scratch_len(inputs, outputs))?;
+        if !self.plain_step() {
+            return None;
+        }
+        match self.step_plan.take() {
+            Some(plan) if plan.serves(self.instance, base, inputs, outputs) => Some(plan),
+            _ => StepPlan::new(self.instance, base, inputs, outputs).map(Box::new),
+        }
     }
 
     /// [`Module::step_with_io`] of a binary module.
     pub(super) fn step_in_sequence(&mut self, io: &mut StepIo<'_>) -> StepIoResult {
-        let (in_vrs, inputs) = io.inputs.unwrap_or((&[], &[]));
-        let ([set_vrs, set_values], set_len) = layout([4 * in_vrs.len(), 8 * inputs.len()]);
-        let n_out = (io.output_vrs.len(), io.outputs.len());
-        let ([get_vrs, get_values], get_len) = layout([4 * n_out.0, 8 * n_out.1]);
-        let counts = [in_vrs.len(), inputs.len(), n_out.0, n_out.1].map(|n| to_i32(n).ok());
-        let [Some(n_in_vrs), Some(n_in), Some(n_out_vrs), Some(n_outputs)] = counts else {
+        let Some(mut plan) = self.plan_for(io) else {
             return one_by_one(self, io);
         };
-        if !self.plain_step(set_len.max(STEP_BYTES).max(get_len)) {
-            return one_by_one(self, io);
-        }
-        let first = if io.inputs.is_some() {
-            SetInputs
-        } else {
-            DoStep
-        };
-        let base = self
-            .rt
-            .scratch(STEP_BYTES)
-            .map_err(|e| StepIoError::before_step(first, e))?;
-        let inst = WasmValue::I32(self.instance);
-        let at = |offset: u32| WasmValue::I32((base + offset) as i32);
-
-        // The bytes of the three calls: set's value references and values, the step's in
-        // and out, get's value references and values.
-        let mut bytes = self.rt.take_bytes();
-        let sizes = [
-            4 * in_vrs.len(),
-            8 * inputs.len(),
-            16,
-            16,
-            4 * n_out.0,
-            8 * n_out.1,
-        ];
-        bytes.clear();
-        bytes.resize(sizes.iter().sum(), 0);
-        let (set_vr_bytes, rest) = bytes.split_at_mut(sizes[0]);
-        let (set_value_bytes, rest) = rest.split_at_mut(sizes[1]);
-        let (step_in, rest) = rest.split_at_mut(sizes[2]);
-        let (step_out, rest) = rest.split_at_mut(sizes[3]);
-        let (get_vr_bytes, get_value_bytes) = rest.split_at_mut(sizes[4]);
-        for (b, v) in set_vr_bytes.chunks_exact_mut(4).zip(in_vrs) {
-            b.copy_from_slice(&v.0.to_le_bytes());
-        }
+        let p = &mut *plan;
+        let (_, inputs) = io.inputs.unwrap_or((&[], &[]));
+        let (set_vr_bytes, rest) = p.bytes.split_at_mut(p.cuts[0]);
+        let (set_value_bytes, rest) = rest.split_at_mut(p.cuts[1] - p.cuts[0]);
+        let (step_in, rest) = rest.split_at_mut(STEP_BYTES);
+        let (step_out, rest) = rest.split_at_mut(STEP_BYTES);
+        let (get_vr_bytes, get_value_bytes) = rest.split_at_mut(p.cuts[4] - p.cuts[3]);
         for (b, v) in set_value_bytes.chunks_exact_mut(8).zip(inputs) {
             b.copy_from_slice(&v.to_le_bytes());
         }
         step_in[..8].copy_from_slice(&io.t.to_le_bytes());
-        for (b, v) in get_vr_bytes.chunks_exact_mut(4).zip(io.output_vrs) {
-            b.copy_from_slice(&v.0.to_le_bytes());
-        }
-
-        let set_args = [
-            inst,
-            at(set_vrs),
-            n_in_vrs.into(),
-            at(set_values),
-            n_in.into(),
-        ];
-        let step_args: [WasmValue; 8] = [
-            inst,
-            io.t.into(),
-            io.h.into(),
-            i32::from(io.no_set_state_prior).into(),
-            at(8),
-            at(9),
-            at(10),
-            at(0),
-        ];
-        let get_args = [
-            inst,
-            at(get_vrs),
-            n_out_vrs.into(),
-            at(get_values),
-            n_outputs.into(),
-        ];
-        let set_writes = [
-            (base + set_vrs, &*set_vr_bytes),
-            (base + set_values, &*set_value_bytes),
-        ];
+        step_in[8..].fill(0);
+        p.step_args[1] = io.t.into();
+        p.step_args[2] = io.h.into();
+        p.step_args[3] = i32::from(io.no_set_state_prior).into();
+        let base = p.base;
+        let set_writes = [(p.at[0], &*set_vr_bytes), (p.at[1], &*set_value_bytes)];
         let step_writes = [(base, &*step_in)];
-        let get_writes = [(base + get_vrs, &*get_vr_bytes)];
+        let get_writes = [(p.at[2], &*get_vr_bytes)];
         let mut step_reads = [(base, step_out)];
-        let mut get_reads = [(base + get_values, get_value_bytes)];
-        let (f_set, f_step, f_get) = (self.fmi.set_float64, self.fmi.do_step, self.fmi.get_float64);
+        let mut get_reads = [(p.at[3], get_value_bytes)];
         let mut calls = [
             SequencedCall {
-                f: f_set,
-                args: &set_args,
+                f: self.fmi.set_float64,
+                args: &p.set_args,
                 writes: &set_writes,
                 reads: &mut [],
                 go_on_if_clear: None,
             },
             SequencedCall {
-                f: f_step,
-                args: &step_args,
+                f: self.fmi.do_step,
+                args: &p.step_args,
                 writes: &step_writes,
                 reads: &mut step_reads,
                 go_on_if_clear: Some((base + 8, 0x00FF_FFFF)),
             },
             SequencedCall {
-                f: f_get,
-                args: &get_args,
+                f: self.fmi.get_float64,
+                args: &p.get_args,
                 writes: &get_writes,
                 reads: &mut get_reads,
                 go_on_if_clear: None,
@@ -153,7 +226,7 @@ impl BinaryModule {
         let mut step_out = [0u8; 16];
         step_out.copy_from_slice(calls[1].reads[0].1);
         let outcome = self.take_sequence(io, skip, made, last, &statuses, &step_out, &calls[2]);
-        self.rt.keep_bytes(bytes);
+        self.step_plan = Some(plan);
         outcome
     }
 

@@ -294,7 +294,7 @@ impl GuestInstance for BrowserInstance {
     ) -> Result<(), MemoryCallError> {
         // Through the bridge with the budget settled: nothing from the registry unless
         // the call fails (a trap may be the budget's refusal, which the globals record).
-        let direct = self.direct.borrow().get(f.0 as usize).copied().flatten();
+        let direct = self.direct.get_mut().get(f.0 as usize).copied().flatten();
         let direct = direct.map(|(h, _)| h);
         if let (Some(h), true) = (direct, self.budget.settled()) {
             let mut memory_now = 0;
@@ -341,12 +341,11 @@ impl GuestInstance for BrowserInstance {
         // Through the bridge's `seq` when every call has a wrapper and the budget is
         // settled; else one call, as alone.
         let mut numbers = [0u32; sequence::MAX_CALLS];
-        let direct = self.direct.borrow();
+        let direct = self.direct.get_mut();
         let wrapped = calls.iter().zip(&mut numbers).all(|(c, n)| {
             let w = direct.get(c.f.0 as usize).copied().flatten();
             w.map(|(_, k)| *n = k).is_some()
         });
-        drop(direct);
         let seq = self.sequence.filter(|_| wrapped && calls.len() > 1);
         let (Some(seq), true, true) = (seq, sequence::fits(calls), self.budget.settled()) else {
             return self.call_one(calls, statuses);

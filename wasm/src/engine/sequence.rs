@@ -7,22 +7,20 @@
 use super::bridge::MAX_ARGS;
 use super::call::{arg_bits, taken_back, thrown, triples, STACK_COPIES};
 use super::{glue, imports};
-use cosim_core::fmu::sandbox::{MemoryCallError, SequencedCall, WasmType, WasmValue};
+use cosim_core::fmu::sandbox::{MemoryCallError, SequencedCall, WasmValue};
 
 /// The most calls one crossing makes (set, step, get).
 pub(super) const MAX_CALLS: usize = 3;
 /// A descriptor: wrapper number, io, nw, nr, res, args, go-on word address and mask.
 const DESCRIPTOR: usize = 8;
 
-/// Whether `calls` fit the layout: at most [`MAX_CALLS`], each with numeric arguments and
-/// an i32 result, and copies on the stack.
+/// Whether `calls` fit the layout: at most [`MAX_CALLS`], each with its arguments and
+/// copies in their rows (a wrapped function's arguments are numbers: `bridge`).
 pub(super) fn fits(calls: &[SequencedCall<'_>]) -> bool {
     calls.len() <= MAX_CALLS
-        && calls.iter().all(|c| {
-            c.args.len() <= MAX_ARGS
-                && !c.args.iter().any(|v| v.ty() == WasmType::I64)
-                && c.writes.len() + c.reads.len() <= STACK_COPIES
-        })
+        && calls
+            .iter()
+            .all(|c| c.args.len() <= MAX_ARGS && c.writes.len() + c.reads.len() <= STACK_COPIES)
 }
 
 /// The page memory a sequence is laid out in, kept by the instance so that a call
