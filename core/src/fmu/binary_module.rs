@@ -435,21 +435,9 @@ impl Module for BinaryModule {
             &[(p, &io[..])],
             &mut [(p, &mut out[..])],
         )?;
-        let status = self.status("fmi3DoStep", code)?;
-        read_outside.map_or(Ok(()), |at| Err(outside(at)))?;
-        let last = [f64::from_le_bytes(out[..8].try_into().unwrap_or_default())];
+        let report = self.step_report(t, code, read_outside, &out)?;
         self.read_text_outputs()?;
-        Ok(StepReport {
-            status,
-            event_handling_needed: out[8] != 0,
-            terminate_simulation: out[9] != 0,
-            early_return: out[10] != 0,
-            last_successful_time: if status == Status::Discard {
-                t
-            } else {
-                last[0]
-            },
-        })
+        Ok(report)
     }
 
     fn step_with_io(&mut self, io: &mut StepIo<'_>) -> StepIoResult {

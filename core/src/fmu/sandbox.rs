@@ -185,6 +185,23 @@ pub enum CallError {
     Limit(String),
 }
 
+/// The first of `calls` alone, as [`GuestInstance::call_sequence`] makes it by default.
+pub fn call_first<G: GuestInstance + ?Sized>(
+    guest: &mut G,
+    calls: &mut [SequencedCall<'_>],
+    statuses: &mut [i32],
+) -> (usize, Result<(), MemoryCallError>) {
+    let Some(c) = calls.first_mut() else {
+        return (0, Ok(()));
+    };
+    let mut out = [WasmValue::I32(0)];
+    let r = guest.call_with_memory(c.f, c.args, &mut out, c.writes, c.reads);
+    if let Some(s) = statuses.first_mut() {
+        *s = out[0].as_i32().unwrap_or(0);
+    }
+    (1, r)
+}
+
 /// One call of [`GuestInstance::call_sequence`]: an FMI call returning its status, with
 /// its copies ([`GuestInstance::call_with_memory`]).
 pub struct SequencedCall<'a> {
@@ -279,15 +296,7 @@ pub trait GuestInstance: Send {
         calls: &mut [SequencedCall<'_>],
         statuses: &mut [i32],
     ) -> (usize, Result<(), MemoryCallError>) {
-        let Some(c) = calls.first_mut() else {
-            return (0, Ok(()));
-        };
-        let mut out = [WasmValue::I32(0)];
-        let r = self.call_with_memory(c.f, c.args, &mut out, c.writes, c.reads);
-        if let Some(s) = statuses.first_mut() {
-            *s = out[0].as_i32().unwrap_or(0);
-        }
-        (1, r)
+        call_first(self, calls, statuses)
     }
     /// Reads `out.len()` bytes of guest memory at `ptr` (`false`: out of bounds).
     fn read(&self, ptr: u32, out: &mut [u8]) -> bool;

@@ -27,7 +27,8 @@ mod sequence;
 use bridge::Bridge;
 use budget::Budget;
 use cosim_core::fmu::sandbox::{
-    CallError, Export, ExportFn, GuestInstance, MemoryCallError, Sandbox, SequencedCall, WasmValue,
+    self, CallError, Export, ExportFn, GuestInstance, MemoryCallError, Sandbox, SequencedCall,
+    WasmValue,
 };
 use cosim_core::fmu::wasi::WasiHost;
 use cosim_core::fmu::wasm_limits;
@@ -200,23 +201,6 @@ impl BrowserInstance {
             _ => outcome,
         }
     }
-
-    /// The first of `calls`, alone (`GuestInstance::call_sequence`'s default).
-    fn call_one(
-        &mut self,
-        calls: &mut [SequencedCall<'_>],
-        statuses: &mut [i32],
-    ) -> (usize, Result<(), MemoryCallError>) {
-        let Some(c) = calls.first_mut() else {
-            return (0, Ok(()));
-        };
-        let mut out = [WasmValue::I32(0)];
-        let r = self.call_with_memory(c.f, c.args, &mut out, c.writes, c.reads);
-        if let Some(s) = statuses.first_mut() {
-            *s = out[0].as_i32().unwrap_or(0);
-        }
-        (1, r)
-    }
 }
 
 /// After a call that `failed` (or not) with the module memory `memory_now` bytes: a
@@ -348,7 +332,7 @@ impl GuestInstance for BrowserInstance {
         });
         let seq = self.sequence.filter(|_| wrapped && calls.len() > 1);
         let (Some(seq), true, true) = (seq, sequence::fits(calls), self.budget.settled()) else {
-            return self.call_one(calls, statuses);
+            return sandbox::call_first(self, calls, statuses);
         };
         let mut memory_now = 0;
         let layout = &mut self.layout;
