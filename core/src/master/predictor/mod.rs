@@ -260,18 +260,29 @@ impl InputPredictor {
     }
 
     /// [`Self::predict_input`] for order `p = 0` with the hold's weights (one sample,
-    /// weight 1): the input is the newest sample of its source output (or `newest`), plus
-    /// `offset`. The same bits: `1·y` is `y`, and the sum of one term is that term.
+    /// weight 1), for the stacked inputs `inputs`: each is the newest sample of its source
+    /// output, plus its offset (if any). With `newest = Some((outputs, stepped))` an input
+    /// whose source module has `stepped` takes the new value in `outputs` instead
+    /// (Gauss-Seidel). The same bits: `1·y` is `y`, and the sum of one term is that term.
     #[inline]
-    pub fn hold_input(&mut self, i: usize, newest: Option<f64>, offset: Option<f64>) {
-        let value = match newest {
-            Some(y) => y,
-            None => self.history.sample(0)[self.source[i]],
-        };
-        self.u[i] = match offset {
-            Some(off) => value + off,
-            None => value,
-        };
+    pub fn hold_inputs(
+        &mut self,
+        inputs: Range<usize>,
+        newest: Option<(&[f64], &[bool])>,
+        offsets: Option<&[f64]>,
+    ) {
+        let sample = self.history.sample(0);
+        for i in inputs {
+            let o = self.source[i];
+            let y = match newest {
+                Some((outputs, stepped)) if stepped[self.source_module[i]] => outputs[o],
+                _ => sample[o],
+            };
+            self.u[i] = match offsets {
+                Some(off) => y + off[i],
+                None => y,
+            };
+        }
     }
 
     /// The derivative block of the module whose stacked inputs are `inputs`.
