@@ -143,13 +143,11 @@ impl ExplicitWork {
         let offsets = sys.input_offsets();
         if self.predictor.order() == 0 {
             // Both weight tables are the hold ([`Self::begin`]): each input is one sample.
-            for i in range {
-                let from_new =
-                    self.order.interpolate && self.stepped[self.predictor.source_module(i)];
-                let newest = from_new.then(|| outputs[self.predictor.source(i)]);
-                self.predictor
-                    .hold_input(i, newest, offsets.map(|off| off[i]));
-            }
+            let newest = self
+                .order
+                .interpolate
+                .then_some((outputs, self.stepped.as_slice()));
+            self.predictor.hold_inputs(range, newest, offsets);
             return;
         }
         for i in range {

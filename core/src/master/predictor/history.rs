@@ -42,10 +42,11 @@ impl OutputHistory {
 
     /// Adds the newest sample, dropping the oldest when full. `y.len()` must be `n`.
     pub fn push(&mut self, t: f64, y: &[f64]) {
-        self.head = if self.len == 0 {
+        // The next slot by a compare, not a modulo (a division at every step).
+        self.head = if self.len == 0 || self.head + 1 == self.capacity {
             0
         } else {
-            (self.head + 1) % self.capacity
+            self.head + 1
         };
         self.len = (self.len + 1).min(self.capacity);
         self.times[self.head] = t;

@@ -385,7 +385,8 @@ impl BuiltinModule for LinearStateSpace {
             &self.inst.u,
             self.x_next.as_mut_slice(),
         );
-        if self.x_next.iter().any(|v| !v.is_finite()) {
+        // Over the slice, not nalgebra's matrix iterator (which steps rows and columns).
+        if self.x_next.as_slice().iter().any(|v| !v.is_finite()) {
             return Err(ModuleError::numerical(format!(
                 "{}: state became non-finite at t = {} s",
                 self.desc.model_name,
