@@ -3,14 +3,13 @@
 //! copy path it replaces, checked against values computed by hand, in headless Chromium.
 #![cfg(target_arch = "wasm32")]
 
-use cosim_core::fmu::sandbox::{
-    CallError, Export, ExportFn, GuestInstance, MemoryCallError, Sandbox, WasmValue,
-};
-use cosim_core::fmu::wasi::WasiHost;
-use cosim_core::fmu::{ResourceTree, RuntimeLimits};
-use cosim_wasm::engine::{bridges_live, set_call_bridge, BrowserSandbox};
-use std::collections::BTreeMap;
+use cosim_core::fmu::sandbox::{CallError, GuestInstance, MemoryCallError, WasmValue};
+use cosim_wasm::engine::{bridges_live, set_call_bridge};
 use wasm_bindgen_test::*;
+
+mod guest;
+
+use guest::func;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -31,19 +30,7 @@ const MODULE: &str = r#"(module
 const PAGE: u32 = 65536;
 
 fn instance() -> Box<dyn GuestInstance> {
-    let wasm = wat::parse_str(MODULE).expect("the test module parses");
-    let host = WasiHost::new(1024, ResourceTree::new(BTreeMap::new(), false));
-    match BrowserSandbox.instantiate(&wasm, host, &RuntimeLimits::default()) {
-        Ok(g) => g,
-        Err(e) => panic!("instantiate: {e}"),
-    }
-}
-
-fn func(g: &dyn GuestInstance, name: &str) -> ExportFn {
-    match g.export(name) {
-        Export::Function(f, _) => f,
-        other => panic!("{name}: {other:?}"),
-    }
+    guest::instance(MODULE)
 }
 
 /// One call with its copies: the outcome, the result and the bytes read.

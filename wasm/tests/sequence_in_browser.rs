@@ -6,13 +6,14 @@
 #![cfg(target_arch = "wasm32")]
 
 use cosim_core::fmu::sandbox::{
-    CallError, Export, ExportFn, GuestInstance, MemoryCallError, Sandbox, SequencedCall, WasmValue,
+    CallError, ExportFn, GuestInstance, MemoryCallError, SequencedCall, WasmValue,
 };
-use cosim_core::fmu::wasi::WasiHost;
-use cosim_core::fmu::{ResourceTree, RuntimeLimits};
-use cosim_wasm::engine::{set_call_bridge, BrowserSandbox};
-use std::collections::BTreeMap;
+use cosim_wasm::engine::set_call_bridge;
 use wasm_bindgen_test::*;
+
+mod guest;
+
+use guest::func;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -32,19 +33,7 @@ const MODULE: &str = r#"(module
 const PAGE: u32 = 65536;
 
 fn instance() -> Box<dyn GuestInstance> {
-    let wasm = wat::parse_str(MODULE).expect("the test module parses");
-    let host = WasiHost::new(1024, ResourceTree::new(BTreeMap::new(), false));
-    match BrowserSandbox.instantiate(&wasm, host, &RuntimeLimits::default()) {
-        Ok(g) => g,
-        Err(e) => panic!("instantiate: {e}"),
-    }
-}
-
-fn func(g: &dyn GuestInstance, name: &str) -> ExportFn {
-    match g.export(name) {
-        Export::Function(f, _) => f,
-        other => panic!("{name}: {other:?}"),
-    }
+    guest::instance(MODULE)
 }
 
 /// The calls `(name, argument)`, each reading the 4 bytes at `read_at` and going on only
