@@ -2,11 +2,13 @@
 //! the bridge's generated `seq`), in headless Chromium: it makes the calls in order and
 //! stops after the first that does not go plainly (a status other than 0, a set go-on word,
 //! a WASI import, memory growth, a copy outside the memory, a trap), with the outcome of
-//! that call; without the bridge it makes one call at a time.
+//! that call; without the bridge it makes one call at a time. A kept sequence
+//! (`call_kept_sequence`) takes new arguments and bytes, and is laid out again after
+//! another sequence took its place.
 #![cfg(target_arch = "wasm32")]
 
 use cosim_core::fmu::sandbox::{
-    CallError, ExportFn, GuestInstance, MemoryCallError, SequencedCall, WasmValue,
+    CallError, ExportFn, GuestInstance, MemoryCallError, SequenceKey, SequencedCall, WasmValue,
 };
 use cosim_wasm::engine::set_call_bridge;
 use wasm_bindgen_test::*;
@@ -127,4 +129,76 @@ fn without_the_bridge_a_sequence_is_one_call_at_a_time() {
     let r = run(&[("step", 0), ("step", 0), ("step", 0)], 0, 0);
     set_call_bridge(true);
     assert_eq!(r, (1, Ok(()), vec![0], 1));
+}
+
+/// The page buffers of [`kept`]: the same addresses for every sequence, as a kept layout
+/// requires.
+struct Buffers {
+    input: [u8; 4],
+    echoes: [[u8; 4]; 2],
+}
+
+/// `names` as one sequence with `key` (none: not kept), `step`'s argument `codes[k]`,
+/// each writing `b.input` at 16 and reading the 4 bytes at 16 into `b.echoes[k]`: the
+/// number made and the statuses.
+fn kept(
+    g: &mut dyn GuestInstance,
+    key: Option<SequenceKey>,
+    names: &[&str],
+    codes: &[i32],
+    b: &mut Buffers,
+) -> (usize, Vec<i32>) {
+    let fs: Vec<ExportFn> = names.iter().map(|n| func(&*g, n)).collect();
+    let args: Vec<[WasmValue; 1]> = codes.iter().map(|c| [WasmValue::I32(*c)]).collect();
+    let writes = [(16, &b.input[..])];
+    let [e0, e1] = &mut b.echoes;
+    let mut reads = [[(16, &mut e0[..])], [(16, &mut e1[..])]];
+    let mut calls: Vec<SequencedCall<'_>> = fs
+        .iter()
+        .zip(&args)
+        .zip(reads.iter_mut())
+        .map(|((f, a), r)| SequencedCall {
+            f: *f,
+            args: a,
+            writes: &writes,
+            reads: r,
+            go_on_if_clear: None,
+        })
+        .collect();
+    let mut statuses = vec![-9; names.len()];
+    let (made, outcome) = match key {
+        Some(key) => g.call_kept_sequence(key, &mut calls, &mut statuses),
+        None => g.call_sequence(&mut calls, &mut statuses),
+    };
+    assert_eq!(outcome, Ok(()));
+    (made, statuses[..made].to_vec())
+}
+
+#[wasm_bindgen_test]
+fn a_kept_sequence_takes_new_arguments_and_bytes_and_is_laid_out_again_after_another() {
+    set_call_bridge(true);
+    let mut g = instance();
+    let _ = g.take_refused();
+    let key = SequenceKey::new();
+    let b = &mut Buffers {
+        input: *b"abcd",
+        echoes: [[0; 4]; 2],
+    };
+    let step = ["step", "step"];
+    assert_eq!(kept(&mut *g, Some(key), &step, &[0, 0], b), (2, vec![0, 0]));
+    assert_eq!(b.echoes, [*b"abcd"; 2]);
+    // Same layout: the new argument (a status of 1 stops it) and the new bytes are used.
+    b.input = *b"efgh";
+    assert_eq!(kept(&mut *g, Some(key), &step, &[0, 1], b), (2, vec![0, 1]));
+    assert_eq!(b.echoes, [*b"efgh"; 2]);
+    // Another sequence lays itself out over it (`flag` ignores its argument).
+    let flag = ["flag", "flag"];
+    assert_eq!(kept(&mut *g, None, &flag, &[3, 3], b), (2, vec![0, 0]));
+    // The kept key again: `step` is called, not `flag` (which would not stop at 3).
+    b.input = *b"ijkl";
+    assert_eq!(kept(&mut *g, Some(key), &step, &[3, 0], b), (1, vec![3]));
+    assert_eq!(b.echoes[0], *b"ijkl");
+    let mut count = [0u8; 4];
+    assert!(g.read(0, &mut count));
+    assert_eq!(u32::from_le_bytes(count), 7);
 }

@@ -10,7 +10,7 @@
 use super::budget::MemoryBudget;
 use super::sandbox::{
     sandbox, CallError, Export, ExportFn, FuncSig, GuestInstance, MemoryCallError, Sandbox,
-    SequencedCall, WasmType, WasmValue,
+    SequenceKey, SequencedCall, WasmType, WasmValue,
 };
 use super::wasi::WasiHost;
 use super::wasi_fs::ResourceTree;
@@ -203,16 +203,18 @@ impl Runtime {
         }
     }
 
-    /// Makes `calls` (named `names`) as [`GuestInstance::call_sequence`] does: the number
-    /// made and the last one's outcome as [`Self::call_with_memory`] gives it; `statuses`
-    /// of each made. Every call before the last returned `fmi3OK` cleanly.
+    /// Makes `calls` (named `names`, laid out as every sequence with `key`) as
+    /// [`GuestInstance::call_kept_sequence`] does: the number made and the last one's
+    /// outcome as [`Self::call_with_memory`] gives it; `statuses` of each made. Every call
+    /// before the last returned `fmi3OK` cleanly.
     pub fn call_sequence(
         &mut self,
         names: &[&'static str],
+        key: SequenceKey,
         calls: &mut [SequencedCall<'_>],
         statuses: &mut [i32],
     ) -> (usize, Result<Option<u32>, ModuleError>) {
-        let (made, result) = self.guest.call_sequence(calls, statuses);
+        let (made, result) = self.guest.call_kept_sequence(key, calls, statuses);
         match made.checked_sub(1).and_then(|last| names.get(last)) {
             Some(name) => (made, self.outcome(name, result)),
             None => (made, Ok(None)),

@@ -219,6 +219,26 @@ pub struct SequencedCall<'a> {
     pub go_on_if_clear: Option<(u32, u32)>,
 }
 
+/// Names a sequence's layout for [`GuestInstance::call_kept_sequence`]: one key per
+/// layout ever made in this process ([`SequenceKey::new`]), so no two layouts share one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SequenceKey(u64);
+
+impl SequenceKey {
+    /// A key no other call of `new` returns.
+    pub fn new() -> Self {
+        use core::sync::atomic::{AtomicU64, Ordering};
+        static NEXT: AtomicU64 = AtomicU64::new(0);
+        SequenceKey(NEXT.fetch_add(1, Ordering::Relaxed))
+    }
+}
+
+impl Default for SequenceKey {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 /// Why [`GuestInstance::call_with_memory`] did not complete.
 #[derive(Clone, Debug, PartialEq)]
 pub enum MemoryCallError {
@@ -297,6 +317,20 @@ pub trait GuestInstance: Send {
         statuses: &mut [i32],
     ) -> (usize, Result<(), MemoryCallError>) {
         call_first(self, calls, statuses)
+    }
+    /// [`Self::call_sequence`] of calls laid out as in the last sequence made with `key`
+    /// on this instance: the same functions, argument types, copies (addresses, page
+    /// buffers and lengths) and go-on words, only the argument values and the bytes
+    /// written differ. An engine that lays a sequence out may keep that layout and write
+    /// only the arguments; the default makes the calls as `call_sequence` does.
+    fn call_kept_sequence(
+        &mut self,
+        key: SequenceKey,
+        calls: &mut [SequencedCall<'_>],
+        statuses: &mut [i32],
+    ) -> (usize, Result<(), MemoryCallError>) {
+        let _ = key;
+        self.call_sequence(calls, statuses)
     }
     /// Reads `out.len()` bytes of guest memory at `ptr` (`false`: out of bounds).
     fn read(&self, ptr: u32, out: &mut [u8]) -> bool;

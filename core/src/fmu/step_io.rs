@@ -10,7 +10,7 @@
 
 use super::binary_module::{layout, to_i32, BinaryModule};
 use super::runtime::outside;
-use super::sandbox::{SequencedCall, WasmValue};
+use super::sandbox::{SequenceKey, SequencedCall, WasmValue};
 use crate::module::step_io::one_by_one;
 use crate::module::{
     Module, ModuleError, Status, StepIo, StepIoError, StepIoResult, StepIoStage, StepReport,
@@ -29,6 +29,8 @@ const STEP_BYTES: usize = 16;
 /// once and kept while the instance, the scratch buffer and the value references stay:
 /// a step then only writes its inputs, `t` and `h`.
 pub(crate) struct StepPlan {
+    /// The engine's key of the sequence with set (`[0]`) and without (`[1]`).
+    keys: [SequenceKey; 2],
     instance: i32,
     base: u32,
     in_vrs: Vec<ValueRef>,
@@ -84,6 +86,7 @@ impl StepPlan {
         let inst = WasmValue::I32(instance);
         let at = |offset: u32| WasmValue::I32((base + offset) as i32);
         Some(StepPlan {
+            keys: [SequenceKey::new(), SequenceKey::new()],
             instance,
             base,
             in_vrs: inputs.0.to_vec(),
@@ -220,9 +223,12 @@ impl BinaryModule {
         let names = ["fmi3SetFloat64", "fmi3DoStep", "fmi3GetFloat64"];
         let skip = usize::from(io.inputs.is_none());
         let mut statuses = [0i32; 3];
-        let (made, last) =
-            self.rt
-                .call_sequence(&names[skip..], &mut calls[skip..], &mut statuses[skip..]);
+        let (made, last) = self.rt.call_sequence(
+            &names[skip..],
+            p.keys[skip],
+            &mut calls[skip..],
+            &mut statuses[skip..],
+        );
         let mut step_out = [0u8; 16];
         step_out.copy_from_slice(calls[1].reads[0].1);
         let outcome = self.take_sequence(io, skip, made, last, &statuses, &step_out, &calls[2]);

@@ -27,8 +27,8 @@ mod sequence;
 use bridge::Bridge;
 use budget::Budget;
 use cosim_core::fmu::sandbox::{
-    self, CallError, Export, ExportFn, GuestInstance, MemoryCallError, Sandbox, SequencedCall,
-    WasmValue,
+    self, CallError, Export, ExportFn, GuestInstance, MemoryCallError, Sandbox, SequenceKey,
+    SequencedCall, WasmValue,
 };
 use cosim_core::fmu::wasi::WasiHost;
 use cosim_core::fmu::wasm_limits;
@@ -181,6 +181,36 @@ impl Sandbox for BrowserSandbox {
 }
 
 impl BrowserInstance {
+    /// `calls` through the bridge's `seq` when every call has a wrapper and the budget is
+    /// settled (laid out again unless the layout of `key` is kept); else one call, as
+    /// alone.
+    fn sequence_through_bridge(
+        &mut self,
+        key: Option<SequenceKey>,
+        calls: &mut [SequencedCall<'_>],
+        statuses: &mut [i32],
+    ) -> (usize, Result<(), MemoryCallError>) {
+        let (Some(seq), true) = (self.sequence, self.budget.settled()) else {
+            return sandbox::call_first(self, calls, statuses);
+        };
+        if !key.is_some_and(|key| self.layout.keeps(key)) {
+            let mut numbers = [0u32; sequence::MAX_CALLS];
+            let direct = self.direct.get_mut();
+            let wrapped = calls.iter().zip(&mut numbers).all(|(c, n)| {
+                let w = direct.get(c.f.0 as usize).copied().flatten();
+                w.map(|(_, k)| *n = k).is_some()
+            });
+            if !(wrapped && calls.len() > 1 && sequence::fits(calls)) {
+                return sandbox::call_first(self, calls, statuses);
+            }
+            sequence::lay_out(&numbers, calls, &mut self.layout, key);
+        }
+        let mut memory_now = 0;
+        let layout = &mut self.layout;
+        let (made, outcome) = sequence::call(seq, calls, layout, statuses, &mut memory_now);
+        (made, self.settled(outcome, memory_now))
+    }
+
     /// A bridge call's `outcome` after the budget settled what it grew (the module's
     /// memory is `memory_now` bytes after a call that returned): a growth the budget
     /// refused is the call's failure.
@@ -322,23 +352,16 @@ impl GuestInstance for BrowserInstance {
         calls: &mut [SequencedCall<'_>],
         statuses: &mut [i32],
     ) -> (usize, Result<(), MemoryCallError>) {
-        // Through the bridge's `seq` when every call has a wrapper and the budget is
-        // settled; else one call, as alone.
-        let mut numbers = [0u32; sequence::MAX_CALLS];
-        let direct = self.direct.get_mut();
-        let wrapped = calls.iter().zip(&mut numbers).all(|(c, n)| {
-            let w = direct.get(c.f.0 as usize).copied().flatten();
-            w.map(|(_, k)| *n = k).is_some()
-        });
-        let seq = self.sequence.filter(|_| wrapped && calls.len() > 1);
-        let (Some(seq), true, true) = (seq, sequence::fits(calls), self.budget.settled()) else {
-            return sandbox::call_first(self, calls, statuses);
-        };
-        let mut memory_now = 0;
-        let layout = &mut self.layout;
-        let (made, outcome) =
-            sequence::call(seq, &numbers, calls, layout, statuses, &mut memory_now);
-        (made, self.settled(outcome, memory_now))
+        self.sequence_through_bridge(None, calls, statuses)
+    }
+
+    fn call_kept_sequence(
+        &mut self,
+        key: SequenceKey,
+        calls: &mut [SequencedCall<'_>],
+        statuses: &mut [i32],
+    ) -> (usize, Result<(), MemoryCallError>) {
+        self.sequence_through_bridge(Some(key), calls, statuses)
     }
 
     fn read(&self, ptr: u32, out: &mut [u8]) -> bool {

@@ -7,7 +7,7 @@
 use super::bridge::MAX_ARGS;
 use super::call::{arg_bits, taken_back, thrown, triples, STACK_COPIES};
 use super::{glue, imports};
-use cosim_core::fmu::sandbox::{MemoryCallError, SequencedCall, WasmValue};
+use cosim_core::fmu::sandbox::{MemoryCallError, SequenceKey, SequencedCall, WasmValue};
 
 /// The most calls one crossing makes (set, step, get).
 pub(super) const MAX_CALLS: usize = 3;
@@ -32,9 +32,17 @@ pub(super) struct Layout {
     descriptors: [[u32; DESCRIPTOR]; MAX_CALLS],
     /// The index of the call being made, and its wrapper's return.
     state: [i32; 2],
+    /// The key of the sequence laid out here, while only its arguments may change.
+    kept: Option<SequenceKey>,
 }
 
 impl Layout {
+    /// Whether the sequence with `key` is laid out here (so its calls have wrappers and
+    /// [`fits`]).
+    pub(super) fn keeps(&self, key: SequenceKey) -> bool {
+        self.kept == Some(key)
+    }
+
     pub(super) fn new() -> Box<Self> {
         Box::new(Layout {
             bits: [[0; MAX_ARGS]; MAX_CALLS],
@@ -42,25 +50,20 @@ impl Layout {
             values: [[0.0; 2]; MAX_CALLS],
             descriptors: [[0; DESCRIPTOR]; MAX_CALLS],
             state: [0; 2],
+            kept: None,
         })
     }
 }
 
-/// Makes `calls` (which [`fits`]) through the bridge's `seq` function `seq` (a `glue`
-/// handle), each with its wrapper `numbers[k]`, laid out in `at`: the number made and the
-/// last one's outcome, `statuses` of those made, and the memory's size after the last in
-/// `memory_after` (or the index of a call that threw, as the error).
-pub(super) fn call(
-    seq: u32,
+/// Lays `calls` (which [`fits`]) out in `at`, each with its wrapper `numbers[k]`, as the
+/// sequence with `key` (`None`: a sequence that is not kept).
+pub(super) fn lay_out(
     numbers: &[u32],
     calls: &mut [SequencedCall<'_>],
     at: &mut Layout,
-    statuses: &mut [i32],
-    memory_after: &mut usize,
-) -> (usize, Result<(), MemoryCallError>) {
-    let n = calls.len();
+    key: Option<SequenceKey>,
+) {
     for (k, c) in calls.iter_mut().enumerate() {
-        arg_bits(c.args, &mut at.bits[k]);
         triples(&mut at.io[k], c.writes, c.reads);
         let (word, mask) = c.go_on_if_clear.unwrap_or((0, 0));
         at.descriptors[k] = [
@@ -73,6 +76,24 @@ pub(super) fn call(
             word,
             mask,
         ];
+    }
+    at.kept = key;
+}
+
+/// Makes `calls`, laid out in `at` ([`lay_out`]), through the bridge's `seq` function
+/// `seq` (a `glue` handle), writing only their arguments: the number made and the last
+/// one's outcome, `statuses` of those made, and the memory's size after the last in
+/// `memory_after` (or the index of a call that threw, as the error).
+pub(super) fn call(
+    seq: u32,
+    calls: &mut [SequencedCall<'_>],
+    at: &mut Layout,
+    statuses: &mut [i32],
+    memory_after: &mut usize,
+) -> (usize, Result<(), MemoryCallError>) {
+    let n = calls.len();
+    for (k, c) in calls.iter().enumerate() {
+        arg_bits(c.args, &mut at.bits[k]);
     }
     let made = glue::call_sequence(
         seq,
