@@ -9,7 +9,7 @@
 //! to free) and the scratch buffer already fits all three.
 
 use super::binary_module::{layout, to_i32, BinaryModule};
-use super::runtime::outside;
+use super::runtime::{outside, Runtime};
 use super::sandbox::{SequenceKey, SequencedCall, WasmValue};
 use crate::module::step_io::one_by_one;
 use crate::module::{
@@ -33,6 +33,8 @@ pub(crate) struct StepPlan {
     keys: [SequenceKey; 2],
     instance: i32,
     base: u32,
+    /// The scratch bytes the three calls use ([`Self::scratch_len`]).
+    scratch_len: usize,
     in_vrs: Vec<ValueRef>,
     n_in: usize,
     out_vrs: Vec<ValueRef>,
@@ -53,7 +55,7 @@ impl StepPlan {
     /// The plan of `instance` with scratch at `base`, or `None` if a count exceeds wasm32.
     fn new(
         instance: i32,
-        base: u32,
+        (base, scratch_len): (u32, usize),
         inputs: (&[ValueRef], usize),
         outputs: (&[ValueRef], usize),
     ) -> Option<Self> {
@@ -89,6 +91,7 @@ impl StepPlan {
             keys: [SequenceKey::new(), SequenceKey::new()],
             instance,
             base,
+            scratch_len,
             in_vrs: inputs.0.to_vec(),
             n_in: inputs.1,
             out_vrs: outputs.0.to_vec(),
@@ -130,16 +133,18 @@ impl StepPlan {
         set.max(STEP_BYTES).max(get)
     }
 
+    /// Whether the plan serves `io`'s calls on `instance` whose scratch buffer is `rt`'s.
     fn serves(
         &self,
         instance: i32,
-        base: u32,
+        rt: &Runtime,
         inputs: (&[ValueRef], usize),
         outputs: (&[ValueRef], usize),
     ) -> bool {
-        (self.instance, self.base, self.n_in, self.n_out) == (instance, base, inputs.1, outputs.1)
+        (self.instance, self.n_in, self.n_out) == (instance, inputs.1, outputs.1)
             && self.in_vrs == inputs.0
             && self.out_vrs == outputs.0
+            && rt.scratch_at(self.scratch_len) == Some(self.base)
     }
 }
 
@@ -159,15 +164,18 @@ impl BinaryModule {
     /// when the calls go one by one (something else runs between them, or the scratch
     /// buffer would have to grow, which calls the module's allocator).
     fn plan_for(&mut self, io: &StepIo<'_>) -> Option<Box<StepPlan>> {
-        let inputs = io.inputs.map_or((&[][..], 0), |(vrs, u)| (vrs, u.len()));
-        let outputs = (io.output_vrs, io.outputs.len());
-        let base = self.rt.scratch_at(StepPlan::scratch_len(inputs, outputs))?;
         if !self.plain_step() {
             return None;
         }
+        let inputs = io.inputs.map_or((&[][..], 0), |(vrs, u)| (vrs, u.len()));
+        let outputs = (io.output_vrs, io.outputs.len());
         match self.step_plan.take() {
-            Some(plan) if plan.serves(self.instance, base, inputs, outputs) => Some(plan),
-            _ => StepPlan::new(self.instance, base, inputs, outputs).map(Box::new),
+            Some(plan) if plan.serves(self.instance, &self.rt, inputs, outputs) => Some(plan),
+            _ => {
+                let len = StepPlan::scratch_len(inputs, outputs);
+                let base = self.rt.scratch_at(len)?;
+                StepPlan::new(self.instance, (base, len), inputs, outputs).map(Box::new)
+            }
         }
     }
 
@@ -251,6 +259,20 @@ impl BinaryModule {
         get: &SequencedCall<'_>,
     ) -> StepIoResult {
         let stages = [SetInputs, DoStep, GetOutputs];
+        // Every call made and fmi3OK (the step's flags clear, or the sequence would have
+        // stopped after it): what the loop below finds, without its checks.
+        if skip + made == stages.len()
+            && matches!(last, Ok(None))
+            && statuses[skip..] == [0; 3][skip..]
+        {
+            let report = self
+                .step_report(io.t, 0, None, step_out)
+                .map_err(|error| StepIoError::before_step(DoStep, error))?;
+            if io.reads_outputs(&report) {
+                read_f64s(io.outputs, get.reads[0].1);
+                return Ok((report, true));
+            }
+        }
         let mut last = Some(last);
         let mut report = None;
         for k in skip..skip + made {
@@ -280,11 +302,7 @@ impl BinaryModule {
                 }
                 GetOutputs => {
                     if let (0 | 1, None) = (code, read_outside) {
-                        for (v, b) in io.outputs.iter_mut().zip(get.reads[0].1.chunks_exact(8)) {
-                            *v = f64::from_le_bytes([
-                                b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7],
-                            ]);
-                        }
+                        read_f64s(io.outputs, get.reads[0].1);
                     }
                     self.check("fmi3GetFloat64", code).map_err(fail)?;
                     read_outside.map_or(Ok(()), |at| Err(fail(outside(at))))?;
@@ -337,5 +355,12 @@ impl BinaryModule {
                 f64::from_le_bytes(last)
             },
         })
+    }
+}
+
+/// `values` from their little-endian `bytes`.
+fn read_f64s(values: &mut [f64], bytes: &[u8]) {
+    for (v, b) in values.iter_mut().zip(bytes.chunks_exact(8)) {
+        *v = f64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]);
     }
 }
