@@ -38,6 +38,27 @@ fn instance() -> Box<dyn GuestInstance> {
     guest::instance(MODULE)
 }
 
+/// Call `k` of a sequence: `fs[k]` with `args[k]`, the copies `writes` and `reads[k]`.
+fn sequenced<'a>(
+    fs: &[ExportFn],
+    args: &'a [[WasmValue; 1]],
+    writes: &'a [(u32, &'a [u8])],
+    reads: &'a mut [[(u32, &'a mut [u8]); 1]],
+    go_on_if_clear: Option<(u32, u32)>,
+) -> Vec<SequencedCall<'a>> {
+    fs.iter()
+        .zip(args)
+        .zip(reads.iter_mut())
+        .map(|((f, a), r)| SequencedCall {
+            f: *f,
+            args: a,
+            writes,
+            reads: r,
+            go_on_if_clear,
+        })
+        .collect()
+}
+
 /// The calls `(name, argument)`, each reading the 4 bytes at `read_at` and going on only
 /// while the word at 8 masked with `mask` is clear: the number made, the last outcome,
 /// the statuses and how many calls the module counted.
@@ -52,18 +73,7 @@ fn run(
     let mut bufs = vec![[0u8; 4]; names.len()];
     let mut reads: Vec<[(u32, &mut [u8]); 1]> =
         bufs.iter_mut().map(|b| [(read_at, &mut b[..])]).collect();
-    let mut calls: Vec<SequencedCall<'_>> = fs
-        .iter()
-        .zip(&args)
-        .zip(reads.iter_mut())
-        .map(|((f, a), r)| SequencedCall {
-            f: *f,
-            args: a,
-            writes: &[],
-            reads: r,
-            go_on_if_clear: Some((8, mask)),
-        })
-        .collect();
+    let mut calls = sequenced(&fs, &args, &[], &mut reads, Some((8, mask)));
     let mut statuses = vec![-9; names.len()];
     // A WASI import ran at start-up: forget it, as the core does after every call.
     let _ = g.take_refused();
@@ -153,18 +163,7 @@ fn kept(
     let writes = [(16, &b.input[..])];
     let [e0, e1] = &mut b.echoes;
     let mut reads = [[(16, &mut e0[..])], [(16, &mut e1[..])]];
-    let mut calls: Vec<SequencedCall<'_>> = fs
-        .iter()
-        .zip(&args)
-        .zip(reads.iter_mut())
-        .map(|((f, a), r)| SequencedCall {
-            f: *f,
-            args: a,
-            writes: &writes,
-            reads: r,
-            go_on_if_clear: None,
-        })
-        .collect();
+    let mut calls = sequenced(&fs, &args, &writes, &mut reads, None);
     let mut statuses = vec![-9; names.len()];
     let (made, outcome) = match key {
         Some(key) => g.call_kept_sequence(key, &mut calls, &mut statuses),
