@@ -47,8 +47,14 @@ test('Copy link round-trips every preset: the link opens the same scenario, sele
     await page.selectOption('#preset', id);
     assert.equal(await page.evaluate(() => window.location.hash), `#preset=${id}`, 'the address names the preset');
     const scenario = await page.evaluate(() => window.cosimPlayground.scenario);
+    // Wait for this preset's link: the field still holds the previous preset's until the
+    // page has encoded the new one (read early, the CLI decoded the wrong scenario).
+    const previous = await page.inputValue('#share-link');
     await page.click('#copy-link');
-    await page.waitForFunction(() => document.getElementById('share-link').value.includes('#s1.'));
+    await page.waitForFunction((before) => {
+      const link = document.getElementById('share-link').value;
+      return link.includes('#s1.') && link !== before;
+    }, previous);
     const url = await page.inputValue('#share-link');
     assert.ok(url.length <= 8000, `${id}: ${url.length} characters`);
     assert.equal(await page.evaluate(() => window.location.href), url, 'the address bar shows the link too');
