@@ -110,7 +110,7 @@ fn bouncing_ball_through_the_master_matches_the_published_output_at_every_grid_p
     let (run, rec) = run(sys, ExplicitCoupling::jacobi(0), BALL_GRID).expect("runs");
     let csv = include_str!(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../../shared/reference-fmus/BouncingBall_out.csv"
+        "/../tests/fixtures/reference-fmus/BouncingBall_out.csv"
     ));
     let mut grid_rows = 0;
     for line in csv.lines().skip(1) {
@@ -229,7 +229,7 @@ fn stair_counts_in_event_mode_and_terminates_the_run_cleanly() {
     assert!(run.finished() && run.steps_done() == 45);
     let csv = include_str!(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../../shared/reference-fmus/Stair_out.csv"
+        "/../tests/fixtures/reference-fmus/Stair_out.csv"
     ));
     let expected: Vec<(f64, f64)> = csv
         .lines()

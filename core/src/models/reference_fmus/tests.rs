@@ -1,5 +1,5 @@
 //! The Reference FMU equivalents reproduce the published `*_out.csv` files of the
-//! Reference FMUs (`../shared/reference-fmus/`) to the printed digits, run standalone
+//! Reference FMUs (`tests/fixtures/reference-fmus/`, with their licence) to the printed digits, run standalone
 //! through the [`Subsystem`] wrapper the way `fmusim` runs an FMU in co-simulation with its
 //! defaults (`fmusim/FMI3CSSimulation.c`): `eventModeUsed = earlyReturnAllowed = false`,
 //! communication points `t_start + n·interval` from an integer count, one row per
@@ -19,7 +19,7 @@ macro_rules! reference_csv {
     ($name:literal) => {
         include_str!(concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/../../shared/reference-fmus/",
+            "/../tests/fixtures/reference-fmus/",
             $name
         ))
     };
